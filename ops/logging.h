@@ -1,0 +1,21 @@
+// Logging setup for qipu binaries: one spdlog logger to stderr, configured
+// once per process in main().
+#ifndef QIPU_OPS_LOGGING_H_
+#define QIPU_OPS_LOGGING_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+
+namespace qipu {
+
+// Installs the default spdlog logger for `program` writing to stderr with
+// timestamps and level, at `level` ("trace", "debug", "info", "warn",
+// "error", "off"). Call once from main() before other threads start.
+// InvalidArgument for an unknown level (the logger is still installed, at
+// "info").
+absl::Status InitLogging(const std::string& program, const std::string& level);
+
+}  // namespace qipu
+
+#endif  // QIPU_OPS_LOGGING_H_

@@ -1,0 +1,36 @@
+// qipu: the command-line tool of the qipu self-play service and game
+// database.
+//
+// Map: main() builds one CLI11 app; each subcommand lives in its own file
+// (ops/*_command.cc) and registers itself through ops/commands.h. Commands
+// are thin: they parse flags into the Options structs of the libraries in
+// rules/, store/, coordinator/ and worker/ and print results.
+#include <cstdio>
+#include <string>
+
+#include "CLI/CLI.hpp"
+#include "ops/commands.h"
+#include "ops/logging.h"
+#include "ops/version.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "qipu (棋谱): distributed batch self-play and game database for Go"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version",
+                       std::string("qipu ") + qipu::Version() + " (commit " +
+                           qipu::GitCommit() + ")");
+  std::string log_level = "warn";
+  app.add_option("--log-level", log_level,
+                 "trace, debug, info, warn, error or off")
+      ->capture_default_str();
+  int exit_code = 0;
+  qipu::ops::AddBenchCommand(app, &exit_code);
+  app.parse_complete_callback([&] {
+    if (absl::Status s = qipu::InitLogging("qipu", log_level); !s.ok()) {
+      std::fprintf(stderr, "qipu: %s\n", std::string(s.message()).c_str());
+    }
+  });
+  CLI11_PARSE(app, argc, argv);
+  return exit_code;
+}

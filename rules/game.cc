@@ -1,0 +1,348 @@
+#include "rules/game.h"
+
+#include <cassert>
+#include <cstdlib>
+
+#include "absl/strings/str_cat.h"
+#include "rules/coord.h"
+
+namespace qipu::rules {
+
+const char* CycleClassName(CycleClass c) {
+  switch (c) {
+    case CycleClass::kTripleKo:
+      return "triple_ko";
+    case CycleClass::kQuadrupleKo:
+      return "quadruple_ko";
+    case CycleClass::kEternalLife:
+      return "eternal_life";
+    case CycleClass::kSendingTwoReturningOne:
+      return "sending_two_returning_one";
+    case CycleClass::kOther:
+      return "other";
+  }
+  return "?";
+}
+
+const char* CycleOutcomeName(CycleOutcome o) {
+  switch (o) {
+    case CycleOutcome::kNoResult:
+      return "no-result";
+    case CycleOutcome::kDraw:
+      return "draw";
+    case CycleOutcome::kReplay:
+      return "replay";
+    case CycleOutcome::kPreventedSuperko:
+      return "prevented-superko";
+    case CycleOutcome::kPreventedCycleRule:
+      return "prevented-cycle-rule";
+  }
+  return "?";
+}
+
+const char* IllegalReasonName(IllegalReason r) {
+  switch (r) {
+    case IllegalReason::kNone:
+      return "none";
+    case IllegalReason::kOccupied:
+      return "occupied";
+    case IllegalReason::kSuicide:
+      return "suicide";
+    case IllegalReason::kKo:
+      return "ko";
+    case IllegalReason::kSuperko:
+      return "superko";
+    case IllegalReason::kCycle:
+      return "cycle";
+    case IllegalReason::kOffBoard:
+      return "off-board";
+    case IllegalReason::kGameOver:
+      return "game-over";
+  }
+  return "?";
+}
+
+Game::Game(int width, int height, const Rules& rules)
+    : rules_(rules),
+      board_(width, height),
+      move_cap_(MoveCap(rules, width, height)),
+      empty_board_(width, height) {
+  history_.reserve(move_cap_ + 1);
+  moves_.reserve(move_cap_);
+  cycles_.reserve(8);
+  Reset();
+}
+
+void Game::Reset() {
+  board_.CopyFrom(empty_board_);
+  to_play_ = Color::kBlack;
+  handicap_ = 0;
+  num_moves_ = 0;
+  passes_ = 0;
+  ended_at_ = 0;
+  result_ = GameResult{};
+  captures_ = {0, 0};
+  ko_captures_ = 0;
+  base_ = 0;
+  last_capture_ = -1;
+  max_stones_before_capture_ = -1;
+  max_stones_ = 0;
+  history_.clear();
+  moves_.clear();
+  cycles_.clear();
+  filter_ = {};
+  PushPosition(0, false);
+}
+
+void Game::PushPosition(int captured, bool ko_capture) {
+  Position pos;
+  pos.hash = board_.hash();
+  pos.to_play = to_play_;
+  pos.stones = static_cast<int16_t>(board_.stones(Color::kBlack) +
+                                    board_.stones(Color::kWhite));
+  pos.black_caps = captures_[0];
+  pos.white_caps = captures_[1];
+  pos.captured = static_cast<int16_t>(captured);
+  pos.ko_capture = ko_capture;
+  history_.push_back(pos);
+  FilterInsert(pos.hash);
+  if (pos.stones > max_stones_) max_stones_ = pos.stones;
+}
+
+absl::Status Game::PlaceHandicap(int stones) {
+  if (num_moves_ > 0) {
+    return absl::FailedPreconditionError(
+        "handicap stones can only be placed before the first move");
+  }
+  auto points = FixedHandicap(width(), height(), stones);
+  if (!points.ok()) return points.status();
+  return PlaceFreeHandicap(*points);
+}
+
+absl::Status Game::PlaceFreeHandicap(absl::Span<const Point> points) {
+  const Color next = points.empty() ? to_play_ : Color::kWhite;
+  absl::Status s = ApplySetup(points, {}, {}, next);
+  if (!s.ok()) return s;
+  handicap_ = static_cast<int>(points.size()) >= 2
+                  ? static_cast<int>(points.size())
+                  : 0;
+  return absl::OkStatus();
+}
+
+absl::Status Game::ApplySetup(absl::Span<const Point> black,
+                              absl::Span<const Point> white,
+                              absl::Span<const Point> empty, Color to_play) {
+  for (auto list : {black, white, empty}) {
+    for (Point p : list) {
+      if (!board_.OnBoard(p)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("setup point ", p, " is off the board"));
+      }
+    }
+  }
+  Board b = board_;
+  for (Point p : empty) b.SetStone(p, Color::kEmpty);
+  for (Point p : black) b.SetStone(p, Color::kBlack);
+  for (Point p : white) b.SetStone(p, Color::kWhite);
+  if (b.HasDeadChains()) {
+    return absl::InvalidArgumentError(
+        "setup leaves a chain without liberties");
+  }
+  board_ = b;
+  if (to_play == Color::kBlack || to_play == Color::kWhite) to_play_ = to_play;
+  passes_ = 0;
+  // The setup position replaces the current one; repetition restarts here.
+  history_.pop_back();
+  filter_ = {};
+  base_ = num_moves_;
+  last_capture_ = -1;
+  max_stones_before_capture_ = -1;
+  max_stones_ = 0;
+  PushPosition(0, false);
+  return absl::OkStatus();
+}
+
+int Game::FindRepeat(const Hash128& hash, int stones, Color to_play,
+                     bool situational, int before) const {
+  for (int i = before - 1; i >= base_; --i) {
+    const Position& pos = history_[i];
+    if (pos.stones != stones || pos.hash != hash) continue;
+    if (situational && pos.to_play != to_play) continue;
+    return i;
+  }
+  return -1;
+}
+
+CycleRecord Game::Classify(int i, Color c, Point p, int captured,
+                           bool ko_capture) const {
+  const Position& start = history_[i];
+  const Position& last = history_.back();
+  CycleRecord r;
+  r.first_move = i + 1;
+  r.period = num_moves_ + 1 - i;
+  r.point = p;
+  r.black_captures = last.black_caps - start.black_caps +
+                     (c == Color::kBlack ? captured : 0);
+  r.white_captures = last.white_caps - start.white_caps +
+                     (c == Color::kWhite ? captured : 0);
+  // Board moves inside the cycle, and whether each was a basic-ko capture
+  // or a multi-stone capture.
+  int board_moves = 1;
+  bool all_ko = ko_capture;
+  bool multi = captured > 1;
+  for (int k = i + 1; k <= num_moves_; ++k) {
+    if (moves_[k - 1].point == kPass) continue;
+    ++board_moves;
+    all_ko &= history_[k].ko_capture;
+    multi |= history_[k].captured > 1;
+  }
+  if (r.black_captures != r.white_captures) {
+    r.cls = (board_moves % 2 == 1 &&
+             std::abs(r.black_captures - r.white_captures) == 1)
+                ? CycleClass::kSendingTwoReturningOne
+                : CycleClass::kOther;
+  } else if (all_ko && board_moves == 6) {
+    r.cls = CycleClass::kTripleKo;
+  } else if (all_ko && board_moves == 8) {
+    r.cls = CycleClass::kQuadrupleKo;
+  } else if (board_moves == 4 && multi) {
+    r.cls = CycleClass::kEternalLife;
+  } else {
+    r.cls = CycleClass::kOther;
+  }
+  return r;
+}
+
+MoveVerdict Game::Check(Color c, Point p) const {
+  MoveVerdict v;
+  if (over()) {
+    v.reason = IllegalReason::kGameOver;
+    return v;
+  }
+  if (p == kPass) return v;
+  if (!board_.OnBoard(p)) {
+    v.reason = IllegalReason::kOffBoard;
+    return v;
+  }
+  const MoveCheck mc = board_.Check(p, c, rules_.multi_stone_suicide);
+  switch (mc) {
+    case MoveCheck::kLegal:
+      break;
+    case MoveCheck::kOccupied:
+      v.reason = IllegalReason::kOccupied;
+      return v;
+    case MoveCheck::kSuicide:
+      v.reason = IllegalReason::kSuicide;
+      return v;
+    case MoveCheck::kKo:
+      // The ko point binds the player who moves next; a record in which
+      // the capturer moves again may play there.
+      if (c == to_play_) {
+        v.reason = IllegalReason::kKo;
+        return v;
+      }
+      break;
+  }
+  const bool superko = rules_.ko != KoRule::kSimple;
+  if (!superko && rules_.cycle == CycleRule::kNone) return v;
+
+  // Without a removal by this move, only positions before the last capture
+  // could repeat, and none of them may have had that many stones. (With
+  // multi-stone suicide the move itself may remove stones: no shortcut.)
+  const int stones_now =
+      board_.stones(Color::kBlack) + board_.stones(Color::kWhite);
+  if (!rules_.multi_stone_suicide &&
+      stones_now + 1 > max_stones_before_capture_ &&
+      !board_.Captures(p, c)) {
+    return v;
+  }
+  const MovePreview pv = board_.Preview(p, c);
+  if (!FilterMayContain(pv.hash)) return v;
+  // A repeat needs a removal between the two positions.
+  const int before = (pv.captured > 0 || pv.suicided > 0)
+                         ? static_cast<int>(history_.size())
+                         : last_capture_;
+  if (before <= base_) return v;
+  const int stones = board_.stones(Color::kBlack) +
+                     board_.stones(Color::kWhite) + 1 - pv.captured -
+                     pv.suicided;
+  const int i = FindRepeat(pv.hash, stones, Opponent(c),
+                           rules_.ko == KoRule::kSituational, before);
+  if (i < 0) return v;
+  v.cycle = Classify(i, c, p, pv.captured, pv.ko_capture);
+  if (superko) {
+    v.reason = IllegalReason::kSuperko;
+    v.cycle.outcome = CycleOutcome::kPreventedSuperko;
+  } else if (v.cycle.black_captures != v.cycle.white_captures) {
+    v.reason = IllegalReason::kCycle;
+    v.cycle.outcome = CycleOutcome::kPreventedCycleRule;
+  } else {
+    v.completes_cycle = true;
+    v.cycle.outcome = rules_.cycle == CycleRule::kDraw ? CycleOutcome::kDraw
+                      : rules_.cycle == CycleRule::kReplay
+                          ? CycleOutcome::kReplay
+                          : CycleOutcome::kNoResult;
+  }
+  return v;
+}
+
+void Game::Play(Color c, Point p, const MoveVerdict& verdict) {
+  assert(verdict.legal());
+  assert(!over());
+  moves_.push_back(Move{c, p});
+  ++num_moves_;
+  to_play_ = Opponent(c);
+  if (p == kPass) {
+    board_.Pass();
+    ++passes_;
+    PushPosition(0, false);
+  } else {
+    passes_ = 0;
+    const int max_before = max_stones_;
+    board_.Play(p, c);
+    const PlayInfo& info = board_.last_play();
+    captures_[PlayerIndex(c)] += info.captured;
+    captures_[PlayerIndex(Opponent(c))] += info.suicided;
+    if (info.ko_capture) ++ko_captures_;
+    PushPosition(info.captured, info.ko_capture);
+    if (info.captured > 0 || info.suicided > 0) {
+      last_capture_ = num_moves_;
+      max_stones_before_capture_ = max_before;
+    }
+  }
+  if (verdict.completes_cycle) {
+    cycles_.push_back(verdict.cycle);
+    End(rules_.cycle == CycleRule::kDraw ? Winner::kDraw : Winner::kNone,
+        EndReason::kCycle, 0);
+  } else if (passes_ >= 2) {
+    result_ = ScoreNow();
+    ended_at_ = num_moves_;
+  } else if (num_moves_ >= move_cap_) {
+    End(Winner::kNone, EndReason::kMoveLimit, 0);
+  }
+}
+
+MoveVerdict Game::TryPlay(Color c, Point p) {
+  MoveVerdict v = Check(c, p);
+  if (v.legal()) {
+    Play(c, p, v);
+  } else if (v.reason == IllegalReason::kSuperko ||
+             v.reason == IllegalReason::kCycle) {
+    RecordPrevented(v.cycle);
+  }
+  return v;
+}
+
+void Game::Resign(Color c, EndReason reason) {
+  if (over()) return;
+  End(c == Color::kBlack ? Winner::kWhite : Winner::kBlack, reason, 0);
+}
+
+void Game::End(Winner w, EndReason reason, double margin) {
+  result_.winner = w;
+  result_.reason = reason;
+  result_.margin = margin;
+  ended_at_ = num_moves_;
+}
+
+}  // namespace qipu::rules

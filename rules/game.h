@@ -1,0 +1,247 @@
+// Game: a board plus its history under a full rule set: superko, the
+// Chinese art. 20 cycle rule, cycle classification, ko-capture counting,
+// passes, resignation, the move cap and the result.
+//
+// History holds one entry per position (ply 0 = after setup). Repetition
+// lookups are cheap: a position can only repeat one with the same number of
+// stones and only across a capture, and a 1024-bit filter of board hashes
+// screens out almost every candidate before the history is scanned.
+//
+// Game owns its history buffers, reserved at construction for the move
+// cap: Reset(), Check() and Play() never allocate (cycle records may, at
+// most once per distinct cycle). Not thread-safe; copyable.
+#ifndef QIPU_RULES_GAME_H_
+#define QIPU_RULES_GAME_H_
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+#include "rules/board.h"
+#include "rules/result.h"
+#include "rules/rules.h"
+#include "rules/scoring.h"
+
+namespace qipu::rules {
+
+// Classes of whole-board cycles (spec section 3).
+enum class CycleClass : uint8_t {
+  kTripleKo = 0,
+  kQuadrupleKo,
+  kEternalLife,
+  kSendingTwoReturningOne,
+  kOther,
+};
+// "triple_ko", "quadruple_ko", "eternal_life", "sending_two_returning_one",
+// "other".
+const char* CycleClassName(CycleClass c);
+
+// What became of a cycle.
+enum class CycleOutcome : uint8_t {
+  kNoResult = 0,
+  kDraw,
+  kReplay,
+  // The completing move was illegal under positional/situational superko.
+  kPreventedSuperko,
+  // The completing move was illegal under the art. 20 unbalanced-cycle rule.
+  kPreventedCycleRule,
+};
+// "no-result", "draw", "replay", "prevented-superko", "prevented-cycle-rule".
+const char* CycleOutcomeName(CycleOutcome o);
+
+// One completed or prevented cycle.
+struct CycleRecord {
+  CycleClass cls = CycleClass::kOther;
+  CycleOutcome outcome = CycleOutcome::kNoResult;
+  // 1-based number of the first move inside the cycle.
+  int first_move = 0;
+  // Moves in the cycle, the completing (or rejected) move included.
+  int period = 0;
+  // Stones captured inside the cycle by each side.
+  int black_captures = 0;
+  int white_captures = 0;
+  // The completing (or rejected) move.
+  Point point = kNoPoint;
+
+  friend bool operator==(const CycleRecord&, const CycleRecord&) = default;
+};
+
+// Why a move is illegal.
+enum class IllegalReason : uint8_t {
+  kNone = 0,
+  kOccupied,
+  kSuicide,
+  kKo,
+  kSuperko,
+  kCycle,
+  // The point is not on the board.
+  kOffBoard,
+  // The game is already over.
+  kGameOver,
+};
+// "none", "occupied", "suicide", "ko", "superko", "cycle", "off-board",
+// "game-over".
+const char* IllegalReasonName(IllegalReason r);
+
+// The verdict on a candidate move.
+struct MoveVerdict {
+  IllegalReason reason = IllegalReason::kNone;
+  // A legal move that recreates an earlier position through a balanced
+  // cycle: playing it ends the game with the cycle rule's outcome.
+  bool completes_cycle = false;
+  // The cycle, when completes_cycle or reason is kSuperko or kCycle.
+  CycleRecord cycle;
+
+  bool legal() const { return reason == IllegalReason::kNone; }
+};
+
+class Game {
+ public:
+  // A new game on an empty width x height board. Preconditions: valid size
+  // (ValidateSize) and komi (ValidateKomi).
+  Game(int width, int height, const Rules& rules);
+
+  // Back to the empty board, Black to play; keeps rules and buffers.
+  void Reset();
+
+  // Places GTP fixed handicap stones; White then moves first. Only before
+  // the first move. InvalidArgument when the board cannot take them.
+  absl::Status PlaceHandicap(int stones);
+  // Free placement of handicap stones (SGF AB with HA): like ApplySetup but
+  // also records the handicap count and gives White the move.
+  absl::Status PlaceFreeHandicap(absl::Span<const Point> points);
+
+  // Setup (SGF AB/AW/AE): adds and removes stones, then sets the side to
+  // move (kEmpty keeps it). Repetition history restarts here. Fails with
+  // InvalidArgument, changing nothing, when a point is off the board or a
+  // chain would be left without liberties.
+  absl::Status ApplySetup(absl::Span<const Point> black,
+                          absl::Span<const Point> white,
+                          absl::Span<const Point> empty, Color to_play);
+
+  const Rules& rules() const { return rules_; }
+  const Board& board() const { return board_; }
+  int width() const { return board_.width(); }
+  int height() const { return board_.height(); }
+  Color to_play() const { return to_play_; }
+  // Handicap stones placed (0 for none).
+  int handicap() const { return handicap_; }
+  // Moves played since the start (passes included, setup excluded).
+  int num_moves() const { return num_moves_; }
+  // The moves played, in order.
+  const std::vector<Move>& moves() const { return moves_; }
+  // The move cap in effect.
+  int move_cap() const { return move_cap_; }
+
+  bool over() const { return result_.reason != EndReason::kNotOver; }
+  // The result; reason kNotOver while the game goes on.
+  const GameResult& result() const { return result_; }
+  // The 1-based move at which the rules ended the game, or 0.
+  int ended_at() const { return ended_at_; }
+
+  // Cycles completed or prevented so far (prevented ones as reported by
+  // Check() callers through RecordPrevented(), and by TryPlay()).
+  const std::vector<CycleRecord>& cycles() const { return cycles_; }
+  // Basic-ko captures so far.
+  int ko_captures() const { return ko_captures_; }
+  // Stones captured so far by colour c.
+  int captures(Color c) const { return captures_[PlayerIndex(c)]; }
+
+  // Verdict on colour c playing p (a board point or kPass). Never changes
+  // the game. Passes are always legal while the game goes on.
+  MoveVerdict Check(Color c, Point p) const;
+  MoveVerdict Check(Point p) const { return Check(to_play_, p); }
+
+  // Plays a move whose verdict is legal (from Check() with the same c, p,
+  // and no change in between). Ends the game on two passes (then counts),
+  // on a completed cycle, or at the move cap.
+  void Play(Color c, Point p, const MoveVerdict& verdict);
+
+  // Check() then, when legal, Play(). When the move is illegal through a
+  // cycle, records the prevented cycle. Returns the verdict.
+  MoveVerdict TryPlay(Color c, Point p);
+  MoveVerdict TryPlay(Point p) { return TryPlay(to_play_, p); }
+
+  // Records a cycle whose completing move a policy tried and Check()
+  // rejected (reason kSuperko or kCycle).
+  void RecordPrevented(const CycleRecord& cycle) { cycles_.push_back(cycle); }
+
+  // Ends the game: c resigns (or loses on time / by forfeit).
+  void Resign(Color c, EndReason reason = EndReason::kResign);
+
+  // Area count of the current position under the game's dame rule.
+  AreaCount Area() const { return CountArea(board_, rules_.dame); }
+  // The counted result of the current position (what two passes give).
+  GameResult ScoreNow() const {
+    return ScoreResult(Area(), rules_, handicap_);
+  }
+
+ private:
+  // One position of the history.
+  struct Position {
+    Hash128 hash;
+    // Player to move in this position.
+    Color to_play = Color::kBlack;
+    int16_t stones = 0;
+    // Captures by Black / White from the start up to this position.
+    int32_t black_caps = 0;
+    int32_t white_caps = 0;
+    // True when the move that led here captured stones (and how many).
+    int16_t captured = 0;
+    // True when that move was a single-stone (basic-ko shape) capture.
+    bool ko_capture = false;
+  };
+
+  void PushPosition(int captured, bool ko_capture);
+  // The most recent history index (>= base_) whose board equals `hash`
+  // with `stones` stones (and, if situational, `to_play` to move) among
+  // positions before `before`, or -1.
+  int FindRepeat(const Hash128& hash, int stones, Color to_play,
+                 bool situational, int before) const;
+  // Classifies the cycle from history index i to the candidate move.
+  CycleRecord Classify(int i, Color c, Point p, int captured,
+                       bool ko_capture) const;
+  void FilterInsert(const Hash128& h) {
+    filter_[(h.lo >> 6) & 15] |= uint64_t{1} << (h.lo & 63);
+  }
+  bool FilterMayContain(const Hash128& h) const {
+    return (filter_[(h.lo >> 6) & 15] >> (h.lo & 63)) & 1;
+  }
+  void End(Winner w, EndReason reason, double margin);
+
+  Rules rules_;
+  Board board_;
+  Color to_play_ = Color::kBlack;
+  int handicap_ = 0;
+  int num_moves_ = 0;
+  int move_cap_ = 0;
+  // Consecutive passes just played.
+  int passes_ = 0;
+  int ended_at_ = 0;
+  GameResult result_;
+  std::array<int, 2> captures_{};
+  int ko_captures_ = 0;
+  // History index where the repetition history starts (after a setup).
+  int base_ = 0;
+  // History index of the last position reached by a capture (a repeat
+  // needs a capture in between), or -1.
+  int last_capture_ = -1;
+  // Most stones in any position before last_capture_: a move that captures
+  // nothing and exceeds it cannot repeat anything.
+  int max_stones_before_capture_ = -1;
+  // Most stones in any position since base_.
+  int max_stones_ = 0;
+  // The empty board of this size, for a fast Reset().
+  Board empty_board_;
+  std::vector<Position> history_;
+  std::vector<Move> moves_;
+  std::vector<CycleRecord> cycles_;
+  // Bloom-style filter of board hashes in history_[base_..].
+  std::array<uint64_t, 16> filter_{};
+};
+
+}  // namespace qipu::rules
+
+#endif  // QIPU_RULES_GAME_H_

@@ -1,0 +1,154 @@
+#include "rules/result.h"
+
+#include <cmath>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace qipu::rules {
+
+const char* WinnerName(Winner w) {
+  switch (w) {
+    case Winner::kNone:
+      return "none";
+    case Winner::kBlack:
+      return "B";
+    case Winner::kWhite:
+      return "W";
+    case Winner::kDraw:
+      return "draw";
+  }
+  return "?";
+}
+
+const char* EndReasonName(EndReason r) {
+  switch (r) {
+    case EndReason::kNotOver:
+      return "not-over";
+    case EndReason::kScore:
+      return "score";
+    case EndReason::kResign:
+      return "resign";
+    case EndReason::kTime:
+      return "time";
+    case EndReason::kForfeit:
+      return "forfeit";
+    case EndReason::kCycle:
+      return "cycle";
+    case EndReason::kMoveLimit:
+      return "move-limit";
+    case EndReason::kUnknown:
+      return "unknown";
+    case EndReason::kVoid:
+      return "void";
+  }
+  return "?";
+}
+
+std::string ResultToSgf(const GameResult& r) {
+  switch (r.winner) {
+    case Winner::kDraw:
+      return "Draw";
+    case Winner::kNone:
+      return r.reason == EndReason::kUnknown ? "?" : "Void";
+    case Winner::kBlack:
+    case Winner::kWhite:
+      break;
+  }
+  const std::string who = r.winner == Winner::kBlack ? "B+" : "W+";
+  switch (r.reason) {
+    case EndReason::kResign:
+      return who + "R";
+    case EndReason::kTime:
+      return who + "T";
+    case EndReason::kForfeit:
+      return who + "F";
+    default:
+      break;
+  }
+  if (r.margin < 0) return who;
+  return absl::StrCat(who, r.margin);
+}
+
+std::string ResultInStones(const GameResult& r) {
+  switch (r.winner) {
+    case Winner::kDraw:
+      return "Draw";
+    case Winner::kNone:
+      return r.reason == EndReason::kUnknown ? "Unknown" : "No result";
+    case Winner::kBlack:
+    case Winner::kWhite:
+      break;
+  }
+  const std::string who = r.winner == Winner::kBlack ? "Black" : "White";
+  switch (r.reason) {
+    case EndReason::kResign:
+      return who + " wins by resignation";
+    case EndReason::kTime:
+      return who + " wins on time";
+    case EndReason::kForfeit:
+      return who + " wins by forfeit";
+    default:
+      break;
+  }
+  if (r.margin < 0) return who + " wins";
+  // Margins are multiples of 0.5 points = quarter stones.
+  const long quarters = std::lround(r.margin * 2);
+  const long whole = quarters / 4;
+  static const char* const kFractions[] = {"", "¼", "½", "¾"};
+  std::string amount = whole > 0 || quarters % 4 == 0 ? absl::StrCat(whole) : "";
+  amount += kFractions[quarters % 4];
+  const bool plural = quarters > 4;
+  return absl::StrCat(who, " wins by ", amount, plural ? " stones" : " stone");
+}
+
+absl::StatusOr<GameResult> ParseSgfResult(absl::string_view re) {
+  const std::string s = absl::AsciiStrToLower(absl::StripAsciiWhitespace(re));
+  GameResult r;
+  if (s.empty() || s == "?" || s == "unknown") {
+    r.reason = EndReason::kUnknown;
+    return r;
+  }
+  if (s == "0" || s == "draw" || s == "jigo" || s == "d" || s == "=") {
+    r.winner = Winner::kDraw;
+    r.reason = EndReason::kScore;
+    return r;
+  }
+  if (s == "void" || s == "no result" || s == "noresult") {
+    r.winner = Winner::kNone;
+    r.reason = EndReason::kVoid;
+    return r;
+  }
+  if (s.size() >= 2 && (s[0] == 'b' || s[0] == 'w') && s[1] == '+') {
+    r.winner = s[0] == 'b' ? Winner::kBlack : Winner::kWhite;
+    const std::string rest = s.substr(2);
+    if (rest.empty()) {
+      r.reason = EndReason::kScore;
+      r.margin = -1;
+      return r;
+    }
+    if (rest == "r" || rest == "resign" || rest == "resignation") {
+      r.reason = EndReason::kResign;
+      return r;
+    }
+    if (rest == "t" || rest == "time") {
+      r.reason = EndReason::kTime;
+      return r;
+    }
+    if (rest == "f" || rest == "forfeit") {
+      r.reason = EndReason::kForfeit;
+      return r;
+    }
+    double m = 0;
+    if (absl::SimpleAtod(rest, &m) && std::isfinite(m) && m >= 0 && m < 10000) {
+      r.reason = EndReason::kScore;
+      r.margin = m;
+      return r;
+    }
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("result '", re, "' is not an SGF RE value (like B+3.5, W+R, Draw)"));
+}
+
+}  // namespace qipu::rules

@@ -1,0 +1,75 @@
+// Game results: who won, why, by how much; written as SGF RE values
+// ("B+3.5", "W+R", "Draw", "Void") and as Chinese stone margins ("Black wins
+// by 3/4 stone"), and read back from (messy, real-world) RE values.
+#ifndef QIPU_RULES_RESULT_H_
+#define QIPU_RULES_RESULT_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace qipu::rules {
+
+enum class Winner : uint8_t {
+  // No result: balanced cycle, move-limit void, replay, unknown record.
+  kNone = 0,
+  kBlack,
+  kWhite,
+  kDraw,
+};
+
+enum class EndReason : uint8_t {
+  kNotOver = 0,
+  // Two consecutive passes, then counting.
+  kScore,
+  kResign,
+  kTime,
+  kForfeit,
+  // A balanced cycle under the art. 20 rule.
+  kCycle,
+  // The move cap was hit; void.
+  kMoveLimit,
+  // A record without a usable result.
+  kUnknown,
+  // A record that declares no result ("Void") without saying why.
+  kVoid,
+};
+
+// "none", "B", "W", "draw".
+const char* WinnerName(Winner w);
+// "not-over", "score", "resign", "time", "forfeit", "cycle", "move-limit",
+// "unknown", "void".
+const char* EndReasonName(EndReason r);
+
+// The result of a game. Plain value type.
+struct GameResult {
+  Winner winner = Winner::kNone;
+  EndReason reason = EndReason::kNotOver;
+  // Margin in points (>= 0) when reason is kScore and someone won; else 0.
+  // Negative means "unknown" for records that say "B+" without a number.
+  double margin = 0;
+
+  friend bool operator==(const GameResult&, const GameResult&) = default;
+};
+
+// The SGF RE value: "B+3.5", "W+R", "B+T", "B+F", "B+" (margin unknown),
+// "Draw" (jigo or a drawn cycle), "Void" (no result), "?" (unknown).
+std::string ResultToSgf(const GameResult& r);
+
+// The margin in Chinese stones (1 stone = 2 points), e.g. "Black wins by
+// 3/4 stone" written with vulgar fractions: "Black wins by ¾ stone",
+// "White wins by 1¼ stones", "Draw", "No result", "Black wins by
+// resignation".
+std::string ResultInStones(const GameResult& r);
+
+// Parses an RE value, leniently: "B+R", "B+Resign", "b+3.5", "W+T",
+// "W+Time", "B+F", "0", "Draw", "Jigo", "Void", "?" and friends. Returns
+// InvalidArgument naming the value when it cannot be read. Margins are
+// taken as written (points).
+absl::StatusOr<GameResult> ParseSgfResult(absl::string_view re);
+
+}  // namespace qipu::rules
+
+#endif  // QIPU_RULES_RESULT_H_
