@@ -1,0 +1,70 @@
+// GameRecord: one game as a record holds it (SGF main line and metadata),
+// independent of any rule checking. The SGF reader produces it, the writer
+// consumes it, Replay() (replay.h) checks it against a rule set.
+#ifndef QIPU_RULES_RECORD_H_
+#define QIPU_RULES_RECORD_H_
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rules/types.h"
+
+namespace qipu::rules {
+
+// Stones placed outside the move sequence (SGF AB/AW/AE and PL).
+struct SetupStep {
+  // Number of main-line moves played before this setup (0 = root).
+  int before_move = 0;
+  std::vector<Point> black;
+  std::vector<Point> white;
+  std::vector<Point> empty;
+  // Side to move afterwards (SGF PL); kEmpty when not given.
+  Color to_play = Color::kEmpty;
+};
+
+// A game record. Plain value type.
+struct GameRecord {
+  int width = 19;
+  int height = 19;
+  // Setup steps in main-line order; a root AB with HA is the handicap.
+  std::vector<SetupStep> setup;
+  // Main-line moves in order. point is a board point or kPass; colours are
+  // as recorded (records may have two moves of one colour in a row).
+  std::vector<Move> moves;
+
+  // HA (0 when absent).
+  int handicap = 0;
+  // KM in points after normalisation; has_komi false when absent.
+  double komi = 0;
+  bool has_komi = false;
+  // RU, RE, as written (RE trimmed).
+  std::string rules;
+  std::string result;
+  // PB, PW, BR, WR, DT, EV, GN, PC (UTF-8).
+  std::string black_player;
+  std::string white_player;
+  std::string black_rank;
+  std::string white_rank;
+  std::string date;
+  std::string event;
+  std::string game_name;
+  std::string place;
+  // qipu's own root properties (QS seed, QJ job, QI index, QC cycles,
+  // QK ko captures, QV version, QP policy) and any other root property
+  // that has no field above, as (name, first value) in file order.
+  std::vector<std::pair<std::string, std::string>> extra;
+
+  // Where the game starts in its file (byte offset of its '(' or first
+  // node) and its 1-based number within the file.
+  size_t byte_offset = 0;
+  int game_number = 1;
+  // Normalisations applied while reading, for reports, e.g.
+  // "KM[650] read as komi 6.5", "invalid UTF-8 in PB replaced".
+  std::vector<std::string> notes;
+};
+
+}  // namespace qipu::rules
+
+#endif  // QIPU_RULES_RECORD_H_

@@ -1,0 +1,168 @@
+#include "store/keys.h"
+
+#include <cstring>
+
+namespace qipu::store {
+namespace {
+
+constexpr char kVersionTag = 'V';
+constexpr char kCounterTag = 'N';
+constexpr char kConfigTag = 'C';
+constexpr char kConfigTupleTag = 'c';
+
+}  // namespace
+
+void PutFixed32BE(std::string* out, uint32_t v) {
+  for (int s = 24; s >= 0; s -= 8) out->push_back(static_cast<char>(v >> s));
+}
+
+void PutFixed64BE(std::string* out, uint64_t v) {
+  for (int s = 56; s >= 0; s -= 8) out->push_back(static_cast<char>(v >> s));
+}
+
+uint32_t GetFixed32BE(const char* p) {
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
+  return v;
+}
+
+uint64_t GetFixed64BE(const char* p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
+  return v;
+}
+
+std::string EncodeUint64Value(uint64_t v) {
+  std::string out(8, '\0');
+  for (int i = 0; i < 8; ++i) out[i] = static_cast<char>(v >> (8 * i));
+  return out;
+}
+
+std::optional<uint64_t> DecodeUint64Value(absl::string_view v) {
+  if (v.size() != 8) return std::nullopt;
+  uint64_t x = 0;
+  for (int i = 7; i >= 0; --i) x = (x << 8) | static_cast<uint8_t>(v[i]);
+  return x;
+}
+
+std::string FormatVersionKey() { return std::string(1, kVersionTag); }
+
+std::string CounterKey(absl::string_view name) {
+  std::string k(1, kCounterTag);
+  k.append(name.data(), name.size());
+  return k;
+}
+
+std::string ConfigKey(uint32_t config_id) {
+  std::string k(1, kConfigTag);
+  PutFixed32BE(&k, config_id);
+  return k;
+}
+
+std::optional<uint32_t> DecodeConfigKey(absl::string_view key) {
+  if (key.size() != 5 || key[0] != kConfigTag) return std::nullopt;
+  return GetFixed32BE(key.data() + 1);
+}
+
+std::string ConfigKeyPrefix() { return std::string(1, kConfigTag); }
+
+std::string ConfigTupleKey(absl::string_view tuple) {
+  std::string k(1, kConfigTupleTag);
+  k.append(tuple.data(), tuple.size());
+  return k;
+}
+
+std::string GameKey(const GameId& id) {
+  std::string k(1, static_cast<char>(id.kind));
+  PutFixed64BE(&k, id.hi);
+  PutFixed64BE(&k, id.lo);
+  return k;
+}
+
+std::optional<GameId> DecodeGameKey(absl::string_view key) {
+  if (key.size() != 17) return std::nullopt;
+  const auto kind = static_cast<GameId::Kind>(key[0]);
+  if (kind != GameId::Kind::kSelfPlay && kind != GameId::Kind::kImported) {
+    return std::nullopt;
+  }
+  return GameId{kind, GetFixed64BE(key.data() + 1),
+                GetFixed64BE(key.data() + 9)};
+}
+
+std::string JobGamesPrefix(uint64_t job) {
+  std::string k(1, static_cast<char>(GameId::Kind::kSelfPlay));
+  PutFixed64BE(&k, job);
+  return k;
+}
+
+std::string PositionPrefix(uint8_t width, uint8_t height,
+                           const rules::Hash128& position) {
+  std::string k;
+  k.reserve(26);
+  k.push_back(static_cast<char>(width));
+  k.push_back(static_cast<char>(height));
+  PutFixed64BE(&k, position.hi);
+  PutFixed64BE(&k, position.lo);
+  return k;
+}
+
+std::string PositionKey(const PositionKeyParts& p) {
+  std::string k = PositionPrefix(p.width, p.height, p.position);
+  PutFixed32BE(&k, p.config_id);
+  PutFixed32BE(&k, p.day);
+  return k;
+}
+
+std::optional<PositionKeyParts> DecodePositionKey(absl::string_view key) {
+  if (key.size() != 26) return std::nullopt;
+  PositionKeyParts p;
+  p.width = static_cast<uint8_t>(key[0]);
+  p.height = static_cast<uint8_t>(key[1]);
+  p.position.hi = GetFixed64BE(key.data() + 2);
+  p.position.lo = GetFixed64BE(key.data() + 10);
+  p.config_id = GetFixed32BE(key.data() + 18);
+  p.day = GetFixed32BE(key.data() + 22);
+  return p;
+}
+
+std::string AggregateKey(uint32_t config_id, uint32_t day) {
+  std::string k;
+  PutFixed32BE(&k, config_id);
+  PutFixed32BE(&k, day);
+  return k;
+}
+
+bool DecodeAggregateKey(absl::string_view key, uint32_t* config_id,
+                        uint32_t* day) {
+  if (key.size() != 8) return false;
+  *config_id = GetFixed32BE(key.data());
+  *day = GetFixed32BE(key.data() + 4);
+  return true;
+}
+
+std::string JobKey(uint64_t job) {
+  std::string k(1, kJobTag);
+  PutFixed64BE(&k, job);
+  return k;
+}
+
+std::optional<uint64_t> DecodeJobKey(absl::string_view key) {
+  if (key.size() != 9 || key[0] != kJobTag) return std::nullopt;
+  return GetFixed64BE(key.data() + 1);
+}
+
+std::string JobCounterKey(uint64_t job, JobCounter counter) {
+  std::string k(1, kJobCounterTag);
+  PutFixed64BE(&k, job);
+  k.push_back(static_cast<char>(counter));
+  return k;
+}
+
+std::string LeaseKey(uint64_t job, absl::string_view lease_id) {
+  std::string k(1, kLeaseTag);
+  PutFixed64BE(&k, job);
+  k.append(lease_id.data(), lease_id.size());
+  return k;
+}
+
+}  // namespace qipu::store
