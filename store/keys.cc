@@ -165,4 +165,18 @@ std::string LeaseKey(uint64_t job, absl::string_view lease_id) {
   return k;
 }
 
+std::string AbandonedKey(uint64_t job, uint64_t index) {
+  std::string k(1, kAbandonedTag);
+  PutFixed64BE(&k, job);
+  PutFixed64BE(&k, index);
+  return k;
+}
+
+bool DecodeAbandonedKey(absl::string_view key, uint64_t* job, uint64_t* index) {
+  if (key.size() != 17 || key[0] != kAbandonedTag) return false;
+  *job = GetFixed64BE(key.data() + 1);
+  *index = GetFixed64BE(key.data() + 9);
+  return true;
+}
+
 }  // namespace qipu::store

@@ -11,7 +11,7 @@
 //   positions   PositionKey -> PositionValue (merge: store/position_value.h)
 //   aggregates  AggregateKey -> AggregateStats (merge: store/aggregate.h)
 //   jobs        JobKey -> JobRecord; JobCounterKey -> uint64 (merge: add);
-//               LeaseKey -> LeaseRecord
+//               LeaseKey -> LeaseRecord; AbandonedKey -> reason
 #ifndef QIPU_STORE_KEYS_H_
 #define QIPU_STORE_KEYS_H_
 
@@ -99,10 +99,16 @@ enum class JobCounter : uint8_t { kDone = 'd', kRejected = 'r' };
 std::string JobCounterKey(uint64_t job, JobCounter counter);
 // 'L', job, lease id.
 std::string LeaseKey(uint64_t job, absl::string_view lease_id);
+// 'R', job, index -> reason: a game index given up after repeated
+// rejections (never handed out again).
+std::string AbandonedKey(uint64_t job, uint64_t index);
+// Decodes an AbandonedKey; false when malformed.
+bool DecodeAbandonedKey(absl::string_view key, uint64_t* job, uint64_t* index);
 // Prefixes for scans.
 inline constexpr char kJobTag = 'J';
 inline constexpr char kJobCounterTag = 'K';
 inline constexpr char kLeaseTag = 'L';
+inline constexpr char kAbandonedTag = 'R';
 
 // Fixed-width big-endian helpers (exposed for value codecs and tests).
 void PutFixed32BE(std::string* out, uint32_t v);

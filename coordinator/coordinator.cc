@@ -1,0 +1,94 @@
+#include "coordinator/coordinator.h"
+
+#include "absl/strings/str_cat.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/health_check_service_interface.h"
+#include "grpcpp/server_builder.h"
+#include "spdlog/spdlog.h"
+
+namespace qipu::coordinator {
+
+absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
+    const CoordinatorOptions& options) {
+  std::unique_ptr<Coordinator> c(new Coordinator());
+  c->options_ = options;
+  auto store = store::Store::Open(options.db_dir, options.store);
+  if (!store.ok()) return store.status();
+  c->store_ = *std::move(store);
+  c->configs_ = std::make_unique<store::ConfigRegistry>(c->store_.get());
+  if (absl::Status s = c->configs_->Load(); !s.ok()) return s;
+  c->jobs_ = std::make_unique<JobManager>(c->store_.get(), c->configs_.get(),
+                                          options.jobs);
+  if (absl::Status s = c->jobs_->Load(); !s.ok()) return s;
+  JobManager* jobs = c->jobs_.get();
+  c->ingest_ = std::make_unique<Ingestor>(
+      c->store_.get(), options.ingest, [jobs](const PreparedGame& g) {
+        if (g.job != 0) jobs->MarkStored(g.job, g.index);
+      });
+  if (!options.metrics_listen.empty()) {
+    if (absl::Status s = c->metrics_.Serve(options.metrics_listen); !s.ok()) {
+      return s;
+    }
+  }
+
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(),
+                           &c->port_);
+  builder.SetMaxReceiveMessageSize(options.max_message_bytes);
+  builder.SetMaxSendMessageSize(options.max_message_bytes);
+  c->services_.push_back(std::make_unique<JobServiceImpl>(jobs));
+  c->services_.push_back(std::make_unique<WorkServiceImpl>(
+      jobs, c->ingest_.get(), &c->metrics_, options.work));
+  for (auto& s : c->services_) builder.RegisterService(s.get());
+  c->server_ = builder.BuildAndStart();
+  if (c->server_ == nullptr || c->port_ == 0) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot listen on ", options.listen,
+                     " (address in use or not local?)"));
+  }
+  const size_t colon = options.listen.rfind(':');
+  c->address_ = absl::StrCat(options.listen.substr(0, colon), ":", c->port_);
+  c->server_->GetHealthCheckService()->SetServingStatus(true);
+  c->ticker_ = std::thread([raw = c.get()] { raw->Tick(); });
+  spdlog::info("coordinator: serving on {} with database {}", c->address_,
+               options.db_dir);
+  return c;
+}
+
+Coordinator::~Coordinator() { Shutdown(); }
+
+void Coordinator::Tick() {
+  while (!stop_.WaitForNotificationWithTimeout(options_.tick)) {
+    jobs_->ExpireLeases(absl::Now());
+    metrics_.Sample(*jobs_, *ingest_, store_->Sizes());
+  }
+}
+
+void Coordinator::Shutdown(absl::Duration grace) {
+  {
+    absl::MutexLock lock(&shutdown_mu_);
+    if (shut_down_) return;
+    shut_down_ = true;
+  }
+  spdlog::info("coordinator: shutting down");
+  if (server_ != nullptr) {
+    server_->GetHealthCheckService()->SetServingStatus(false);
+    server_->Shutdown(std::chrono::system_clock::now() +
+                      absl::ToChronoMilliseconds(grace));
+  }
+  stop_.Notify();
+  if (ticker_.joinable()) ticker_.join();
+  if (ingest_ != nullptr) ingest_->Stop();
+  server_.reset();
+  ingest_.reset();
+  jobs_.reset();
+  configs_.reset();
+  store_.reset();
+  stopped_.Notify();
+}
+
+void Coordinator::Wait() { stopped_.WaitForNotification(); }
+
+}  // namespace qipu::coordinator

@@ -1,0 +1,95 @@
+// Coordinator: the whole coordinator in one object -- the RocksDB store,
+// configuration buckets, jobs and leases, the ingest committer, Prometheus
+// metrics and the gRPC server (JobService, WorkService,
+// QueryService, CorpusService, health checking and reflection). Used by
+// qipu-coordinator's main(), by `qipu local` in-process, and by tests.
+//
+// Start() opens everything and serves; Shutdown() stops accepting RPCs,
+// lets running ones finish (bounded by a deadline), commits queued games
+// and closes the database. Thread-safe.
+#ifndef QIPU_COORDINATOR_COORDINATOR_H_
+#define QIPU_COORDINATOR_COORDINATOR_H_
+
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "absl/status/statusor.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
+#include "coordinator/ingest.h"
+#include "coordinator/jobs.h"
+#include "coordinator/metrics.h"
+#include "coordinator/work_service.h"
+#include "grpcpp/server.h"
+#include "store/configs.h"
+#include "store/store.h"
+
+namespace qipu::coordinator {
+
+struct CoordinatorOptions {
+  // Database directory (created when missing).
+  std::string db_dir;
+  // gRPC listen address; port 0 picks a free port (see address()).
+  std::string listen = "127.0.0.1:0";
+  // Prometheus endpoint; empty = none.
+  std::string metrics_listen;
+  store::StoreOptions store;
+  JobManagerOptions jobs;
+  IngestOptions ingest;
+  WorkServiceOptions work;
+  // Largest request message accepted, bytes (an SGF file for import).
+  int max_message_bytes = 32 << 20;
+  // How often leases are checked for expiry and gauges sampled.
+  absl::Duration tick = absl::Milliseconds(200);
+};
+
+class Coordinator {
+ public:
+  // Opens the store and starts serving. Errors: the store's (see
+  // store::Store::Open), Unavailable when the address cannot be bound.
+  static absl::StatusOr<std::unique_ptr<Coordinator>> Start(
+      const CoordinatorOptions& options);
+  // Shuts down if still running.
+  ~Coordinator();
+
+  // "HOST:PORT" actually bound (the port resolved when 0 was asked).
+  const std::string& address() const { return address_; }
+  int port() const { return port_; }
+  int metrics_port() const { return metrics_.port(); }
+
+  // Graceful stop; in-flight RPCs get `grace` to finish. Idempotent.
+  void Shutdown(absl::Duration grace = absl::Seconds(5));
+  // Blocks until Shutdown() has completed.
+  void Wait();
+
+  JobManager& jobs() { return *jobs_; }
+  Ingestor& ingestor() { return *ingest_; }
+  store::Store& store() { return *store_; }
+  store::ConfigRegistry& configs() { return *configs_; }
+  Metrics& metrics() { return metrics_; }
+
+ private:
+  Coordinator() = default;
+  void Tick();
+
+  CoordinatorOptions options_;
+  std::unique_ptr<store::Store> store_;
+  std::unique_ptr<store::ConfigRegistry> configs_;
+  std::unique_ptr<JobManager> jobs_;
+  std::unique_ptr<Ingestor> ingest_;
+  Metrics metrics_;
+  std::vector<std::unique_ptr<grpc::Service>> services_;
+  std::unique_ptr<grpc::Server> server_;
+  std::string address_;
+  int port_ = 0;
+  std::thread ticker_;
+  absl::Notification stop_;
+  absl::Notification stopped_;
+  absl::Mutex shutdown_mu_;
+  bool shut_down_ ABSL_GUARDED_BY(shutdown_mu_) = false;
+};
+
+}  // namespace qipu::coordinator
+
+#endif  // QIPU_COORDINATOR_COORDINATOR_H_

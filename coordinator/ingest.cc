@@ -1,0 +1,166 @@
+#include "coordinator/ingest.h"
+
+#include <future>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "spdlog/spdlog.h"
+#include "store/aggregate.h"
+#include "store/keys.h"
+#include "store/position_value.h"
+#include "store/status.h"
+
+namespace qipu::coordinator {
+
+Ingestor::Ingestor(store::Store* store, const IngestOptions& options,
+                   StoredHook on_stored)
+    : store_(store), options_(options), on_stored_(std::move(on_stored)) {
+  thread_ = std::thread([this] { Run(); });
+}
+
+Ingestor::~Ingestor() { Stop(); }
+
+void Ingestor::Stop() {
+  {
+    absl::MutexLock lock(&mu_);
+    if (stopping_ && !thread_.joinable()) return;
+    stopping_ = true;
+  }
+  if (thread_.joinable()) thread_.join();
+}
+
+void Ingestor::Submit(PreparedGame game, Callback done) {
+  {
+    absl::MutexLock lock(&mu_);
+    auto room = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return stopping_ || static_cast<int>(queue_.size()) < options_.max_queue;
+    };
+    mu_.Await(absl::Condition(&room));
+    if (!stopping_) {
+      queue_.push_back(Item{std::move(game), std::move(done)});
+      return;
+    }
+  }
+  done(absl::UnavailableError("the coordinator is shutting down"));
+}
+
+absl::StatusOr<IngestOutcome> Ingestor::SubmitAndWait(PreparedGame game) {
+  auto promise = std::make_shared<std::promise<absl::StatusOr<IngestOutcome>>>();
+  auto future = promise->get_future();
+  Submit(std::move(game), [promise](absl::StatusOr<IngestOutcome> r) {
+    promise->set_value(std::move(r));
+  });
+  return future.get();
+}
+
+void Ingestor::Run() {
+  for (;;) {
+    std::deque<Item> batch;
+    {
+      absl::MutexLock lock(&mu_);
+      auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+        return stopping_ || !queue_.empty();
+      };
+      mu_.Await(absl::Condition(&ready));
+      if (queue_.empty() && stopping_) return;
+      while (!queue_.empty() && static_cast<int>(batch.size()) < options_.max_batch) {
+        batch.push_back(std::move(queue_.front()));
+        queue_.pop_front();
+      }
+    }
+    CommitBatch(&batch);
+  }
+}
+
+void Ingestor::CommitBatch(std::deque<Item>* batch) {
+  // Duplicates: already stored, or earlier in this batch.
+  std::vector<rocksdb::Slice> keys;
+  keys.reserve(batch->size());
+  for (const Item& it : *batch) keys.emplace_back(it.game.key);
+  std::vector<rocksdb::PinnableSlice> values(keys.size());
+  std::vector<rocksdb::Status> statuses(keys.size());
+  store_->db()->MultiGet(rocksdb::ReadOptions(), store_->games(), keys.size(),
+                         keys.data(), values.data(), statuses.data());
+  std::vector<bool> fresh(batch->size(), false);
+  absl::flat_hash_set<std::string> seen;
+  absl::Status read_error;
+  for (size_t i = 0; i < batch->size(); ++i) {
+    if (statuses[i].IsNotFound()) {
+      fresh[i] = seen.insert((*batch)[i].game.key).second;
+    } else if (!statuses[i].ok()) {
+      read_error = store::FromRocks(statuses[i], "checking for duplicates");
+    }
+  }
+
+  absl::Status status = read_error;
+  uint64_t positions = 0;
+  if (status.ok()) {
+    rocksdb::WriteBatch wb;
+    // Fold deltas by key: one operand per distinct key per batch.
+    absl::flat_hash_map<std::string, store::PositionValue> pos;
+    absl::flat_hash_map<std::string, qipu::v1::AggregateStats> agg;
+    for (size_t i = 0; i < batch->size(); ++i) {
+      if (!fresh[i]) continue;
+      const PreparedGame& g = (*batch)[i].game;
+      wb.Put(store_->games(), g.key, g.value);
+      for (const store::IndexedPosition& p : g.positions) {
+        store::PositionKeyParts parts{p.width, p.height, p.position,
+                                      g.config_id, g.day};
+        store::MergePositionValues(&pos[store::PositionKey(parts)], p.delta);
+      }
+      store::MergeAggregates(&agg[store::AggregateKey(g.config_id, g.day)],
+                             g.aggregate);
+      positions += g.positions.size();
+    }
+    for (const auto& [k, v] : pos) {
+      wb.Merge(store_->positions(), k, store::EncodePositionValue(v));
+    }
+    for (const auto& [k, v] : agg) {
+      wb.Merge(store_->aggregates(), k, v.SerializeAsString());
+    }
+    if (wb.Count() > 0) status = store_->Commit(&wb);
+  }
+
+  uint64_t stored = 0;
+  uint64_t dups = 0;
+  for (size_t i = 0; i < batch->size(); ++i) {
+    Item& it = (*batch)[i];
+    if (!status.ok()) {
+      it.done(status);
+      continue;
+    }
+    if (fresh[i]) {
+      ++stored;
+      if (on_stored_) on_stored_(it.game);
+      it.done(IngestOutcome::kStored);
+    } else {
+      ++dups;
+      it.done(IngestOutcome::kDuplicate);
+    }
+  }
+  if (!status.ok()) {
+    spdlog::error("ingest: batch of {} games not written: {}", batch->size(),
+                  status.ToString());
+  }
+  absl::MutexLock lock(&mu_);
+  ++counters_.batches;
+  counters_.stored += stored;
+  counters_.duplicates += dups;
+  counters_.positions += positions;
+  if (!status.ok()) counters_.failed += batch->size();
+}
+
+IngestCounters Ingestor::counters() const {
+  absl::MutexLock lock(&mu_);
+  return counters_;
+}
+
+int Ingestor::queue_depth() const {
+  absl::MutexLock lock(&mu_);
+  return static_cast<int>(queue_.size());
+}
+
+}  // namespace qipu::coordinator

@@ -1,0 +1,92 @@
+// Ingestor: the single writer of games. Prepared games queue up; one
+// committer thread takes whatever has accumulated (group commit, up to
+// max_batch games), drops games already stored or repeated within the
+// batch (duplicates), folds the batch's position-index deltas and
+// aggregate deltas by key (one merge operand per distinct key per batch),
+// writes one WriteBatch durably, and only then reports each game's outcome.
+// A game is therefore acknowledged exactly when it is durable, and stored
+// at most once: its id is checked against the games column family by the
+// only thread that writes it.
+//
+// Thread-safe: Submit() may be called from any thread.
+#ifndef QIPU_COORDINATOR_INGEST_H_
+#define QIPU_COORDINATOR_INGEST_H_
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <thread>
+
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "coordinator/prepare.h"
+#include "store/store.h"
+
+namespace qipu::coordinator {
+
+enum class IngestOutcome { kStored, kDuplicate };
+
+struct IngestOptions {
+  // Most games per WriteBatch.
+  int max_batch = 1024;
+  // Most queued games; Submit() blocks beyond (back-pressure).
+  int max_queue = 16384;
+};
+
+// Counters, for metrics. Monotonic.
+struct IngestCounters {
+  uint64_t stored = 0;
+  uint64_t duplicates = 0;
+  uint64_t failed = 0;
+  uint64_t batches = 0;
+  uint64_t positions = 0;
+};
+
+class Ingestor {
+ public:
+  using Callback = std::function<void(absl::StatusOr<IngestOutcome>)>;
+  // Called on the committer thread for every stored game, after commit.
+  using StoredHook = std::function<void(const PreparedGame&)>;
+
+  // Does not own `store`. Starts the committer thread.
+  Ingestor(store::Store* store, const IngestOptions& options,
+           StoredHook on_stored);
+  // Stops after committing everything queued.
+  ~Ingestor();
+
+  // Queues `game`; `done` runs on the committer thread once the game is
+  // durable (kStored), found already stored (kDuplicate), or the write
+  // failed (Unavailable etc.; nothing of the batch was written). After
+  // Stop(), `done` runs at once with Unavailable.
+  void Submit(PreparedGame game, Callback done);
+  // Submit() and wait for the outcome.
+  absl::StatusOr<IngestOutcome> SubmitAndWait(PreparedGame game);
+
+  // Commits what is queued, then stops accepting games. Idempotent.
+  void Stop();
+
+  IngestCounters counters() const;
+  // Games queued and not yet committed.
+  int queue_depth() const;
+
+ private:
+  struct Item {
+    PreparedGame game;
+    Callback done;
+  };
+  void Run();
+  void CommitBatch(std::deque<Item>* batch);
+
+  store::Store* store_;
+  const IngestOptions options_;
+  StoredHook on_stored_;
+  mutable absl::Mutex mu_;
+  std::deque<Item> queue_ ABSL_GUARDED_BY(mu_);
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  IngestCounters counters_ ABSL_GUARDED_BY(mu_);
+  std::thread thread_;
+};
+
+}  // namespace qipu::coordinator
+
+#endif  // QIPU_COORDINATOR_INGEST_H_

@@ -1,0 +1,69 @@
+// Prometheus metrics of the coordinator (prometheus-cpp), served as text
+// on --metrics HOST:PORT at /metrics: games accepted / rejected /
+// duplicate, leases open / expired, ingest latency, queue depth, RocksDB
+// sizes. Counters are updated by the services; gauges are sampled by
+// Sample(). Thread-safe (prometheus-cpp metrics are).
+#ifndef QIPU_COORDINATOR_METRICS_H_
+#define QIPU_COORDINATOR_METRICS_H_
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "prometheus/counter.h"
+#include "prometheus/exposer.h"
+#include "prometheus/gauge.h"
+#include "prometheus/histogram.h"
+#include "prometheus/registry.h"
+#include "store/store.h"
+
+namespace qipu::coordinator {
+
+class JobManager;
+class Ingestor;
+
+class Metrics {
+ public:
+  Metrics();
+
+  // Starts the HTTP endpoint on `listen` ("127.0.0.1:9464"; port 0 picks
+  // one). Unavailable when the address cannot be bound.
+  absl::Status Serve(const std::string& listen);
+  // The bound port, or 0 when not serving.
+  int port() const;
+
+  // Refreshes the gauges from the job manager, ingestor and store sizes.
+  void Sample(const JobManager& jobs, const Ingestor& ingest,
+              const store::StoreSizes& sizes);
+
+  prometheus::Counter& games_accepted() { return *accepted_; }
+  prometheus::Counter& games_rejected() { return *rejected_; }
+  prometheus::Counter& games_duplicate() { return *duplicate_; }
+  prometheus::Counter& games_imported() { return *imported_; }
+  prometheus::Counter& queries() { return *queries_; }
+  // Seconds from receipt of an uploaded game to its acknowledgement.
+  prometheus::Histogram& ingest_latency() { return *latency_; }
+
+  prometheus::Registry& registry() { return *registry_; }
+
+ private:
+  std::shared_ptr<prometheus::Registry> registry_;
+  std::unique_ptr<prometheus::Exposer> exposer_;
+  prometheus::Counter* accepted_;
+  prometheus::Counter* rejected_;
+  prometheus::Counter* duplicate_;
+  prometheus::Counter* imported_;
+  prometheus::Counter* queries_;
+  prometheus::Histogram* latency_;
+  prometheus::Gauge* leases_open_;
+  prometheus::Gauge* leases_expired_;
+  prometheus::Gauge* queue_depth_;
+  prometheus::Gauge* games_queued_;
+  prometheus::Family<prometheus::Gauge>* cf_bytes_;
+  prometheus::Family<prometheus::Gauge>* cf_keys_;
+  prometheus::Gauge* block_cache_;
+};
+
+}  // namespace qipu::coordinator
+
+#endif  // QIPU_COORDINATOR_METRICS_H_
