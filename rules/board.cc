@@ -1,9 +1,12 @@
 #include "rules/board.h"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cstring>
 #include <type_traits>
+
+#include "rules/playout.h"
 
 namespace qipu::rules {
 
@@ -30,11 +33,22 @@ Board::Board(int width, int height)
       height_(static_cast<int16_t>(height)) {
   assert(width >= kMinSize && width <= kMaxSize);
   assert(height >= kMinSize && height <= kMaxSize);
+  color_.fill(Color::kWall);
   for (int y = 0; y < height; ++y) {
-    for (int x = 0; x < width; ++x) cells_[MakePoint(x, y)].color = Color::kEmpty;
+    for (int x = 0; x < width; ++x) color_[MakePoint(x, y)] = Color::kEmpty;
   }
   Rebuild();
 }
+
+namespace {
+
+// Copies the first n elements of `from` into `to`.
+template <typename T, size_t N>
+void CopyPrefix(std::array<T, N>& to, const std::array<T, N>& from, int n) {
+  std::memcpy(to.data(), from.data(), sizeof(T) * n);
+}
+
+}  // namespace
 
 void Board::CopyFrom(const Board& other) {
   // Cells past other.UsedCells() are untouched walls in `other`; in *this
@@ -46,236 +60,442 @@ void Board::CopyFrom(const Board& other) {
   stones_ = other.stones_;
   num_empty_ = other.num_empty_;
   hash_ = other.hash_;
-  std::memcpy(empty_.data(), other.empty_.data(),
-              sizeof(Point) * other.num_empty_);
-  std::memcpy(cells_.data(), other.cells_.data(), sizeof(Cell) * n);
+  last_play_ = other.last_play_;
+  CopyPrefix(empty_, other.empty_, other.num_empty_);
+  CopyPrefix(color_, other.color_, n);
+  CopyPrefix(nbr_, other.nbr_, n);
+  CopyPrefix(chain_, other.chain_, n);
+  CopyPrefix(next_, other.next_, n);
+  CopyPrefix(libs_, other.libs_, n);
+  CopyPrefix(size_, other.size_, n);
+  CopyPrefix(empty_index_, other.empty_index_, n);
 }
 
-void Board::AddEmpty(Point p) {
-  cells_[p].empty_index = num_empty_;
+inline void Board::AddEmpty(Point p) {
+  empty_index_[p] = num_empty_;
   empty_[num_empty_++] = p;
 }
 
-void Board::RemoveEmpty(Point p) {
-  const int16_t i = cells_[p].empty_index;
+inline void Board::RemoveEmpty(Point p) {
+  const int16_t i = empty_index_[p];
   const Point last = empty_[--num_empty_];
   empty_[i] = last;
-  cells_[last].empty_index = i;
-  cells_[p].empty_index = -1;
+  empty_index_[last] = i;
+}
+
+// The hot paths below are templates on the colour to move: its masks,
+// neighbour-count deltas and Zobrist table become constants, and the
+// public functions pick the instance once per call.
+
+template <Color kC>
+[[gnu::always_inline]] inline bool Board::CrowdedLegal(
+    int p, bool multi_stone_suicide) const {
+  // No empty neighbour: every neighbour is a stone or a wall. Legal only if
+  // it captures, or joins a chain that keeps another liberty. A chain's
+  // only liberty is p exactly when its pseudo-liberties equal its number
+  // of adjacencies to p. Walls belong to the scratch chain, whose
+  // kScratchLibs exceed any adjacency count, and are not colour kC: they
+  // never make the move legal.
+  constexpr Color kOpp = Opponent(kC);
+  const int n0 = p - kStride, n1 = p - 1, n2 = p + 1, n3 = p + kStride;
+  const int i0 = chain_[n0], i1 = chain_[n1], i2 = chain_[n2],
+            i3 = chain_[n3];
+  const int l0 = libs_[i0], l1 = libs_[i1], l2 = libs_[i2], l3 = libs_[i3];
+  // A chain has at most as many adjacencies to p as p has neighbours of
+  // its colour. When every chain has more pseudo-liberties than that, none
+  // loses its last one here: legal exactly when joining an own chain.
+  const unsigned nbr = nbr_[p];
+  const int blacks = (nbr >> kBlackShift) & 0xF;
+  const int whites = (nbr >> kWhiteShift) & 0xF;
+  const int most = blacks > whites ? blacks : whites;
+  if ((l0 > most) & (l1 > most) & (l2 > most) & (l3 > most)) {
+    return (nbr & NbrMask(kC)) != 0;
+  }
+  // The exact test, without branches (its outcome is data-dependent).
+  const int e01 = i0 == i1, e02 = i0 == i2, e03 = i0 == i3, e12 = i1 == i2,
+            e13 = i1 == i3, e23 = i2 == i3;
+  // Pseudo-liberties of each neighbour's chain away from p.
+  const int r0 = l0 - (1 + e01 + e02 + e03);
+  const int r1 = l1 - (1 + e01 + e12 + e13);
+  const int r2 = l2 - (1 + e02 + e12 + e23);
+  const int r3 = l3 - (1 + e03 + e13 + e23);
+  const bool o0 = color_[n0] == kC, o1 = color_[n1] == kC,
+             o2 = color_[n2] == kC, o3 = color_[n3] == kC;
+  const bool x0 = color_[n0] == kOpp, x1 = color_[n1] == kOpp,
+             x2 = color_[n2] == kOpp, x3 = color_[n3] == kOpp;
+  const bool keeps = (o0 & (r0 > 0)) | (o1 & (r1 > 0)) | (o2 & (r2 > 0)) |
+                     (o3 & (r3 > 0));
+  const bool captures = (x0 & (r0 == 0)) | (x1 & (r1 == 0)) |
+                        (x2 & (r2 == 0)) | (x3 & (r3 == 0));
+  return (keeps | captures) | (multi_stone_suicide & (o0 | o1 | o2 | o3));
 }
 
 MoveCheck Board::CheckCrowded(Point p, Color c,
                               bool multi_stone_suicide) const {
-  // No empty neighbour: legal only if it captures, or joins a chain that
-  // keeps another liberty. A chain's only liberty is p exactly when its
-  // pseudo-liberties equal its number of adjacencies to p.
-  Point ids[4];
-  for (int d = 0; d < 4; ++d) {
-    const Point n = static_cast<Point>(p + kDirs[d]);
-    ids[d] = cells_[n].color <= Color::kWhite && cells_[n].color != Color::kEmpty
-                 ? cells_[n].chain
-                 : kNoPoint;
+  const bool legal = c == Color::kBlack
+                         ? CrowdedLegal<Color::kBlack>(p, multi_stone_suicide)
+                         : CrowdedLegal<Color::kWhite>(p, multi_stone_suicide);
+  return legal ? MoveCheck::kLegal : MoveCheck::kSuicide;
+}
+
+template <Color kC>
+[[gnu::always_inline]] inline bool Board::EyeDiagonals(int p) const {
+  // Weights: an opponent stone 2, a wall 1. A point has 0, 2 or 3 wall
+  // diagonals, so "at most one opponent diagonal, none with a wall" is a
+  // weight sum of at most 3.
+  static constexpr uint8_t kWeight[4] = {
+      0, kC == Color::kWhite ? 2 : 0, kC == Color::kBlack ? 2 : 0, 1};
+  const int sum = kWeight[static_cast<int>(color_[p - kStride - 1])] +
+                  kWeight[static_cast<int>(color_[p - kStride + 1])] +
+                  kWeight[static_cast<int>(color_[p + kStride - 1])] +
+                  kWeight[static_cast<int>(color_[p + kStride + 1])];
+  return sum <= 3;
+}
+
+bool Board::DiagonalsAllowEye(Point p, Color c) const {
+  return c == Color::kBlack ? EyeDiagonals<Color::kBlack>(p)
+                            : EyeDiagonals<Color::kWhite>(p);
+}
+
+template <Color kC>
+[[gnu::always_inline]] inline bool Board::CrowdedAcceptable(
+    int p, unsigned nbr, bool multi_stone_suicide) const {
+  if ((nbr & NbrMask(Opponent(kC))) == 0 && EyeDiagonals<kC>(p)) {
+    return false;  // Own eye.
   }
-  bool friendly = false;
-  for (int d = 0; d < 4; ++d) {
-    if (ids[d] == kNoPoint) continue;
-    int adj = 0;
-    for (int e = 0; e < 4; ++e) adj += ids[e] == ids[d];
-    const int16_t libs = cells_[ids[d]].libs;
-    if (cells_[p + kDirs[d]].color == c) {
-      if (libs > adj) return MoveCheck::kLegal;
-      friendly = true;
-    } else if (libs == adj) {
-      return MoveCheck::kLegal;
+  if (p == ko_point_) return false;
+  return CrowdedLegal<kC>(p, multi_stone_suicide);
+}
+
+template <Color kC>
+inline int Board::ScanLightT(int start, int count,
+                             bool multi_stone_suicide) const {
+  // A point with an empty neighbour is neither eye-like nor suicide, and
+  // is not the ko point (whose neighbours are all stones or walls when it
+  // is set, until the next move): accepted on one load.
+  int i = start;
+  for (int k = 0; k < count; ++k) {
+    const int p = empty_[i];
+    const unsigned nbr = nbr_[p];
+    if ((nbr & kEmptyMask) != 0) {
+      assert(p != ko_point_);
+      return i;
     }
+    if (CrowdedAcceptable<kC>(p, nbr, multi_stone_suicide)) return i;
+    if (++i == num_empty_) i = 0;
   }
-  if (multi_stone_suicide && friendly) return MoveCheck::kLegal;
-  return MoveCheck::kSuicide;
+  return -1;
+}
+
+int Board::ScanLight(Color c, int start, int count,
+                     bool multi_stone_suicide) const {
+  return c == Color::kBlack
+             ? ScanLightT<Color::kBlack>(start, count, multi_stone_suicide)
+             : ScanLightT<Color::kWhite>(start, count, multi_stone_suicide);
 }
 
 void Board::MergeChains(Point a, Point b) {
-  Cell& ha = cells_[a];
-  Cell& hb = cells_[b];
-  if (ha.size < hb.size) {
-    MergeChains(b, a);
-    return;
-  }
-  // Relabel b's stones, then splice the two circular lists.
-  Point s = b;
+  // The bigger chain absorbs the smaller, a on ties; selected without a
+  // branch (which one is bigger is a coin toss in a playout).
+  const bool swap = size_[a] < size_[b];
+  const Point big = swap ? b : a;
+  const Point small = swap ? a : b;
+  // Relabel the smaller chain's stones, then splice the circular lists.
+  Point s = small;
   do {
-    cells_[s].chain = a;
-    s = cells_[s].next;
-  } while (s != b);
-  const Point an = ha.next;
-  ha.next = hb.next;
-  hb.next = an;
-  ha.libs = static_cast<int16_t>(ha.libs + hb.libs);
-  ha.size = static_cast<int16_t>(ha.size + hb.size);
+    chain_[s] = big;
+    s = next_[s];
+  } while (s != small);
+  const Point next = next_[big];
+  next_[big] = next_[small];
+  next_[small] = next;
+  libs_[big] = static_cast<int16_t>(libs_[big] + libs_[small]);
+  size_[big] = static_cast<int16_t>(size_[big] + size_[small]);
 }
 
-int Board::RemoveChain(Point head, RemovedStones* removed) {
-  const Color c = cells_[head].color;
-  const int size = cells_[head].size;
-  const uint16_t delta = NbrUnit(Color::kEmpty) - NbrUnit(c);
-  Point s = head;
+template <Color kC>
+int Board::RemoveChainOf(int head, RemovedStones* removed) {
+  const int size = size_[head];
+  constexpr uint16_t kDelta = NbrUnit(Color::kEmpty) - NbrUnit(kC);
+  const auto& keys = zobrist_internal::kTables.stone[PlayerIndex(kC)];
+  Hash128 h = hash_;
+  int s = head;
   do {
-    const Point next = cells_[s].next;
-    Cell& cs = cells_[s];
-    cs.color = Color::kEmpty;
-    hash_ ^= StoneKey(c, s);
-    AddEmpty(s);
-    if (removed != nullptr) removed->points[removed->count++] = s;
+    const int next = next_[s];
+    color_[s] = Color::kEmpty;
+    chain_[s] = kScratch;
+    h ^= keys[s];
+    AddEmpty(static_cast<Point>(s));
+    if (removed != nullptr) {
+      removed->points[removed->count++] = static_cast<Point>(s);
+    }
+    // Every neighbour's chain gains a pseudo-liberty; empty points and
+    // walls (and stones of this chain already removed) feed the scratch
+    // chain, stones of this chain not yet removed its dead head.
     for (int d = 0; d < 4; ++d) {
-      Cell& cn = cells_[s + kDirs[d]];
-      cn.nbr = static_cast<uint16_t>(cn.nbr + delta);
-      if (cn.color == Color::kBlack || cn.color == Color::kWhite) {
-        ++cells_[cn.chain].libs;
-      }
+      const int n = s + kDirs[d];
+      nbr_[n] = static_cast<uint16_t>(nbr_[n] + kDelta);
+      ++libs_[chain_[n]];
     }
     s = next;
   } while (s != head);
-  stones_[PlayerIndex(c)] = static_cast<int16_t>(stones_[PlayerIndex(c)] - size);
+  hash_ = h;
+  stones_[PlayerIndex(kC)] =
+      static_cast<int16_t>(stones_[PlayerIndex(kC)] - size);
   return size;
 }
 
-void Board::Play(Point p, Color c, RemovedStones* removed) {
-  assert(cells_[p].color == Color::kEmpty);
-  PlayInfo& info = last_play_;
-  info = PlayInfo{};
-  const Color opp = Opponent(c);
+int Board::RemoveChain(Point head, RemovedStones* removed) {
+  return color_[head] == Color::kBlack
+             ? RemoveChainOf<Color::kBlack>(head, removed)
+             : RemoveChainOf<Color::kWhite>(head, removed);
+}
+
+template <Color kC>
+[[gnu::always_inline]] inline void Board::PlayAt(int p, int index,
+                                                 RemovedStones* removed) {
+  assert(color_[p] == Color::kEmpty && empty_[index] == p);
+  constexpr Color kOpp = Opponent(kC);
+  const unsigned nbr = nbr_[p];
   ko_point_ = kNoPoint;
 
-  RemoveEmpty(p);
-  Cell& cp = cells_[p];
-  cp.color = c;
-  cp.chain = p;
-  cp.next = p;
-  cp.size = 1;
-  hash_ ^= StoneKey(c, p);
-  ++stones_[PlayerIndex(c)];
+  // RemoveEmpty(p), knowing its index.
+  const int last = empty_[--num_empty_];
+  empty_[index] = static_cast<Point>(last);
+  empty_index_[last] = static_cast<int16_t>(index);
 
-  // Unrolled over the four neighbours: this is the hottest loop of a
-  // playout and its branches are data-dependent.
-  const uint16_t delta = NbrUnit(c) - NbrUnit(Color::kEmpty);
-  int16_t libs = 0;
-  auto touch = [&](Point n) {
-    Cell& cn = cells_[n];
-    cn.nbr = static_cast<uint16_t>(cn.nbr + delta);
-    if (cn.color == Color::kEmpty) {
-      ++libs;
-    } else if (cn.color != Color::kWall) {
-      --cells_[cn.chain].libs;
+  // Each neighbour counts one more stone of colour kC and one empty point
+  // less, and its chain loses the pseudo-liberty p (the scratch chain for
+  // empty points and walls): no test of the neighbour's colour. A chain
+  // met twice is decremented twice, through store-to-load forwarding.
+  // Only a chain left at zero can be captured.
+  const int n0 = p - kStride, n1 = p - 1, n2 = p + 1, n3 = p + kStride;
+  constexpr uint16_t kDelta = NbrUnit(kC) - NbrUnit(Color::kEmpty);
+  nbr_[n0] = static_cast<uint16_t>(nbr_[n0] + kDelta);
+  nbr_[n1] = static_cast<uint16_t>(nbr_[n1] + kDelta);
+  nbr_[n2] = static_cast<uint16_t>(nbr_[n2] + kDelta);
+  nbr_[n3] = static_cast<uint16_t>(nbr_[n3] + kDelta);
+  const int r0 = --libs_[chain_[n0]];
+  const int r1 = --libs_[chain_[n1]];
+  const int r2 = --libs_[chain_[n2]];
+  const int r3 = --libs_[chain_[n3]];
+  // Counters never go below zero, so a zero shows as a sign bit here.
+  const bool some_zero = ((r0 - 1) | (r1 - 1) | (r2 - 1) | (r3 - 1)) < 0;
+
+  color_[p] = kC;
+  chain_[p] = static_cast<Point>(p);
+  next_[p] = static_cast<Point>(p);
+  size_[p] = 1;
+  libs_[p] = static_cast<int16_t>((nbr & kEmptyMask) >> kEmptyShift);
+  hash_ ^= zobrist_internal::kTables.stone[PlayerIndex(kC)][p];
+  ++stones_[PlayerIndex(kC)];
+
+  // Merges in direction order. The first is MergeChains(p, h) for the
+  // single stone p, written out: one stone to relabel, no loop, the
+  // bigger chain picked without a branch.
+  if (nbr & NbrMask(kC)) {
+    // Directions (bit d for kDirs[d]) of own neighbours, in arithmetic
+    // that compilers keep branch-free.
+    unsigned own = IsColor(n0, kC) | IsColor(n1, kC) << 1 |
+                   IsColor(n2, kC) << 2 | IsColor(n3, kC) << 3;
+    const int h = chain_[p + kDirs[std::countr_zero(own)]];
+    own &= own - 1;
+    const int h_size = size_[h];
+    // All ones when h has more than one stone.
+    const int h_bigger =
+        -static_cast<int>(static_cast<unsigned>(1 - h_size) >> 31);
+    const int big = p ^ ((p ^ h) & h_bigger);
+    const int small = p ^ h ^ big;
+    chain_[small] = static_cast<Point>(big);
+    next_[small] = next_[big];
+    next_[big] = static_cast<Point>(small);
+    libs_[big] = static_cast<int16_t>(libs_[h] + libs_[p]);
+    size_[big] = static_cast<int16_t>(h_size + 1);
+    while (own != 0) {
+      const int n = p + kDirs[std::countr_zero(own)];
+      own &= own - 1;
+      if (chain_[n] != chain_[p]) MergeChains(chain_[p], chain_[n]);
     }
-  };
-  touch(static_cast<Point>(p - kStride));
-  touch(static_cast<Point>(p - 1));
-  touch(static_cast<Point>(p + 1));
-  touch(static_cast<Point>(p + kStride));
-  cp.libs = libs;
-
-  const uint16_t nbr = cp.nbr;
-  if (nbr & NbrMask(c)) {
-    auto merge = [&](Point n) {
-      const Cell& cn = cells_[n];
-      if (cn.color == c && cn.chain != cells_[p].chain) {
-        MergeChains(cells_[p].chain, cn.chain);
-      }
-    };
-    merge(static_cast<Point>(p - kStride));
-    merge(static_cast<Point>(p - 1));
-    merge(static_cast<Point>(p + 1));
-    merge(static_cast<Point>(p + kStride));
   }
-  Point captured_point = kNoPoint;
-  if (nbr & NbrMask(opp)) {
-    auto capture = [&](Point n) {
-      const Cell& cn = cells_[n];
-      if (cn.color == opp && cells_[cn.chain].libs == 0) {
+  // Captures in direction order; a chain met twice goes once.
+  PlayInfo info;
+  int captured_point = kNoPoint;
+  if (some_zero && (nbr & NbrMask(kOpp))) {
+    for (int d = 0; d < 4; ++d) {
+      const int n = p + kDirs[d];
+      if (color_[n] == kOpp && libs_[chain_[n]] == 0) {
         captured_point = n;
-        info.captured =
-            static_cast<int16_t>(info.captured + RemoveChain(cn.chain, removed));
+        info.captured = static_cast<int16_t>(
+            info.captured + RemoveChainOf<kOpp>(chain_[n], removed));
       }
-    };
-    capture(static_cast<Point>(p - kStride));
-    capture(static_cast<Point>(p - 1));
-    capture(static_cast<Point>(p + 1));
-    capture(static_cast<Point>(p + kStride));
+    }
   }
-  const Cell& head = cells_[cells_[p].chain];
-  if (head.libs == 0) {
-    info.suicided = static_cast<int16_t>(RemoveChain(cells_[p].chain, removed));
-  } else if (info.captured == 1 && head.size == 1 && head.libs == 1) {
-    ko_point_ = captured_point;
+  const int head = chain_[p];
+  if (libs_[head] == 0) {
+    info.suicided = static_cast<int16_t>(RemoveChainOf<kC>(head, removed));
+  } else if (info.captured == 1 && size_[head] == 1 && libs_[head] == 1) {
+    ko_point_ = static_cast<Point>(captured_point);
     info.ko_capture = true;
   }
+  libs_[kScratch] = kScratchLibs;
+  last_play_ = info;
 }
 
-bool Board::Captures(Point p, Color c) const {
-  const Color opp = Opponent(c);
-  Point ids[4];
-  for (int d = 0; d < 4; ++d) {
-    const Point n = static_cast<Point>(p + kDirs[d]);
-    ids[d] = cells_[n].color == opp ? cells_[n].chain : kNoPoint;
+void Board::Play(Point p, Color c, RemovedStones* removed) {
+  if (c == Color::kBlack) {
+    PlayAt<Color::kBlack>(p, empty_index_[p], removed);
+  } else {
+    PlayAt<Color::kWhite>(p, empty_index_[p], removed);
   }
-  for (int d = 0; d < 4; ++d) {
-    if (ids[d] == kNoPoint) continue;
-    int adj = 0;
-    for (int e = 0; e < 4; ++e) adj += ids[e] == ids[d];
-    if (cells_[ids[d]].libs == adj) return true;
-  }
-  return false;
 }
 
-MovePreview Board::Preview(Point p, Color c) const {
+template <Color kC>
+inline Point Board::PlayLightT(int start) {
+  // ScanLightT() and PlayAt() fused: the candidate's index and point are
+  // already at hand when it is played.
+  const int n = num_empty_;
+  if (n == 0) {
+    Pass();
+    return kPass;
+  }
+  int i = start;
+  int p;
+  for (;;) {
+    p = empty_[i];
+    const unsigned nbr = nbr_[p];
+    if ((nbr & kEmptyMask) != 0) break;
+    if (CrowdedAcceptable<kC>(p, nbr)) break;
+    if (++i == n) i = 0;
+    if (i == start) {
+      Pass();
+      return kPass;
+    }
+  }
+  PlayAt<kC>(p, i, nullptr);
+  return static_cast<Point>(p);
+}
+
+Point Board::PlayLight(Color c, int start) {
+  return c == Color::kBlack ? PlayLightT<Color::kBlack>(start)
+                            : PlayLightT<Color::kWhite>(start);
+}
+
+template <Color kC>
+inline bool Board::PlayLightDraw(Rng& now, Rng& after, uint64_t& ahead) {
+  const int n = num_empty_;
+  // No random draw on a full board (LightMove() makes none either).
+  int start = 0;
+  if (n > 0) {
+    start = static_cast<int>(Rng::Scale(ahead, static_cast<uint32_t>(n)));
+    now = after;
+    ahead = after.Next();
+  }
+  return PlayLightT<kC>(start) == kPass;
+}
+
+int Board::PlayLightGame(Color to_play, Rng& rng, int max_moves) {
+  // The generator lives in registers, one draw ahead: `ahead` is what the
+  // next rng.Next() returns and `after` the state it leaves, computed while
+  // the previous move is still being played (the draw heads the critical
+  // path of each move). Only draws actually used advance the state. The
+  // loop is unrolled by two so that each move's colour is a constant.
+  Rng now = rng;
+  Rng after = rng;
+  uint64_t ahead = after.Next();
+  int passes = 0;
+  int plies = 0;
+  if (to_play == Color::kWhite && plies < max_moves) {
+    passes = PlayLightDraw<Color::kWhite>(now, after, ahead) ? 1 : 0;
+    ++plies;
+  }
+  while (plies < max_moves && passes < 2) {
+    passes = PlayLightDraw<Color::kBlack>(now, after, ahead) ? passes + 1 : 0;
+    ++plies;
+    if (plies >= max_moves || passes >= 2) break;
+    passes = PlayLightDraw<Color::kWhite>(now, after, ahead) ? passes + 1 : 0;
+    ++plies;
+  }
+  rng = now;
+  return plies;
+}
+
+template <Color kC>
+[[gnu::always_inline]] inline bool Board::CapturesT(int p) const {
+  // An opponent chain loses its last liberty at p exactly when its
+  // pseudo-liberties equal its adjacencies to p, which are at most p's
+  // opponent neighbours: usually no chain comes close, and the exact test
+  // (without branches) is rarely needed.
+  constexpr Color kOpp = Opponent(kC);
+  const unsigned nbr = nbr_[p];
+  const int opps = (nbr & NbrMask(kOpp)) >>
+                   (kOpp == Color::kBlack ? kBlackShift : kWhiteShift);
+  if (opps == 0) return false;
+  const int n0 = p - kStride, n1 = p - 1, n2 = p + 1, n3 = p + kStride;
+  const int i0 = chain_[n0], i1 = chain_[n1], i2 = chain_[n2],
+            i3 = chain_[n3];
+  // Empty points and walls are in the scratch chain, whose count is far
+  // above any adjacency.
+  const int l0 = libs_[i0], l1 = libs_[i1], l2 = libs_[i2], l3 = libs_[i3];
+  if ((l0 > opps) & (l1 > opps) & (l2 > opps) & (l3 > opps)) return false;
+  const int e01 = i0 == i1, e02 = i0 == i2, e03 = i0 == i3, e12 = i1 == i2,
+            e13 = i1 == i3, e23 = i2 == i3;
+  return ((color_[n0] == kOpp) & (l0 == 1 + e01 + e02 + e03)) |
+         ((color_[n1] == kOpp) & (l1 == 1 + e01 + e12 + e13)) |
+         ((color_[n2] == kOpp) & (l2 == 1 + e02 + e12 + e23)) |
+         ((color_[n3] == kOpp) & (l3 == 1 + e03 + e13 + e23));
+}
+
+bool Board::CapturesNear(Point p, Color c) const {
+  return c == Color::kBlack ? CapturesT<Color::kBlack>(p)
+                            : CapturesT<Color::kWhite>(p);
+}
+
+template <Color kC>
+MovePreview Board::PreviewT(int p) const {
+  constexpr Color kOpp = Opponent(kC);
+  const auto& own_keys = zobrist_internal::kTables.stone[PlayerIndex(kC)];
+  const auto& opp_keys = zobrist_internal::kTables.stone[PlayerIndex(kOpp)];
   MovePreview out;
-  Hash128 h = hash_ ^ StoneKey(c, p);
-  const Color opp = Opponent(c);
-  Point ids[4];
-  for (int d = 0; d < 4; ++d) {
-    const Point n = static_cast<Point>(p + kDirs[d]);
-    const Color nc = cells_[n].color;
-    ids[d] = (nc == Color::kBlack || nc == Color::kWhite) ? cells_[n].chain
-                                                          : kNoPoint;
-  }
-  const int empty_nbrs = (cells_[p].nbr & kEmptyMask) >> kEmptyShift;
+  Hash128 h = hash_ ^ own_keys[p];
+  const int n[4] = {p - kStride, p - 1, p + 1, p + kStride};
+  // Chains of the neighbours (the scratch chain for empty points and
+  // walls), and which neighbours start a chain not met before.
+  const int i0 = chain_[n[0]], i1 = chain_[n[1]], i2 = chain_[n[2]],
+            i3 = chain_[n[3]];
+  const int e01 = i0 == i1, e02 = i0 == i2, e03 = i0 == i3, e12 = i1 == i2,
+            e13 = i1 == i3, e23 = i2 == i3;
+  const int ids[4] = {i0, i1, i2, i3};
+  const int adj[4] = {1 + e01 + e02 + e03, 1 + e01 + e12 + e13,
+                      1 + e02 + e12 + e23, 1 + e03 + e13 + e23};
+  const bool first[4] = {true, !e01, !e02 && !e12, !e03 && !e13 && !e23};
+  const int empty_nbrs = (nbr_[p] & kEmptyMask) >> kEmptyShift;
   bool own_libs = empty_nbrs > 0;
   bool friendly = false;
   for (int d = 0; d < 4; ++d) {
-    if (ids[d] == kNoPoint) continue;
-    bool seen = false;
-    for (int e = 0; e < d; ++e) seen |= ids[e] == ids[d];
-    if (seen) continue;
-    int adj = 0;
-    for (int e = 0; e < 4; ++e) adj += ids[e] == ids[d];
-    const Cell& head = cells_[ids[d]];
-    if (head.color == opp) {
-      if (head.libs == adj) {
-        out.captured = static_cast<int16_t>(out.captured + head.size);
-        Point s = ids[d];
-        do {
-          h ^= StoneKey(opp, s);
-          s = cells_[s].next;
-        } while (s != ids[d]);
-      }
-    } else {
+    const Color nc = color_[n[d]];
+    if (nc == kC) {
       friendly = true;
-      if (head.libs > adj) own_libs = true;
+      own_libs |= libs_[ids[d]] > adj[d];
+    } else if (nc == kOpp && first[d] && libs_[ids[d]] == adj[d]) {
+      out.captured = static_cast<int16_t>(out.captured + size_[ids[d]]);
+      int s = ids[d];
+      do {
+        h ^= opp_keys[s];
+        s = next_[s];
+      } while (s != ids[d]);
     }
   }
   if (out.captured == 0 && !own_libs) {
     // Legal multi-stone suicide: the new chain disappears with the stone.
-    h ^= StoneKey(c, p);
+    h ^= own_keys[p];
     out.suicided = 1;
     for (int d = 0; d < 4; ++d) {
-      if (ids[d] == kNoPoint || cells_[ids[d]].color != c) continue;
-      bool seen = false;
-      for (int e = 0; e < d; ++e) seen |= ids[e] == ids[d];
-      if (seen) continue;
-      out.suicided = static_cast<int16_t>(out.suicided + cells_[ids[d]].size);
-      Point s = ids[d];
+      if (color_[n[d]] != kC || !first[d]) continue;
+      out.suicided = static_cast<int16_t>(out.suicided + size_[ids[d]]);
+      int s = ids[d];
       do {
-        h ^= StoneKey(c, s);
-        s = cells_[s].next;
+        h ^= own_keys[s];
+        s = next_[s];
       } while (s != ids[d]);
     }
   }
@@ -284,44 +504,37 @@ MovePreview Board::Preview(Point p, Color c) const {
   return out;
 }
 
-bool Board::DiagonalsAllowEye(Point p, Color c) const {
-  const Color opp = Opponent(c);
-  int bad = 0;
-  bool edge = false;
-  for (int d : {-kStride - 1, -kStride + 1, kStride - 1, kStride + 1}) {
-    const Color dc = cells_[p + d].color;
-    bad += dc == opp;
-    edge |= dc == Color::kWall;
-  }
-  return bad + (edge ? 1 : 0) < 2;
+MovePreview Board::Preview(Point p, Color c) const {
+  return c == Color::kBlack ? PreviewT<Color::kBlack>(p)
+                            : PreviewT<Color::kWhite>(p);
 }
 
 int Board::Liberties(Point p) const {
   // Marks liberties in a local bitmap; the chain walk is bounded by size.
   std::array<bool, kNumCells> seen{};
   int libs = 0;
-  const Point head = cells_[p].chain;
+  const Point head = chain_[p];
   Point s = head;
   do {
     for (int d = 0; d < 4; ++d) {
       const Point n = static_cast<Point>(s + kDirs[d]);
-      if (cells_[n].color == Color::kEmpty && !seen[n]) {
+      if (color_[n] == Color::kEmpty && !seen[n]) {
         seen[n] = true;
         ++libs;
       }
     }
-    s = cells_[s].next;
+    s = next_[s];
   } while (s != head);
   return libs;
 }
 
 void Board::SetStone(Point p, Color c) {
   assert(OnBoard(p));
-  const Color old = cells_[p].color;
+  const Color old = color_[p];
   if (old == c) return;
   if (old != Color::kEmpty) hash_ ^= StoneKey(old, p);
   if (c != Color::kEmpty) hash_ ^= StoneKey(c, p);
-  cells_[p].color = c;
+  color_[p] = c;
   ko_point_ = kNoPoint;
   last_play_ = PlayInfo{};
   Rebuild();
@@ -330,22 +543,26 @@ void Board::SetStone(Point p, Color c) {
 void Board::Rebuild() {
   num_empty_ = 0;
   stones_ = {0, 0};
+  for (int p = 0; p < kNumCells; ++p) {
+    if (color_[p] != Color::kBlack && color_[p] != Color::kWhite) {
+      chain_[p] = kScratch;
+    }
+  }
   for (int y = 0; y < height_; ++y) {
     for (int x = 0; x < width_; ++x) {
       const Point p = MakePoint(x, y);
-      Cell& cell = cells_[p];
-      cell.chain = kNoPoint;
-      cell.next = kNoPoint;
-      cell.empty_index = -1;
-      cell.libs = 0;
-      cell.size = 0;
-      if (cell.color == Color::kEmpty) {
+      next_[p] = kNoPoint;
+      empty_index_[p] = -1;
+      libs_[p] = 0;
+      size_[p] = 0;
+      if (color_[p] == Color::kEmpty) {
         AddEmpty(p);
       } else {
-        ++stones_[PlayerIndex(cell.color)];
+        ++stones_[PlayerIndex(color_[p])];
       }
     }
   }
+  libs_[kScratch] = kScratchLibs;
   for (int y = -1; y <= height_; ++y) {
     for (int x = -1; x <= width_; ++x) {
       const Point p = static_cast<Point>((y + 1) * kStride + x + 1);
@@ -353,25 +570,27 @@ void Board::Rebuild() {
       uint16_t nbr = 0;
       for (int d = 0; d < 4; ++d) {
         const int n = p + kDirs[d];
-        if (n >= 0 && n < kNumCells) nbr = static_cast<uint16_t>(nbr + NbrUnit(cells_[n].color));
+        if (n >= 0 && n < kNumCells) {
+          nbr = static_cast<uint16_t>(nbr + NbrUnit(color_[n]));
+        }
       }
-      cells_[p].nbr = nbr;
+      nbr_[p] = nbr;
     }
   }
   // Chains: each stone starts alone, then merges with earlier neighbours.
   for (int y = 0; y < height_; ++y) {
     for (int x = 0; x < width_; ++x) {
       const Point p = MakePoint(x, y);
-      Cell& cell = cells_[p];
-      if (cell.color != Color::kBlack && cell.color != Color::kWhite) continue;
-      cell.chain = p;
-      cell.next = p;
-      cell.size = 1;
-      cell.libs = static_cast<int16_t>((cell.nbr & kEmptyMask) >> kEmptyShift);
+      const Color c = color_[p];
+      if (c != Color::kBlack && c != Color::kWhite) continue;
+      chain_[p] = p;
+      next_[p] = p;
+      size_[p] = 1;
+      libs_[p] = static_cast<int16_t>((nbr_[p] & kEmptyMask) >> kEmptyShift);
       for (int d : {-kStride, -1}) {
         const Point n = static_cast<Point>(p + d);
-        if (cells_[n].color == cell.color && cells_[n].chain != cells_[p].chain) {
-          MergeChains(cells_[n].chain, cells_[p].chain);
+        if (color_[n] == c && chain_[n] != chain_[p]) {
+          MergeChains(chain_[n], chain_[p]);
         }
       }
     }
@@ -382,9 +601,9 @@ bool Board::HasDeadChains() const {
   for (int y = 0; y < height_; ++y) {
     for (int x = 0; x < width_; ++x) {
       const Point p = MakePoint(x, y);
-      const Color c = cells_[p].color;
-      if ((c == Color::kBlack || c == Color::kWhite) && cells_[p].chain == p &&
-          cells_[p].libs == 0) {
+      const Color c = color_[p];
+      if ((c == Color::kBlack || c == Color::kWhite) && chain_[p] == p &&
+          libs_[p] == 0) {
         return true;
       }
     }
@@ -396,31 +615,65 @@ bool Board::Consistent() const {
   Board copy = *this;
   copy.Rebuild();
   if (copy.num_empty_ != num_empty_ || copy.stones_ != stones_) return false;
+  if (libs_[kScratch] != kScratchLibs) return false;
+  for (int p = 0; p < kNumCells; ++p) {
+    const Color c = color_[p];
+    if (c != Color::kBlack && c != Color::kWhite && chain_[p] != kScratch) {
+      return false;
+    }
+  }
+  for (int i = 0; i < num_empty_; ++i) {
+    if (color_[empty_[i]] != Color::kEmpty) return false;
+  }
   Hash128 h{};
   for (int y = 0; y < height_; ++y) {
     for (int x = 0; x < width_; ++x) {
       const Point p = MakePoint(x, y);
-      const Cell& a = cells_[p];
-      const Cell& b = copy.cells_[p];
-      if (a.color != b.color || a.nbr != b.nbr) return false;
-      if (a.color == Color::kEmpty) {
-        if (empty_[a.empty_index] != p) return false;
+      const Color c = color_[p];
+      if (c != copy.color_[p] || nbr_[p] != copy.nbr_[p]) return false;
+      if (c == Color::kEmpty) {
+        if (empty_[empty_index_[p]] != p) return false;
         continue;
       }
-      h ^= StoneKey(a.color, p);
-      // Same partition into chains, same per-chain counts.
-      if (cells_[a.chain].size != copy.cells_[b.chain].size) return false;
-      if (cells_[a.chain].libs != copy.cells_[b.chain].libs) return false;
+      h ^= StoneKey(c, p);
+      // Same partition into chains, same per-chain counts; the head is a
+      // stone of the chain.
+      const Point head = chain_[p];
+      if (color_[head] != c || chain_[head] != head) return false;
+      if (size_[head] != copy.size_[copy.chain_[p]]) return false;
+      if (libs_[head] != copy.libs_[copy.chain_[p]]) return false;
+      if (chain_[next_[p]] != head) return false;
       for (int d = 0; d < 4; ++d) {
         const Point n = static_cast<Point>(p + kDirs[d]);
-        if (cells_[n].color == a.color &&
-            (cells_[n].chain == a.chain) != (copy.cells_[n].chain == b.chain)) {
-          return false;
-        }
-        if (cells_[n].color == a.color && cells_[n].chain != a.chain) {
-          return false;
-        }
+        if (color_[n] == c && chain_[n] != head) return false;
       }
+    }
+  }
+  // Each chain has exactly size_ stones labelled with its head, and its
+  // circular list visits that many.
+  std::array<int16_t, kNumCells> labelled{};
+  for (int y = 0; y < height_; ++y) {
+    for (int x = 0; x < width_; ++x) {
+      const Point p = MakePoint(x, y);
+      if (color_[p] == Color::kBlack || color_[p] == Color::kWhite) {
+        ++labelled[chain_[p]];
+      }
+    }
+  }
+  for (int y = 0; y < height_; ++y) {
+    for (int x = 0; x < width_; ++x) {
+      const Point p = MakePoint(x, y);
+      const Color c = color_[p];
+      if ((c != Color::kBlack && c != Color::kWhite) || chain_[p] != p) {
+        continue;
+      }
+      int n = 0;
+      Point s = p;
+      do {
+        if (++n > size_[p]) return false;
+        s = next_[s];
+      } while (s != p);
+      if (n != size_[p] || labelled[p] != size_[p]) return false;
     }
   }
   return h == hash_;
@@ -430,7 +683,7 @@ std::string Board::ToString() const {
   std::string out;
   for (int y = 0; y < height_; ++y) {
     for (int x = 0; x < width_; ++x) {
-      const Color c = cells_[MakePoint(x, y)].color;
+      const Color c = color_[MakePoint(x, y)];
       out += c == Color::kBlack ? 'X' : c == Color::kWhite ? 'O' : '.';
       if (x + 1 < width_) out += ' ';
     }

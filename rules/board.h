@@ -2,10 +2,11 @@
 // captures, simple ko and an incremental Zobrist hash.
 //
 // Layout: a padded 1-D array of kNumCells cells with a fixed stride (see
-// types.h), walls around the board in use. Chains are circular lists through
-// `next`, identified by a head cell that holds the chain's pseudo-liberty
-// count (number of (stone, empty neighbour) adjacencies) and stone count.
-// A chain is captured exactly when its pseudo-liberty count reaches zero.
+// types.h), walls around the board in use, held as one array per field.
+// Chains are circular lists through `next_`, identified by a head cell that
+// holds the chain's pseudo-liberty count (number of (stone, empty
+// neighbour) adjacencies) and stone count. A chain is captured exactly when
+// its pseudo-liberty count reaches zero.
 //
 // Board knows nothing of whose turn it is, of history or of superko; those
 // live in Game. It is trivially copyable and never allocates; Play(),
@@ -21,6 +22,8 @@
 #include "rules/zobrist.h"
 
 namespace qipu::rules {
+
+class Rng;  // rules/playout.h
 
 // Why a move is or is not allowed by the board alone.
 enum class MoveCheck : uint8_t {
@@ -85,10 +88,10 @@ class Board {
 
   // Contents of cell p (kWall outside the board). Precondition:
   // 0 <= p < kNumCells.
-  Color at(Point p) const { return cells_[p].color; }
+  Color at(Point p) const { return color_[p]; }
   // True when p is a point of this board.
   bool OnBoard(Point p) const {
-    return p >= 0 && p < kNumCells && cells_[p].color != Color::kWall;
+    return p >= 0 && p < kNumCells && color_[p] != Color::kWall;
   }
 
   // The point the next player may not play because it would retake a basic
@@ -106,10 +109,9 @@ class Board {
   // without legal multi-stone suicide. Single-stone suicide is never legal.
   // Precondition: p is a board point (not kPass/kResign).
   MoveCheck Check(Point p, Color c, bool multi_stone_suicide = false) const {
-    const Cell& cell = cells_[p];
-    if (cell.color != Color::kEmpty) return MoveCheck::kOccupied;
+    if (color_[p] != Color::kEmpty) return MoveCheck::kOccupied;
     if (p == ko_point_) return MoveCheck::kKo;
-    if (cell.nbr & kEmptyMask) return MoveCheck::kLegal;
+    if (nbr_[p] & kEmptyMask) return MoveCheck::kLegal;
     return CheckCrowded(p, c, multi_stone_suicide);
   }
   bool IsLegal(Point p, Color c, bool multi_stone_suicide = false) const {
@@ -133,9 +135,31 @@ class Board {
     last_play_ = PlayInfo{};
   }
 
+  // The light policy's scan (see rules/playout.h): the index in the empty
+  // list of the first of `count` entries, from index `start` onwards
+  // cyclically, whose point is not c's own eye (IsOwnEye) and is legal for
+  // c (IsLegal(p, c, multi_stone_suicide)); -1 when there is none.
+  // Preconditions: 0 <= start < num_empty(), 0 <= count <= num_empty().
+  int ScanLight(Color c, int start, int count,
+                bool multi_stone_suicide = false) const;
+  // The light policy's move: ScanLight(c, start, num_empty()), then plays
+  // the point found, or passes when there is none. Returns the point played
+  // or kPass. One pass over the data instead of Check() + Play(): the
+  // playout hot path. Precondition: 0 <= start < num_empty(), or start == 0
+  // on a full board.
+  Point PlayLight(Color c, int start);
+
+  // LightPlayout() (rules/playout.h): light-policy moves, `to_play` first,
+  // until two consecutive passes or `max_moves` plies; returns the plies
+  // played. Here so that a whole playout runs in one function of this file.
+  int PlayLightGame(Color to_play, Rng& rng, int max_moves);
+
   // True when c at p would capture at least one opponent chain.
   // Precondition: p is an empty board point.
-  bool Captures(Point p, Color c) const;
+  bool Captures(Point p, Color c) const {
+    // Inline for the common case of no opponent neighbour at all.
+    return (nbr_[p] & NbrMask(Opponent(c))) != 0 && CapturesNear(p, c);
+  }
 
   // What playing c at p would do: hash afterwards, captures, suicide.
   // Precondition: the move is legal (Check() == kLegal with the suicide
@@ -144,8 +168,7 @@ class Board {
 
   // True when every neighbour of empty point p is colour c or a wall.
   bool IsEyeLike(Point p, Color c) const {
-    const uint16_t n = cells_[p].nbr;
-    return (n & (kEmptyMask | NbrMask(Opponent(c)))) == 0;
+    return (nbr_[p] & (kEmptyMask | NbrMask(Opponent(c)))) == 0;
   }
   // The light policy's "own eye": eye-like, and of the diagonal points at
   // most one is an opponent stone (none on the edge or in the corner).
@@ -157,11 +180,9 @@ class Board {
   // (slow path: walks the chain). Precondition: p holds a stone.
   int Liberties(Point p) const;
   // Number of stones in the chain through stone p.
-  int ChainSize(Point p) const { return cells_[cells_[p].chain].size; }
+  int ChainSize(Point p) const { return size_[chain_[p]]; }
   // True when stones p and q belong to the same chain.
-  bool SameChain(Point p, Point q) const {
-    return cells_[p].chain == cells_[q].chain;
-  }
+  bool SameChain(Point p, Point q) const { return chain_[p] == chain_[q]; }
 
   // Setup (SGF AB/AW/AE, handicap): sets board point p to c (kEmpty clears)
   // without captures, then rebuilds chains. Clears the ko point. May leave
@@ -178,7 +199,7 @@ class Board {
   std::string ToString() const;
 
  private:
-  // Neighbour-count packing in Cell::nbr: 4 bits each.
+  // Neighbour-count packing in nbr_: 4 bits each.
   static constexpr int kBlackShift = 0;
   static constexpr int kWhiteShift = 4;
   static constexpr int kEmptyShift = 8;
@@ -193,29 +214,24 @@ class Board {
                                 : 0;
   }
 
-  // One cell of the padded board. 16 bytes, so a row prefix copies fast.
-  struct Cell {
-    Color color = Color::kWall;
-    uint8_t unused = 0;
-    // Counts of black, white and empty orthogonal neighbours (see shifts);
-    // walls are 4 minus the sum.
-    uint16_t nbr = 0;
-    // Head cell of the chain; valid on stones only.
-    Point chain = kNoPoint;
-    // Next stone of the chain (circular); valid on stones only.
-    Point next = kNoPoint;
-    // Pseudo-liberties of the chain; valid on chain heads only.
-    int16_t libs = 0;
-    // Stones in the chain; valid on chain heads only.
-    int16_t size = 0;
-    // Position in empty_; valid on empty points only.
-    int16_t empty_index = -1;
-    int16_t unused2 = 0;
-  };
-  static_assert(sizeof(Cell) == 16);
+  // The scratch chain: the chain_ of every empty point and wall. Cell 0 is
+  // a wall, so no real chain has this head. Its libs_ entry is kScratchLibs
+  // between calls (Play() adjusts it blindly while it runs and restores
+  // it), far above any adjacency count: updating "the chain of a neighbour"
+  // needs no test of the neighbour's colour, and a wall never looks like a
+  // chain whose last liberty is being filled.
+  static constexpr Point kScratch = 0;
+  static constexpr int16_t kScratchLibs = 0x2000;
 
   static constexpr int kDirs[4] = {-kStride, -1, 1, kStride};
 
+  // 1 when cell n holds colour c, else 0 (never a branch).
+  unsigned IsColor(int n, Color c) const {
+    return (static_cast<unsigned>(static_cast<uint8_t>(color_[n]) ^
+                                  static_cast<uint8_t>(c)) -
+            1u) >>
+           31;
+  }
   // Check() for a point without empty neighbours.
   MoveCheck CheckCrowded(Point p, Color c, bool multi_stone_suicide) const;
   // The diagonal half of IsOwnEye().
@@ -224,8 +240,47 @@ class Board {
   void RemoveEmpty(Point p);
   // Removes the chain with head `head`; returns its size.
   int RemoveChain(Point head, RemovedStones* removed);
-  // Merges chain b into chain a (both heads), relabelling b's stones.
+  // Merges chain b into chain a (both heads), relabelling b's stones; the
+  // bigger chain absorbs the smaller (a on ties).
   void MergeChains(Point a, Point b);
+
+  // The hot paths as templates on the colour (kC) to move, defined and
+  // used in board.cc only.
+  //
+  // CheckCrowded() == kLegal.
+  template <Color kC>
+  bool CrowdedLegal(int p, bool multi_stone_suicide) const;
+  // DiagonalsAllowEye().
+  template <Color kC>
+  bool EyeDiagonals(int p) const;
+  // ScanLight()'s verdict on an empty point with no empty neighbour: not
+  // kC's own eye and legal for kC (with or without multi-stone suicide).
+  // `nbr` is nbr_[p].
+  template <Color kC>
+  bool CrowdedAcceptable(int p, unsigned nbr,
+                         bool multi_stone_suicide = false) const;
+  template <Color kC>
+  int ScanLightT(int start, int count, bool multi_stone_suicide) const;
+  // Preview() for colour kC.
+  template <Color kC>
+  MovePreview PreviewT(int p) const;
+  // Captures() when p has an opponent neighbour.
+  bool CapturesNear(Point p, Color c) const;
+  // Captures() for colour kC.
+  template <Color kC>
+  bool CapturesT(int p) const;
+  // RemoveChain() of a chain of colour kC.
+  template <Color kC>
+  int RemoveChainOf(int head, RemovedStones* removed);
+  // Play() of the point p at position `index` of empty_.
+  template <Color kC>
+  void PlayAt(int p, int index, RemovedStones* removed);
+  template <Color kC>
+  Point PlayLightT(int start);
+  // One move of PlayLightGame(); true when it was a pass.
+  template <Color kC>
+  bool PlayLightDraw(Rng& now, Rng& after, uint64_t& ahead);
+
   // Recomputes chains, liberties and neighbour counts from colours.
   void Rebuild();
   // Number of cells CopyFrom() must copy for this board size.
@@ -241,8 +296,31 @@ class Board {
   int16_t num_empty_ = 0;
   Hash128 hash_{};
   PlayInfo last_play_{};
+  // The empty points, in the order the light policy scans them.
   std::array<Point, kMaxPoints> empty_{};
-  std::array<Cell, kNumCells> cells_{};
+
+  // Per-cell state as separate arrays rather than one struct per cell: the
+  // hot loops need only one or two fields of a neighbour (the policy scan
+  // reads nbr_ alone), the element sizes index without scaling tricks, and
+  // a 9x9 board's used prefix of all of them spans about 60 cache lines.
+  //
+  // Contents of each cell; kWall outside the board in use.
+  std::array<Color, kNumCells> color_{};
+  // Counts of black, white and empty orthogonal neighbours (see shifts);
+  // walls are 4 minus the sum. Exact on board points and on the walls
+  // around them.
+  std::array<uint16_t, kNumCells> nbr_{};
+  // Head of the chain on stones; kScratch on empty points and walls.
+  std::array<Point, kNumCells> chain_{};
+  // Next stone of the chain (circular); valid on stones only.
+  std::array<Point, kNumCells> next_{};
+  // Pseudo-liberties of the chain (number of (stone, empty neighbour)
+  // adjacencies); valid on chain heads and on kScratch (kScratchLibs).
+  std::array<int16_t, kNumCells> libs_{};
+  // Stones in the chain; valid on chain heads only.
+  std::array<int16_t, kNumCells> size_{};
+  // Position in empty_; valid on empty points only.
+  std::array<int16_t, kNumCells> empty_index_{};
 };
 
 }  // namespace qipu::rules

@@ -95,18 +95,19 @@ void Game::Reset() {
 }
 
 void Game::PushPosition(int captured, bool ko_capture) {
-  Position pos;
+  // Filled in place: the buffer is reserved for the move cap.
+  Position& pos = history_.emplace_back();
   pos.hash = board_.hash();
   pos.to_play = to_play_;
-  pos.stones = static_cast<int16_t>(board_.stones(Color::kBlack) +
-                                    board_.stones(Color::kWhite));
+  const int stones =
+      board_.stones(Color::kBlack) + board_.stones(Color::kWhite);
+  pos.stones = static_cast<int16_t>(stones);
   pos.black_caps = captures_[0];
   pos.white_caps = captures_[1];
   pos.captured = static_cast<int16_t>(captured);
   pos.ko_capture = ko_capture;
-  history_.push_back(pos);
   FilterInsert(pos.hash);
-  if (pos.stones > max_stones_) max_stones_ = pos.stones;
+  if (stones > max_stones_) max_stones_ = stones;
 }
 
 absl::Status Game::PlaceHandicap(int stones) {
@@ -181,10 +182,15 @@ CycleRecord Game::Classify(int i, Color c, Point p, int captured,
   r.first_move = i + 1;
   r.period = num_moves_ + 1 - i;
   r.point = p;
+  // Own stones a (multi-stone) suicide removes count for the opponent, as
+  // in Play(); the repeated position has start.stones stones.
+  const int suicided = board_.stones(Color::kBlack) +
+                       board_.stones(Color::kWhite) + 1 - captured -
+                       start.stones;
   r.black_captures = last.black_caps - start.black_caps +
-                     (c == Color::kBlack ? captured : 0);
+                     (c == Color::kBlack ? captured : suicided);
   r.white_captures = last.white_caps - start.white_caps +
-                     (c == Color::kWhite ? captured : 0);
+                     (c == Color::kWhite ? captured : suicided);
   // Board moves inside the cycle, and whether each was a basic-ko capture
   // or a multi-stone capture.
   int board_moves = 1;
@@ -243,6 +249,12 @@ MoveVerdict Game::Check(Color c, Point p) const {
       }
       break;
   }
+  return CheckBoardLegal(c, p);
+}
+
+MoveVerdict Game::CheckBoardLegal(Color c, Point p) const {
+  assert(!over());
+  MoveVerdict v;
   const bool superko = rules_.ko != KoRule::kSimple;
   if (!superko && rules_.cycle == CycleRule::kNone) return v;
 
@@ -251,12 +263,15 @@ MoveVerdict Game::Check(Color c, Point p) const {
   // multi-stone suicide the move itself may remove stones: no shortcut.)
   const int stones_now =
       board_.stones(Color::kBlack) + board_.stones(Color::kWhite);
-  if (!rules_.multi_stone_suicide &&
-      stones_now + 1 > max_stones_before_capture_ &&
-      !board_.Captures(p, c)) {
-    return v;
-  }
-  const MovePreview pv = board_.Preview(p, c);
+  // A move that removes nothing gains exactly its stone: Preview() would
+  // only add its key.
+  const bool removes = rules_.multi_stone_suicide || board_.Captures(p, c);
+  if (!removes && stones_now + 1 > max_stones_before_capture_) return v;
+  // Initialised in place (never assigned: a copy of a struct just written
+  // field by field stalls on store forwarding).
+  const MovePreview pv = removes
+                             ? board_.Preview(p, c)
+                             : MovePreview{board_.hash() ^ StoneKey(c, p)};
   if (!FilterMayContain(pv.hash)) return v;
   // A repeat needs a removal between the two positions.
   const int before = (pv.captured > 0 || pv.suicided > 0)
@@ -301,8 +316,12 @@ void Game::Play(Color c, Point p, const MoveVerdict& verdict) {
     const int max_before = max_stones_;
     board_.Play(p, c);
     const PlayInfo& info = board_.last_play();
-    captures_[PlayerIndex(c)] += info.captured;
-    captures_[PlayerIndex(Opponent(c))] += info.suicided;
+    if (info.captured > 0 || info.suicided > 0) {
+      // Stored only when they change: PushPosition() reads both counters
+      // at once, which a pending narrower store would stall.
+      captures_[PlayerIndex(c)] += info.captured;
+      captures_[PlayerIndex(Opponent(c))] += info.suicided;
+    }
     if (info.ko_capture) ++ko_captures_;
     PushPosition(info.captured, info.ko_capture);
     if (info.captured > 0 || info.suicided > 0) {

@@ -13,64 +13,81 @@ Point LightMove(const Board& board, Color c, Rng& rng) {
   const int n = board.num_empty();
   if (n == 0) return kPass;
   const int start = static_cast<int>(rng.Below(static_cast<uint32_t>(n)));
-  int i = start;
-  do {
-    const Point p = board.empty_point(i);
-    if (!board.IsOwnEye(p, c) && board.IsLegal(p, c)) return p;
-    if (++i == n) i = 0;
-  } while (i != start);
-  return kPass;
+  const int i = board.ScanLight(c, start, n);
+  return i < 0 ? kPass : board.empty_point(i);
 }
 
 int LightPlayout(Board& board, Color to_play, Rng& rng, int max_moves) {
-  int passes = 0;
-  int plies = 0;
-  Color c = to_play;
-  while (plies < max_moves && passes < 2) {
-    const Point p = LightMove(board, c, rng);
-    if (p == kPass) {
-      board.Pass();
-      ++passes;
-    } else {
-      board.Play(p, c);
-      passes = 0;
-    }
-    ++plies;
-    c = Opponent(c);
-  }
-  return plies;
+  return board.PlayLightGame(to_play, rng, max_moves);
 }
 
 Point FullMove(Game& game, Rng& rng, MoveVerdict* v) {
+  // The board's own scan finds, in policy order, the candidates that are
+  // not own eyes and that the board allows (under the game's suicide
+  // rule); only those can pass Game::Check(), which adds the repetition
+  // rules. A candidate those reject is recorded and the scan goes on after
+  // it.
   const Board& board = game.board();
   const Color c = game.to_play();
+  const bool multi_stone_suicide = game.rules().multi_stone_suicide;
   const int n = board.num_empty();
   if (n > 0) {
-    const int start = static_cast<int>(rng.Below(static_cast<uint32_t>(n)));
-    int i = start;
-    do {
-      const Point p = board.empty_point(i);
-      if (!board.IsOwnEye(p, c)) {
-        *v = game.Check(c, p);
-        if (v->legal()) return p;
-        if (v->reason == IllegalReason::kSuperko ||
-            v->reason == IllegalReason::kCycle) {
-          game.RecordPrevented(v->cycle);
-        }
+    int i = static_cast<int>(rng.Below(static_cast<uint32_t>(n)));
+    int left = n;
+    while (left > 0) {
+      const int j = board.ScanLight(c, i, left, multi_stone_suicide);
+      if (j < 0) break;
+      const Point p = board.empty_point(j);
+      *v = game.CheckBoardLegal(c, p);
+      if (v->legal()) return p;
+      if (v->reason == IllegalReason::kSuperko ||
+          v->reason == IllegalReason::kCycle) {
+        game.RecordPrevented(v->cycle);
       }
-      if (++i == n) i = 0;
-    } while (i != start);
+      left -= (j >= i ? j - i : j + n - i) + 1;
+      i = j + 1 == n ? 0 : j + 1;
+    }
   }
   *v = game.Check(c, kPass);
   return kPass;
 }
 
 int FullPlayout(Game& game, Rng& rng) {
+  // FullMove() then Game::Play(), written out so that each verdict is
+  // initialised where it is used and never copied (a copy of a struct just
+  // written field by field stalls on store forwarding).
   const int start = game.num_moves();
-  MoveVerdict v;
+  const Board& board = game.board();
+  const bool multi_stone_suicide = game.rules().multi_stone_suicide;
   while (!game.over()) {
-    const Point p = FullMove(game, rng, &v);
-    game.Play(game.to_play(), p, v);
+    const Color c = game.to_play();
+    const int n = board.num_empty();
+    bool played = false;
+    if (n > 0) {
+      int i = static_cast<int>(rng.Below(static_cast<uint32_t>(n)));
+      int left = n;
+      while (left > 0) {
+        const int j = board.ScanLight(c, i, left, multi_stone_suicide);
+        if (j < 0) break;
+        const Point p = board.empty_point(j);
+        const MoveVerdict v = game.CheckBoardLegal(c, p);
+        if (v.legal()) {
+          game.Play(c, p, v);
+          played = true;
+          break;
+        }
+        if (v.reason == IllegalReason::kSuperko ||
+            v.reason == IllegalReason::kCycle) {
+          game.RecordPrevented(v.cycle);
+        }
+        left -= (j >= i ? j - i : j + n - i) + 1;
+        i = j + 1 == n ? 0 : j + 1;
+      }
+    }
+    if (!played) {
+      const MoveVerdict v = game.Check(c, kPass);
+      game.Play(c, kPass, v);
+    }
   }
   return game.num_moves() - start;
 }

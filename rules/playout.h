@@ -29,8 +29,10 @@ class Rng {
     return z ^ (z >> 31);
   }
   // Uniform in [0, n) (Lemire's multiply-shift; bias below 2^-32 * n).
-  uint32_t Below(uint32_t n) {
-    return static_cast<uint32_t>(((Next() >> 32) * uint64_t{n}) >> 32);
+  uint32_t Below(uint32_t n) { return Scale(Next(), n); }
+  // What Below(n) returns when Next() returns r.
+  static uint32_t Scale(uint64_t r, uint32_t n) {
+    return static_cast<uint32_t>(((r >> 32) * uint64_t{n}) >> 32);
   }
 
  private:

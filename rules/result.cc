@@ -93,8 +93,12 @@ std::string ResultInStones(const GameResult& r) {
       break;
   }
   if (r.margin < 0) return who + " wins";
-  // Margins are multiples of 0.5 points = quarter stones.
+  // Margins are multiples of 0.5 points = quarter stones. Records may say
+  // anything ("B+0.02", "W+0"): those are written in points as given.
   const long quarters = std::lround(r.margin * 2);
+  if (quarters == 0 || std::fabs(r.margin * 2 - quarters) > 1e-9) {
+    return absl::StrCat(who, " wins by ", r.margin, " points");
+  }
   const long whole = quarters / 4;
   static const char* const kFractions[] = {"", "¼", "½", "¾"};
   std::string amount = whole > 0 || quarters % 4 == 0 ? absl::StrCat(whole) : "";

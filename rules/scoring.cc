@@ -101,7 +101,9 @@ absl::StatusOr<std::vector<Point>> FixedHandicap(int width, int height,
     return absl::InvalidArgumentError(absl::StrCat(
         "at most ", max, " fixed handicap stones fit on ", n, "x", n));
   }
-  const int e = n < 13 ? 2 : 3;  // 0-based distance of the star points
+  // 0-based distance of the star points from the edge: the third line up
+  // to 11x11, the fourth from 12x12 (as GNU Go's fixed_handicap).
+  const int e = n < 12 ? 2 : 3;
   const int lo = e;
   const int hi = n - 1 - e;
   const int mid = n / 2;

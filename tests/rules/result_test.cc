@@ -1,0 +1,192 @@
+// Results: SGF RE values both ways (including the messy ones real records
+// carry), Chinese stone margins (1 stone = 2 points, quarters as vulgar
+// fractions), and the names of winners and end reasons.
+#include "rules/result.h"
+
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/rules/reference_board.h"  // PrintTo for GameResult
+
+namespace qipu::rules {
+namespace {
+
+GameResult Score(Winner w, double margin) {
+  return GameResult{w, EndReason::kScore, margin};
+}
+
+TEST(Result, ToSgf) {
+  EXPECT_EQ(ResultToSgf(Score(Winner::kBlack, 3.5)), "B+3.5");
+  EXPECT_EQ(ResultToSgf(Score(Winner::kWhite, 0.5)), "W+0.5");
+  EXPECT_EQ(ResultToSgf(Score(Winner::kWhite, 12)), "W+12");
+  EXPECT_EQ(ResultToSgf(Score(Winner::kBlack, -1)), "B+");  // unknown margin
+  EXPECT_EQ(ResultToSgf({Winner::kBlack, EndReason::kResign, 0}), "B+R");
+  EXPECT_EQ(ResultToSgf({Winner::kWhite, EndReason::kTime, 0}), "W+T");
+  EXPECT_EQ(ResultToSgf({Winner::kWhite, EndReason::kForfeit, 0}), "W+F");
+  EXPECT_EQ(ResultToSgf(Score(Winner::kDraw, 0)), "Draw");
+  EXPECT_EQ(ResultToSgf({Winner::kDraw, EndReason::kCycle, 0}), "Draw");
+  EXPECT_EQ(ResultToSgf({Winner::kNone, EndReason::kCycle, 0}), "Void");
+  EXPECT_EQ(ResultToSgf({Winner::kNone, EndReason::kMoveLimit, 0}), "Void");
+  EXPECT_EQ(ResultToSgf({Winner::kNone, EndReason::kVoid, 0}), "Void");
+  EXPECT_EQ(ResultToSgf({Winner::kNone, EndReason::kUnknown, 0}), "?");
+}
+
+TEST(Result, InStones) {
+  // 1 stone = 2 points; margins are multiples of 1/4 stone.
+  EXPECT_EQ(ResultInStones(Score(Winner::kBlack, 0.5)),
+            "Black wins by ¼ stone");
+  EXPECT_EQ(ResultInStones(Score(Winner::kBlack, 1)), "Black wins by ½ stone");
+  EXPECT_EQ(ResultInStones(Score(Winner::kBlack, 1.5)),
+            "Black wins by ¾ stone");
+  EXPECT_EQ(ResultInStones(Score(Winner::kWhite, 2)), "White wins by 1 stone");
+  EXPECT_EQ(ResultInStones(Score(Winner::kWhite, 2.5)),
+            "White wins by 1¼ stones");
+  EXPECT_EQ(ResultInStones(Score(Winner::kWhite, 7.5)),
+            "White wins by 3¾ stones");
+  EXPECT_EQ(ResultInStones(Score(Winner::kBlack, 10)),
+            "Black wins by 5 stones");
+  EXPECT_EQ(ResultInStones(Score(Winner::kBlack, 361)),
+            "Black wins by 180½ stones");
+  EXPECT_EQ(ResultInStones(Score(Winner::kWhite, -1)), "White wins");
+  // Margins records carry that are no quarter stones stay in points.
+  EXPECT_EQ(ResultInStones(*ParseSgfResult("B+0.02")),
+            "Black wins by 0.02 points");
+  EXPECT_EQ(ResultInStones(*ParseSgfResult("B+0.75")),
+            "Black wins by 0.75 points");
+  EXPECT_EQ(ResultInStones(*ParseSgfResult("W+0.0")), "White wins by 0 points");
+  EXPECT_EQ(ResultInStones({Winner::kBlack, EndReason::kResign, 0}),
+            "Black wins by resignation");
+  EXPECT_EQ(ResultInStones({Winner::kWhite, EndReason::kTime, 0}),
+            "White wins on time");
+  EXPECT_EQ(ResultInStones({Winner::kBlack, EndReason::kForfeit, 0}),
+            "Black wins by forfeit");
+  EXPECT_EQ(ResultInStones(Score(Winner::kDraw, 0)), "Draw");
+  EXPECT_EQ(ResultInStones({Winner::kNone, EndReason::kCycle, 0}), "No result");
+  EXPECT_EQ(ResultInStones({Winner::kNone, EndReason::kUnknown, 0}), "Unknown");
+}
+
+TEST(Result, SpecEquivalenceOfPointsAndStones) {
+  // Spec section 5: B+1.5 is "Black wins by 3/4 stone".
+  auto r = ParseSgfResult("B+1.5");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(ResultInStones(*r), "Black wins by ¾ stone");
+}
+
+TEST(Result, ParsesCanonicalValues) {
+  EXPECT_EQ(*ParseSgfResult("B+3.5"), Score(Winner::kBlack, 3.5));
+  EXPECT_EQ(*ParseSgfResult("W+0.5"), Score(Winner::kWhite, 0.5));
+  EXPECT_EQ(*ParseSgfResult("W+12"), Score(Winner::kWhite, 12));
+  EXPECT_EQ(*ParseSgfResult("B+R"),
+            (GameResult{Winner::kBlack, EndReason::kResign, 0}));
+  EXPECT_EQ(*ParseSgfResult("W+T"),
+            (GameResult{Winner::kWhite, EndReason::kTime, 0}));
+  EXPECT_EQ(*ParseSgfResult("B+F"),
+            (GameResult{Winner::kBlack, EndReason::kForfeit, 0}));
+  EXPECT_EQ(*ParseSgfResult("0"), Score(Winner::kDraw, 0));
+  EXPECT_EQ(*ParseSgfResult("Draw"), Score(Winner::kDraw, 0));
+  EXPECT_EQ(*ParseSgfResult("Void"),
+            (GameResult{Winner::kNone, EndReason::kVoid, 0}));
+  EXPECT_EQ(*ParseSgfResult("?"),
+            (GameResult{Winner::kNone, EndReason::kUnknown, 0}));
+}
+
+TEST(Result, ParsesMessyValues) {
+  struct Case {
+    const char* re;
+    GameResult want;
+  };
+  const GameResult b_resign{Winner::kBlack, EndReason::kResign, 0};
+  const GameResult w_resign{Winner::kWhite, EndReason::kResign, 0};
+  const GameResult w_time{Winner::kWhite, EndReason::kTime, 0};
+  const GameResult b_forfeit{Winner::kBlack, EndReason::kForfeit, 0};
+  const std::vector<Case> cases = {
+      {"b+r", b_resign},
+      {"B+Resign", b_resign},
+      {"B+resignation", b_resign},
+      {" W+R ", w_resign},
+      {"W+R\n", w_resign},
+      {"W+Time", w_time},
+      {"w+t", w_time},
+      {"B+Forfeit", b_forfeit},
+      {"B+3.50", Score(Winner::kBlack, 3.5)},  // Fox
+      {"B+0.75", Score(Winner::kBlack, 0.75)},
+      {"W+0.0", Score(Winner::kWhite, 0)},
+      {"b+7", Score(Winner::kBlack, 7)},
+      {"W+ 2.5", Score(Winner::kWhite, 2.5)},
+      {"B+", Score(Winner::kBlack, -1)},
+      {"w+", Score(Winner::kWhite, -1)},
+      {"draw", Score(Winner::kDraw, 0)},
+      {"DRAW", Score(Winner::kDraw, 0)},
+      {"Jigo", Score(Winner::kDraw, 0)},
+      {"void", {Winner::kNone, EndReason::kVoid, 0}},
+      {"No Result", {Winner::kNone, EndReason::kVoid, 0}},
+      {"", {Winner::kNone, EndReason::kUnknown, 0}},
+      {"  ", {Winner::kNone, EndReason::kUnknown, 0}},
+      {"unknown", {Winner::kNone, EndReason::kUnknown, 0}},
+  };
+  for (const Case& c : cases) {
+    auto r = ParseSgfResult(c.re);
+    ASSERT_TRUE(r.ok()) << "'" << c.re << "': " << r.status();
+    EXPECT_EQ(*r, c.want) << "'" << c.re << "'";
+  }
+}
+
+TEST(Result, RejectsWhatItCannotRead) {
+  for (const char* re : {"X+3", "B-3", "B+abc", "B+-3", "B+nan", "B+inf",
+                         "W+1e9", "Black", "+3.5", "B3.5", "B+R+T"}) {
+    auto r = ParseSgfResult(re);
+    ASSERT_FALSE(r.ok()) << re;
+    EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(r.status().message().find(std::string("'") + re + "'"),
+              std::string::npos)
+        << r.status();
+  }
+}
+
+TEST(Result, RoundTripsThroughSgf) {
+  const std::vector<GameResult> results = {
+      Score(Winner::kBlack, 0.5),
+      Score(Winner::kWhite, 7.5),
+      Score(Winner::kBlack, 180.5),
+      Score(Winner::kWhite, -1),
+      Score(Winner::kDraw, 0),
+      {Winner::kBlack, EndReason::kResign, 0},
+      {Winner::kWhite, EndReason::kTime, 0},
+      {Winner::kWhite, EndReason::kForfeit, 0},
+      {Winner::kNone, EndReason::kVoid, 0},
+      {Winner::kNone, EndReason::kUnknown, 0},
+  };
+  for (const GameResult& r : results) {
+    auto back = ParseSgfResult(ResultToSgf(r));
+    ASSERT_TRUE(back.ok()) << ResultToSgf(r);
+    EXPECT_EQ(*back, r) << ResultToSgf(r);
+  }
+  // Cycle and move-limit outcomes are written as Void and read back as a
+  // plain void: the reason lives in qipu's own properties, not in RE.
+  auto v = ParseSgfResult(ResultToSgf({Winner::kNone, EndReason::kCycle, 0}));
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->reason, EndReason::kVoid);
+}
+
+TEST(Result, Names) {
+  EXPECT_STREQ(WinnerName(Winner::kNone), "none");
+  EXPECT_STREQ(WinnerName(Winner::kBlack), "B");
+  EXPECT_STREQ(WinnerName(Winner::kWhite), "W");
+  EXPECT_STREQ(WinnerName(Winner::kDraw), "draw");
+  const std::vector<std::pair<EndReason, const char*>> reasons = {
+      {EndReason::kNotOver, "not-over"},
+      {EndReason::kScore, "score"},
+      {EndReason::kResign, "resign"},
+      {EndReason::kTime, "time"},
+      {EndReason::kForfeit, "forfeit"},
+      {EndReason::kCycle, "cycle"},
+      {EndReason::kMoveLimit, "move-limit"},
+      {EndReason::kUnknown, "unknown"},
+      {EndReason::kVoid, "void"},
+  };
+  for (const auto& [r, name] : reasons) EXPECT_STREQ(EndReasonName(r), name);
+}
+
+}  // namespace
+}  // namespace qipu::rules

@@ -1,0 +1,135 @@
+// Every key layout of store/keys.h: encode/decode round trips, byte order
+// equals logical order, and pinned bytes (the layout is a data format).
+#include "store/keys.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "rules/record.h"
+#include "store/game_id.h"
+
+namespace qipu::store {
+namespace {
+
+std::string Hex(const std::string& s) {
+  static const char* d = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : s) {
+    out += d[c >> 4];
+    out += d[c & 15];
+  }
+  return out;
+}
+
+TEST(Keys, GameKeyRoundTripsAndIsPinned) {
+  const GameId id = GameId::SelfPlay(7, 258);
+  const std::string k = GameKey(id);
+  EXPECT_EQ(Hex(k), "01" "0000000000000007" "0000000000000102");
+  EXPECT_EQ(DecodeGameKey(k), id);
+  const GameId imp{GameId::Kind::kImported, 0x0123456789abcdefULL, 42};
+  EXPECT_EQ(DecodeGameKey(GameKey(imp)), imp);
+  EXPECT_FALSE(DecodeGameKey("short").has_value());
+  std::string bad = GameKey(id);
+  bad[0] = 9;
+  EXPECT_FALSE(DecodeGameKey(bad).has_value());
+}
+
+TEST(Keys, GameKeysOfAJobAreContiguousAndOrdered) {
+  std::vector<std::string> keys;
+  for (uint64_t job : {2, 1, 300}) {
+    for (uint64_t i : {1000, 3, 256, 0}) keys.push_back(GameKey(GameId::SelfPlay(job, i)));
+  }
+  std::sort(keys.begin(), keys.end());
+  std::vector<GameId> ids;
+  for (const auto& k : keys) ids.push_back(*DecodeGameKey(k));
+  EXPECT_TRUE(std::is_sorted(ids.begin(), ids.end()));
+  const std::string prefix = JobGamesPrefix(2);
+  int n = 0;
+  for (const auto& k : keys) n += k.compare(0, prefix.size(), prefix) == 0;
+  EXPECT_EQ(n, 4);
+}
+
+TEST(Keys, PositionKeyRoundTripsAndSharesItsPrefix) {
+  PositionKeyParts p;
+  p.width = 19;
+  p.height = 13;
+  p.position = rules::Hash128{0xfedcba9876543210ULL, 0x1122334455667788ULL};
+  p.config_id = 5;
+  p.day = 20261202;
+  const std::string k = PositionKey(p);
+  ASSERT_EQ(k.size(), 26u);
+  EXPECT_EQ(DecodePositionKey(k), p);
+  EXPECT_EQ(k.substr(0, kPositionPrefixLength),
+            PositionPrefix(19, 13, p.position));
+  EXPECT_EQ(Hex(k), "130d" "fedcba9876543210" "1122334455667788" "00000005" "01352952");
+  PositionKeyParts q = p;
+  q.config_id = 6;
+  q.day = 1;
+  EXPECT_LT(PositionKey(p), PositionKey(q));
+  EXPECT_FALSE(DecodePositionKey(k.substr(1)).has_value());
+}
+
+TEST(Keys, AggregateJobLeaseAndCounterKeys) {
+  uint32_t config = 0;
+  uint32_t day = 0;
+  ASSERT_TRUE(DecodeAggregateKey(AggregateKey(3, 20180503), &config, &day));
+  EXPECT_EQ(config, 3u);
+  EXPECT_EQ(day, 20180503u);
+  EXPECT_FALSE(DecodeAggregateKey("x", &config, &day));
+  EXPECT_EQ(DecodeJobKey(JobKey(99)), 99u);
+  EXPECT_FALSE(DecodeJobKey(JobCounterKey(99, JobCounter::kRejected)).has_value());
+  EXPECT_LT(JobKey(2), JobKey(10));
+  uint64_t job = 0;
+  uint64_t index = 0;
+  ASSERT_TRUE(DecodeAbandonedKey(AbandonedKey(4, 17), &job, &index));
+  EXPECT_EQ(job, 4u);
+  EXPECT_EQ(index, 17u);
+  EXPECT_EQ(LeaseKey(4, "4-ab")[0], kLeaseTag);
+  EXPECT_EQ(DecodeConfigKey(ConfigKey(12)), 12u);
+  EXPECT_NE(ConfigTupleKey("9x9|a"), ConfigKey(12));
+  EXPECT_EQ(DecodeUint64Value(EncodeUint64Value(1234567)), 1234567u);
+  EXPECT_FALSE(DecodeUint64Value("1234").has_value());
+}
+
+TEST(GameId, TextFormsRoundTrip) {
+  const GameId s = GameId::SelfPlay(12, 345);
+  EXPECT_EQ(GameIdText(s), "s12-345");
+  EXPECT_EQ(ParseGameId("s12-345").value(), s);
+  const GameId i{GameId::Kind::kImported, 0xabcULL, 0xdefULL};
+  EXPECT_EQ(GameIdText(i), "i0000000000000abc0000000000000def");
+  EXPECT_EQ(ParseGameId(GameIdText(i)).value(), i);
+  for (const char* bad : {"", "s", "s12", "s-1", "sx-1", "i12", "x12-3",
+                          "i0000000000000abc0000000000000deg"}) {
+    EXPECT_FALSE(ParseGameId(bad).ok()) << bad;
+  }
+}
+
+TEST(GameId, ContentIdIgnoresMetadataAndSetupOrderButNotMoves) {
+  rules::GameRecord a;
+  a.width = a.height = 19;
+  rules::SetupStep s;
+  s.black = {rules::MakePoint(3, 15), rules::MakePoint(15, 3)};
+  a.setup.push_back(s);
+  a.handicap = 2;
+  a.moves = {{rules::Color::kWhite, rules::MakePoint(15, 15)},
+             {rules::Color::kBlack, rules::kPass}};
+  rules::GameRecord b = a;
+  b.black_player = "someone";
+  b.result = "B+R";
+  std::reverse(b.setup[0].black.begin(), b.setup[0].black.end());
+  EXPECT_EQ(ContentId(a), ContentId(b));
+  rules::GameRecord c = a;
+  c.moves[1].point = rules::MakePoint(3, 3);
+  EXPECT_NE(ContentId(a), ContentId(c));
+  rules::GameRecord d = a;
+  d.width = d.height = 13;
+  EXPECT_NE(ContentId(a), ContentId(d));
+  // Pinned: the content hash is a stored data format.
+  EXPECT_EQ(GameIdText(ContentId(a)), "i55cd88fcfbc1b9b533550280e9546ac3");
+  EXPECT_EQ(ContentId(a).kind, GameId::Kind::kImported);
+}
+
+}  // namespace
+}  // namespace qipu::store

@@ -1,0 +1,126 @@
+// PositionValue encoding and merging, and the aggregate merge.
+#include "store/position_value.h"
+
+#include "gtest/gtest.h"
+#include "store/aggregate.h"
+#include "store/keys.h"
+
+namespace qipu::store {
+namespace {
+
+Continuation Cont(uint64_t child, uint16_t move, rules::Winner w, GameId id) {
+  Continuation c;
+  c.child = rules::Hash128{child, child * 7};
+  c.move = move;
+  c.outcome.Add(w);
+  c.examples.push_back(id);
+  return c;
+}
+
+TEST(PositionValue, RoundTrips) {
+  PositionValue v;
+  v.reached.Add(rules::Winner::kBlack);
+  v.reached.Add(rules::Winner::kNone);
+  v.continuations.push_back(Cont(1, 5, rules::Winner::kBlack, GameId::SelfPlay(1, 2)));
+  v.continuations.push_back(Cont(9, 0, rules::Winner::kNone, GameId::SelfPlay(1, 3)));
+  auto back = DecodePositionValue(EncodePositionValue(v));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, v);
+}
+
+TEST(PositionValue, MalformedInputIsAnErrorNotACrash) {
+  PositionValue v;
+  v.reached.Add(rules::Winner::kWhite);
+  v.continuations.push_back(Cont(3, 5, rules::Winner::kWhite, GameId::SelfPlay(1, 2)));
+  const std::string good = EncodePositionValue(v);
+  for (size_t n = 0; n < good.size(); ++n) {
+    EXPECT_FALSE(DecodePositionValue(good.substr(0, n)).ok()) << n;
+  }
+  EXPECT_FALSE(DecodePositionValue(good + "x").ok());
+  EXPECT_FALSE(DecodePositionValue(std::string(40, '\xff')).ok());
+}
+
+TEST(PositionValue, MergeAddsCountsByChildAndKeepsFirstExamples) {
+  PositionValue a;
+  a.reached.Add(rules::Winner::kBlack);
+  a.continuations.push_back(Cont(5, 1, rules::Winner::kBlack, GameId::SelfPlay(1, 1)));
+  PositionValue b;
+  b.reached.Add(rules::Winner::kWhite);
+  b.continuations.push_back(Cont(2, 7, rules::Winner::kWhite, GameId::SelfPlay(1, 2)));
+  b.continuations.push_back(Cont(5, 1, rules::Winner::kWhite, GameId::SelfPlay(1, 3)));
+  MergePositionValues(&a, b);
+  EXPECT_EQ(a.reached.games, 2u);
+  EXPECT_EQ(a.reached.black, 1u);
+  EXPECT_EQ(a.reached.white, 1u);
+  ASSERT_EQ(a.continuations.size(), 2u);
+  EXPECT_EQ(a.continuations[0].child.hi, 2u);
+  const Continuation& five = a.continuations[1];
+  EXPECT_EQ(five.outcome.games, 2u);
+  EXPECT_EQ(five.examples,
+            (std::vector<GameId>{GameId::SelfPlay(1, 1), GameId::SelfPlay(1, 3)}));
+  // Examples are capped.
+  for (uint64_t i = 10; i < 20; ++i) {
+    PositionValue c;
+    c.continuations.push_back(Cont(5, 1, rules::Winner::kDraw, GameId::SelfPlay(2, i)));
+    MergePositionValues(&a, c);
+  }
+  EXPECT_EQ(a.continuations[1].examples.size(), static_cast<size_t>(kMaxExamples));
+  EXPECT_EQ(a.continuations[1].outcome.draws, 10u);
+}
+
+TEST(PositionValue, MergeIsAssociative) {
+  std::vector<PositionValue> parts;
+  for (int i = 0; i < 6; ++i) {
+    PositionValue v;
+    v.reached.Add(i % 2 ? rules::Winner::kBlack : rules::Winner::kWhite);
+    v.continuations.push_back(Cont(i % 3, static_cast<uint16_t>(i % 3),
+                                   rules::Winner::kBlack, GameId::SelfPlay(1, i)));
+    parts.push_back(v);
+  }
+  PositionValue left;
+  for (const auto& p : parts) MergePositionValues(&left, p);
+  PositionValue x, y;
+  for (int i = 0; i < 3; ++i) MergePositionValues(&x, parts[i]);
+  for (int i = 3; i < 6; ++i) MergePositionValues(&y, parts[i]);
+  MergePositionValues(&x, y);
+  EXPECT_EQ(left, x);
+}
+
+TEST(Aggregate, FromGameAndMerge) {
+  GameFacts f;
+  f.id = GameId::SelfPlay(1, 1);
+  f.result.winner = rules::Winner::kBlack;
+  f.result.reason = rules::EndReason::kScore;
+  f.result.margin = 3.5;
+  f.moves = 123;
+  f.ko_captures = 2;
+  rules::CycleRecord c;
+  c.cls = rules::CycleClass::kTripleKo;
+  c.outcome = rules::CycleOutcome::kNoResult;
+  f.cycles = {c, c};
+  qipu::v1::AggregateStats a = AggregateFromGame(f);
+  EXPECT_EQ(a.outcomes().black_wins(), 1u);
+  EXPECT_EQ(a.black_margin(3), 1u);
+  EXPECT_EQ(a.length(12), 1u);
+  EXPECT_EQ(a.ko_histogram(2), 1u);
+  ASSERT_EQ(a.cycles_size(), 1);
+  EXPECT_EQ(a.cycles(0).cycles(), 2u);
+  EXPECT_EQ(a.cycles(0).games(), 1u);
+  GameFacts g = f;
+  g.id = GameId::SelfPlay(1, 2);
+  g.result.winner = rules::Winner::kWhite;
+  g.ko_captures = 0;
+  g.cycles.clear();
+  MergeAggregates(&a, AggregateFromGame(g));
+  EXPECT_EQ(a.outcomes().games(), 2u);
+  EXPECT_EQ(a.games_with_ko(), 1u);
+  EXPECT_EQ(a.ko_captures(), 2u);
+  EXPECT_EQ(a.ko_histogram(0), 1u);
+  EXPECT_EQ(a.white_margin(3), 1u);
+  EXPECT_EQ(a.total_moves(), 246u);
+  EXPECT_EQ(a.results_with_cycle().games(), 1u);
+  EXPECT_EQ(a.cycles(0).examples_size(), 1);
+}
+
+}  // namespace
+}  // namespace qipu::store

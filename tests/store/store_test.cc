@@ -1,0 +1,167 @@
+// Store on a real RocksDB in a temp dir: column families, format version,
+// merge operators under flush and compaction, counters, configs.
+#include "store/store.h"
+
+#include <filesystem>
+#include <random>
+
+#include "gtest/gtest.h"
+#include "store/configs.h"
+#include "store/keys.h"
+#include "store/position_value.h"
+
+namespace qipu::store {
+namespace {
+
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("qipu-store-" + std::to_string(std::random_device{}()));
+    options_.sync = false;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::unique_ptr<Store> Open() {
+    auto s = Store::Open(dir_.string(), options_);
+    EXPECT_TRUE(s.ok()) << s.status();
+    return s.ok() ? *std::move(s) : nullptr;
+  }
+  std::filesystem::path dir_;
+  StoreOptions options_;
+};
+
+TEST_F(StoreTest, CreatesAndReopens) {
+  {
+    auto s = Open();
+    ASSERT_NE(s, nullptr);
+    rocksdb::WriteBatch b;
+    b.Put(s->games(), GameKey(GameId::SelfPlay(1, 1)), "game");
+    ASSERT_TRUE(s->Commit(&b).ok());
+  }
+  auto s = Open();
+  ASSERT_NE(s, nullptr);
+  auto v = s->Get(s->games(), GameKey(GameId::SelfPlay(1, 1)));
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->value_or(""), "game");
+  auto missing = s->Get(s->games(), GameKey(GameId::SelfPlay(1, 2)));
+  ASSERT_TRUE(missing.ok());
+  EXPECT_FALSE(missing->has_value());
+}
+
+TEST_F(StoreTest, RefusesAnotherFormatVersion) {
+  {
+    auto s = Open();
+    ASSERT_NE(s, nullptr);
+    ASSERT_TRUE(s->db()->Put(rocksdb::WriteOptions(), s->meta(),
+                             FormatVersionKey(), "999").ok());
+  }
+  auto s = Store::Open(dir_.string(), options_);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(s.status().message().find("999"), std::string::npos);
+}
+
+TEST_F(StoreTest, SecondOpenOfTheSameDirectoryIsUnavailable) {
+  auto s = Open();
+  ASSERT_NE(s, nullptr);
+  auto again = Store::Open(dir_.string(), options_);
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.status().code(), absl::StatusCode::kUnavailable);
+}
+
+TEST_F(StoreTest, PositionMergesSurviveFlushAndCompaction) {
+  auto s = Open();
+  ASSERT_NE(s, nullptr);
+  PositionKeyParts parts;
+  parts.width = parts.height = 9;
+  parts.position = rules::Hash128{1, 2};
+  parts.config_id = 1;
+  const std::string key = PositionKey(parts);
+  for (int i = 0; i < 300; ++i) {
+    PositionValue v;
+    v.reached.Add(i % 3 == 0 ? rules::Winner::kBlack : rules::Winner::kWhite);
+    Continuation c;
+    c.child = rules::Hash128{static_cast<uint64_t>(i % 4), 0};
+    c.move = static_cast<uint16_t>(i % 4);
+    c.outcome = v.reached;
+    c.examples.push_back(GameId::SelfPlay(1, i));
+    v.continuations.push_back(c);
+    rocksdb::WriteBatch b;
+    b.Merge(s->positions(), key, EncodePositionValue(v));
+    ASSERT_TRUE(s->Commit(&b).ok());
+    if (i == 100) ASSERT_TRUE(s->Flush().ok());
+  }
+  // A corrupt operand is skipped, not fatal.
+  rocksdb::WriteBatch junk;
+  junk.Merge(s->positions(), key, "\xff\xff\xff");
+  ASSERT_TRUE(s->Commit(&junk).ok());
+  for (int round = 0; round < 2; ++round) {
+    auto raw = s->Get(s->positions(), key);
+    ASSERT_TRUE(raw.ok()) << raw.status();
+    ASSERT_TRUE(raw->has_value());
+    auto v = DecodePositionValue(**raw);
+    ASSERT_TRUE(v.ok()) << v.status();
+    EXPECT_EQ(v->reached.games, 300u);
+    EXPECT_EQ(v->reached.black, 100u);
+    ASSERT_EQ(v->continuations.size(), 4u);
+    EXPECT_EQ(v->continuations[0].outcome.games, 75u);
+    EXPECT_EQ(v->continuations[0].examples.front(), GameId::SelfPlay(1, 0));
+    ASSERT_TRUE(s->Flush().ok());
+    rocksdb::CompactRangeOptions cro;
+    ASSERT_TRUE(s->db()->CompactRange(cro, s->positions(), nullptr, nullptr).ok());
+  }
+}
+
+TEST_F(StoreTest, CountersAndUint64Merge) {
+  auto s = Open();
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->NextCounter("next_job").value(), 1u);
+  EXPECT_EQ(s->NextCounter("next_job").value(), 2u);
+  EXPECT_EQ(s->NextCounter("other").value(), 1u);
+  const std::string k = JobCounterKey(1, JobCounter::kRejected);
+  for (int i = 0; i < 5; ++i) {
+    rocksdb::WriteBatch b;
+    b.Merge(s->jobs(), k, EncodeUint64Value(2));
+    ASSERT_TRUE(s->Commit(&b).ok());
+  }
+  auto v = s->Get(s->jobs(), k);
+  ASSERT_TRUE(v.ok() && v->has_value());
+  EXPECT_EQ(DecodeUint64Value(**v), 10u);
+}
+
+TEST_F(StoreTest, ConfigRegistryInternsDurably) {
+  qipu::v1::ConfigRecord dims;
+  dims.set_width(9);
+  dims.set_height(9);
+  dims.set_rules_key("ko=simple");
+  dims.set_komi(7.5);
+  dims.set_source("job:1");
+  dims.set_policy("random");
+  uint32_t id = 0;
+  {
+    auto s = Open();
+    ConfigRegistry reg(s.get());
+    ASSERT_TRUE(reg.Load().ok());
+    id = reg.Intern(dims).value();
+    EXPECT_EQ(reg.Intern(dims).value(), id);
+    qipu::v1::ConfigRecord other = dims;
+    other.set_komi(6.5);
+    EXPECT_NE(reg.Intern(other).value(), id);
+  }
+  auto s = Open();
+  ConfigRegistry reg(s.get());
+  ASSERT_TRUE(reg.Load().ok());
+  EXPECT_EQ(reg.Intern(dims).value(), id);
+  EXPECT_EQ(reg.All().size(), 2u);
+  ASSERT_TRUE(reg.Get(id).has_value());
+  EXPECT_EQ(reg.Get(id)->source(), "job:1");
+}
+
+TEST_F(StoreTest, SizesReportEveryColumnFamily) {
+  auto s = Open();
+  const StoreSizes sizes = s->Sizes();
+  EXPECT_EQ(sizes.column_families.size(), 5u);
+}
+
+}  // namespace
+}  // namespace qipu::store
