@@ -88,6 +88,76 @@ inline void Board::RemoveEmpty(Point p) {
 // public functions pick the instance once per call.
 
 template <Color kC>
+[[gnu::always_inline]] inline bool Board::CapturesT(int p) const {
+  // An opponent chain loses its last liberty at p exactly when its
+  // pseudo-liberties equal its adjacencies to p, which are at most p's
+  // opponent neighbours: usually no chain comes close, and the exact test
+  // (without branches) is rarely needed.
+  constexpr Color kOpp = Opponent(kC);
+  const unsigned nbr = nbr_[p];
+  const int opps = (nbr & NbrMask(kOpp)) >>
+                   (kOpp == Color::kBlack ? kBlackShift : kWhiteShift);
+  if (opps == 0) return false;
+  const int n0 = p - kStride, n1 = p - 1, n2 = p + 1, n3 = p + kStride;
+  const int i0 = chain_[n0], i1 = chain_[n1], i2 = chain_[n2],
+            i3 = chain_[n3];
+  // Empty points and walls are in the scratch chain, whose count is far
+  // above any adjacency.
+  const int l0 = libs_[i0], l1 = libs_[i1], l2 = libs_[i2], l3 = libs_[i3];
+  if ((l0 > opps) & (l1 > opps) & (l2 > opps) & (l3 > opps)) return false;
+  const int e01 = i0 == i1, e02 = i0 == i2, e03 = i0 == i3, e12 = i1 == i2,
+            e13 = i1 == i3, e23 = i2 == i3;
+  return ((color_[n0] == kOpp) & (l0 == 1 + e01 + e02 + e03)) |
+         ((color_[n1] == kOpp) & (l1 == 1 + e01 + e12 + e13)) |
+         ((color_[n2] == kOpp) & (l2 == 1 + e02 + e12 + e23)) |
+         ((color_[n3] == kOpp) & (l3 == 1 + e03 + e13 + e23));
+}
+
+template <Color kC>
+[[gnu::always_inline]] inline bool Board::CaptureHashLo(int p,
+                                                        uint64_t* lo) const {
+  // CapturesT() with the low half of the hash after the move (Preview()'s,
+  // for a move that is not a suicide) as a by-product.
+  constexpr Color kOpp = Opponent(kC);
+  *lo = hash_.lo ^ zobrist_internal::kTables.stone[PlayerIndex(kC)][p].lo;
+  const unsigned nbr = nbr_[p];
+  const int opps = (nbr & NbrMask(kOpp)) >>
+                   (kOpp == Color::kBlack ? kBlackShift : kWhiteShift);
+  if (opps == 0) return false;
+  const int n[4] = {p - kStride, p - 1, p + 1, p + kStride};
+  const int i0 = chain_[n[0]], i1 = chain_[n[1]], i2 = chain_[n[2]],
+            i3 = chain_[n[3]];
+  const int l0 = libs_[i0], l1 = libs_[i1], l2 = libs_[i2], l3 = libs_[i3];
+  if ((l0 > opps) & (l1 > opps) & (l2 > opps) & (l3 > opps)) return false;
+  const int e01 = i0 == i1, e02 = i0 == i2, e03 = i0 == i3, e12 = i1 == i2,
+            e13 = i1 == i3, e23 = i2 == i3;
+  // Directions of captured chains, each chain once.
+  unsigned dead =
+      static_cast<unsigned>((color_[n[0]] == kOpp) & (l0 == 1 + e01 + e02 + e03)) |
+      static_cast<unsigned>((color_[n[1]] == kOpp) & (l1 == 1 + e01 + e12 + e13) &
+                            !e01) << 1 |
+      static_cast<unsigned>((color_[n[2]] == kOpp) & (l2 == 1 + e02 + e12 + e23) &
+                            !e02 & !e12) << 2 |
+      static_cast<unsigned>((color_[n[3]] == kOpp) & (l3 == 1 + e03 + e13 + e23) &
+                            !e03 & !e13 & !e23) << 3;
+  if (dead == 0) return false;
+  const int ids[4] = {i0, i1, i2, i3};
+  const auto& keys = zobrist_internal::kTables.stone[PlayerIndex(kOpp)];
+  uint64_t h = *lo;
+  do {
+    const int head = ids[std::countr_zero(dead)];
+    dead &= dead - 1;
+    int s = head;
+    do {
+      h ^= keys[s].lo;
+      s = next_[s];
+    } while (s != head);
+  } while (dead != 0);
+  *lo = h;
+  return true;
+}
+
+template <Color kC>
 [[gnu::always_inline]] inline bool Board::CrowdedLegal(
     int p, bool multi_stone_suicide) const {
   // No empty neighbour: every neighbour is a stone or a wall. Legal only if
@@ -320,7 +390,7 @@ template <Color kC>
   // Captures in direction order; a chain met twice goes once.
   PlayInfo info;
   int captured_point = kNoPoint;
-  if (some_zero && (nbr & NbrMask(kOpp))) {
+  if (some_zero && (nbr & NbrMask(kOpp))) [[unlikely]] {
     for (int d = 0; d < 4; ++d) {
       const int n = p + kDirs[d];
       if (color_[n] == kOpp && libs_[chain_[n]] == 0) {
@@ -331,7 +401,7 @@ template <Color kC>
     }
   }
   const int head = chain_[p];
-  if (libs_[head] == 0) {
+  if (libs_[head] == 0) [[unlikely]] {
     info.suicided = static_cast<int16_t>(RemoveChainOf<kC>(head, removed));
   } else if (info.captured == 1 && size_[head] == 1 && libs_[head] == 1) {
     ko_point_ = static_cast<Point>(captured_point);
@@ -347,6 +417,57 @@ void Board::Play(Point p, Color c, RemovedStones* removed) {
   } else {
     PlayAt<Color::kWhite>(p, empty_index_[p], removed);
   }
+}
+
+template <Color kC>
+Board::LightScan Board::ScanLightPlayT(int start, int count,
+                                       bool multi_stone_suicide,
+                                       const uint64_t* filter,
+                                       uint64_t filter_mask,
+                                       bool quiet_unfiltered) {
+  LightScan out;
+  int i = start;
+  for (int k = 0; k < count; ++k) {
+    const int p = empty_[i];
+    const unsigned nbr = nbr_[p];
+    if ((nbr & kEmptyMask) != 0 ||
+        CrowdedAcceptable<kC>(p, nbr, multi_stone_suicide)) {
+      out.index = i;
+      if (filter != nullptr) {
+        // Game::CheckBoardLegal()'s shortcuts to "legal".
+        uint64_t lo;
+        bool check;
+        if (multi_stone_suicide) {
+          lo = PreviewT<kC>(p).hash.lo;
+          check = true;
+        } else {
+          check = CaptureHashLo<kC>(p, &lo) || !quiet_unfiltered;
+        }
+        if (check && ((filter[(lo >> 6) & filter_mask] >> (lo & 63)) & 1)) {
+          return out;
+        }
+      }
+      PlayAt<kC>(p, i, nullptr);
+      out.played = static_cast<Point>(p);
+      return out;
+    }
+    if (++i == num_empty_) i = 0;
+  }
+  return out;
+}
+
+Board::LightScan Board::ScanLightPlay(Color c, int start, int count,
+                                      bool multi_stone_suicide,
+                                      const uint64_t* filter,
+                                      uint64_t filter_mask,
+                                      bool quiet_unfiltered) {
+  return c == Color::kBlack
+             ? ScanLightPlayT<Color::kBlack>(start, count, multi_stone_suicide,
+                                             filter, filter_mask,
+                                             quiet_unfiltered)
+             : ScanLightPlayT<Color::kWhite>(start, count, multi_stone_suicide,
+                                             filter, filter_mask,
+                                             quiet_unfiltered);
 }
 
 template <Color kC>
@@ -366,7 +487,7 @@ inline Point Board::PlayLightT(int start) {
     if ((nbr & kEmptyMask) != 0) break;
     if (CrowdedAcceptable<kC>(p, nbr)) break;
     if (++i == n) i = 0;
-    if (i == start) {
+    if (i == start) [[unlikely]] {
       Pass();
       return kPass;
     }
@@ -417,32 +538,6 @@ int Board::PlayLightGame(Color to_play, Rng& rng, int max_moves) {
   }
   rng = now;
   return plies;
-}
-
-template <Color kC>
-[[gnu::always_inline]] inline bool Board::CapturesT(int p) const {
-  // An opponent chain loses its last liberty at p exactly when its
-  // pseudo-liberties equal its adjacencies to p, which are at most p's
-  // opponent neighbours: usually no chain comes close, and the exact test
-  // (without branches) is rarely needed.
-  constexpr Color kOpp = Opponent(kC);
-  const unsigned nbr = nbr_[p];
-  const int opps = (nbr & NbrMask(kOpp)) >>
-                   (kOpp == Color::kBlack ? kBlackShift : kWhiteShift);
-  if (opps == 0) return false;
-  const int n0 = p - kStride, n1 = p - 1, n2 = p + 1, n3 = p + kStride;
-  const int i0 = chain_[n0], i1 = chain_[n1], i2 = chain_[n2],
-            i3 = chain_[n3];
-  // Empty points and walls are in the scratch chain, whose count is far
-  // above any adjacency.
-  const int l0 = libs_[i0], l1 = libs_[i1], l2 = libs_[i2], l3 = libs_[i3];
-  if ((l0 > opps) & (l1 > opps) & (l2 > opps) & (l3 > opps)) return false;
-  const int e01 = i0 == i1, e02 = i0 == i2, e03 = i0 == i3, e12 = i1 == i2,
-            e13 = i1 == i3, e23 = i2 == i3;
-  return ((color_[n0] == kOpp) & (l0 == 1 + e01 + e02 + e03)) |
-         ((color_[n1] == kOpp) & (l1 == 1 + e01 + e12 + e13)) |
-         ((color_[n2] == kOpp) & (l2 == 1 + e02 + e12 + e23)) |
-         ((color_[n3] == kOpp) & (l3 == 1 + e03 + e13 + e23));
 }
 
 bool Board::CapturesNear(Point p, Color c) const {

@@ -149,6 +149,25 @@ class Board {
   // on a full board.
   Point PlayLight(Color c, int start);
 
+  // What ScanLightPlay() found (small enough to come back in a register).
+  struct LightScan {
+    // The index ScanLight() returns, or -1.
+    int index = -1;
+    // The point played, or kNoPoint when nothing was.
+    Point played = kNoPoint;
+  };
+  // The light policy's move for Game (Game::PlayLightFrom()): finds the
+  // index ScanLight(c, start, count, multi_stone_suicide) returns and plays
+  // that point (as Play()) unless a repetition rule may forbid it. With
+  // `filter` null nothing is checked. Otherwise `filter` is a Bloom-style
+  // bit set of the board hashes the move must not recreate (hash h is
+  // present when bit h.lo & 63 of word (h.lo >> 6) & filter_mask is set),
+  // and the point is played when the hash after the move is absent, or
+  // when `quiet_unfiltered` and the move removes no stone.
+  LightScan ScanLightPlay(Color c, int start, int count,
+                          bool multi_stone_suicide, const uint64_t* filter,
+                          uint64_t filter_mask, bool quiet_unfiltered);
+
   // LightPlayout() (rules/playout.h): light-policy moves, `to_play` first,
   // until two consecutive passes or `max_moves` plies; returns the plies
   // played. Here so that a whole playout runs in one function of this file.
@@ -261,6 +280,10 @@ class Board {
                          bool multi_stone_suicide = false) const;
   template <Color kC>
   int ScanLightT(int start, int count, bool multi_stone_suicide) const;
+  template <Color kC>
+  LightScan ScanLightPlayT(int start, int count, bool multi_stone_suicide,
+                           const uint64_t* filter, uint64_t filter_mask,
+                           bool quiet_unfiltered);
   // Preview() for colour kC.
   template <Color kC>
   MovePreview PreviewT(int p) const;
@@ -269,6 +292,9 @@ class Board {
   // Captures() for colour kC.
   template <Color kC>
   bool CapturesT(int p) const;
+  // CapturesT(), setting *lo to hash().lo after the move (not a suicide).
+  template <Color kC>
+  bool CaptureHashLo(int p, uint64_t* lo) const;
   // RemoveChain() of a chain of colour kC.
   template <Color kC>
   int RemoveChainOf(int head, RemovedStones* removed);

@@ -94,19 +94,22 @@ void Game::Reset() {
   PushPosition(0, false);
 }
 
-void Game::PushPosition(int captured, bool ko_capture) {
-  // Filled in place: the buffer is reserved for the move cap.
-  Position& pos = history_.emplace_back();
-  pos.hash = board_.hash();
-  pos.to_play = to_play_;
+inline void Game::PushPosition(int captured, bool ko_capture) {
+  // Written in place (the buffer is reserved for the move cap), and the
+  // filter takes the hash from the board rather than back from the entry:
+  // a narrower or wider load of a store just made stalls forwarding.
+  const Hash128& hash = board_.hash();
+  FilterInsert(hash);
   const int stones =
       board_.stones(Color::kBlack) + board_.stones(Color::kWhite);
+  Position& pos = history_.emplace_back();
+  pos.hash = hash;
+  pos.to_play = to_play_;
   pos.stones = static_cast<int16_t>(stones);
   pos.black_caps = captures_[0];
   pos.white_caps = captures_[1];
   pos.captured = static_cast<int16_t>(captured);
   pos.ko_capture = ko_capture;
-  FilterInsert(pos.hash);
   if (stones > max_stones_) max_stones_ = stones;
 }
 
@@ -301,33 +304,40 @@ MoveVerdict Game::CheckBoardLegal(Color c, Point p) const {
   return v;
 }
 
-void Game::Play(Color c, Point p, const MoveVerdict& verdict) {
-  assert(verdict.legal());
-  assert(!over());
+inline void Game::RecordBoardMove(Color c, Point p) {
   moves_.push_back(Move{c, p});
   ++num_moves_;
   to_play_ = Opponent(c);
+  passes_ = 0;
+  const int max_before = max_stones_;
+  const PlayInfo& info = board_.last_play();
+  if (info.captured > 0 || info.suicided > 0) {
+    // Stored only when they change: PushPosition() reads both counters
+    // at once, which a pending narrower store would stall.
+    captures_[PlayerIndex(c)] += info.captured;
+    captures_[PlayerIndex(Opponent(c))] += info.suicided;
+  }
+  if (info.ko_capture) ++ko_captures_;
+  PushPosition(info.captured, info.ko_capture);
+  if (info.captured > 0 || info.suicided > 0) {
+    last_capture_ = num_moves_;
+    max_stones_before_capture_ = max_before;
+  }
+}
+
+void Game::Play(Color c, Point p, const MoveVerdict& verdict) {
+  assert(verdict.legal());
+  assert(!over());
   if (p == kPass) {
+    moves_.push_back(Move{c, p});
+    ++num_moves_;
+    to_play_ = Opponent(c);
     board_.Pass();
     ++passes_;
     PushPosition(0, false);
   } else {
-    passes_ = 0;
-    const int max_before = max_stones_;
     board_.Play(p, c);
-    const PlayInfo& info = board_.last_play();
-    if (info.captured > 0 || info.suicided > 0) {
-      // Stored only when they change: PushPosition() reads both counters
-      // at once, which a pending narrower store would stall.
-      captures_[PlayerIndex(c)] += info.captured;
-      captures_[PlayerIndex(Opponent(c))] += info.suicided;
-    }
-    if (info.ko_capture) ++ko_captures_;
-    PushPosition(info.captured, info.ko_capture);
-    if (info.captured > 0 || info.suicided > 0) {
-      last_capture_ = num_moves_;
-      max_stones_before_capture_ = max_before;
-    }
+    RecordBoardMove(c, p);
   }
   if (verdict.completes_cycle) {
     cycles_.push_back(verdict.cycle);
@@ -350,6 +360,56 @@ MoveVerdict Game::TryPlay(Color c, Point p) {
     RecordPrevented(v.cycle);
   }
   return v;
+}
+
+Point Game::PlayLightFrom(int start) {
+  assert(!over());
+  const Color c = to_play_;
+  // The board plays the candidate it finds unless CheckBoardLegal() might
+  // have more to say than "legal" (a possible repetition): with no
+  // repetition rule it never has; a move that removes nothing cannot
+  // repeat while the board holds more stones than any position before the
+  // last capture; else only a hash in the filter can repeat.
+  const bool checks =
+      rules_.ko != KoRule::kSimple || rules_.cycle != CycleRule::kNone;
+  const bool quiet_unfiltered =
+      board_.stones(Color::kBlack) + board_.stones(Color::kWhite) + 1 >
+      max_stones_before_capture_;
+  const Board::LightScan scan = board_.ScanLightPlay(
+      c, start, board_.num_empty(), rules_.multi_stone_suicide,
+      checks ? filter_.data() : nullptr, kFilterWords - 1, quiet_unfiltered);
+  if (scan.played == kNoPoint) return PlayLightChecked(start, scan.index);
+  // Play() of a legal board move that completes no cycle.
+  RecordBoardMove(c, scan.played);
+  if (num_moves_ >= move_cap_) End(Winner::kNone, EndReason::kMoveLimit, 0);
+  return scan.played;
+}
+
+Point Game::PlayLightChecked(int start, int found) {
+  const Color c = to_play_;
+  const int n = board_.num_empty();
+  int i = start;
+  int left = n;
+  int j = found;
+  while (j >= 0) {
+    const Point p = board_.empty_point(j);
+    const MoveVerdict v = CheckBoardLegal(c, p);
+    if (v.legal()) {
+      Play(c, p, v);
+      return p;
+    }
+    if (v.reason == IllegalReason::kSuperko ||
+        v.reason == IllegalReason::kCycle) {
+      RecordPrevented(v.cycle);
+    }
+    left -= (j >= i ? j - i : j + n - i) + 1;
+    i = j + 1 == n ? 0 : j + 1;
+    if (left == 0) break;
+    j = board_.ScanLight(c, i, left, rules_.multi_stone_suicide);
+  }
+  const MoveVerdict v = Check(c, kPass);
+  Play(c, kPass, v);
+  return kPass;
 }
 
 void Game::Resign(Color c, EndReason reason) {

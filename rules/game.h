@@ -170,6 +170,14 @@ class Game {
   MoveVerdict TryPlay(Color c, Point p);
   MoveVerdict TryPlay(Point p) { return TryPlay(to_play_, p); }
 
+  // The light policy's move under the game's rules, played: FullMove()
+  // then Play() (rules/playout.h), the candidates scanned from index
+  // `start` of the board's empty points (0 <= start < num_empty(), or 0 on
+  // a full board). A candidate that captures nothing and cannot repeat a
+  // position is found and played in one pass by the board. Returns the
+  // point played or kPass. Precondition: !over().
+  Point PlayLightFrom(int start);
+
   // Records a cycle whose completing move a policy tried and Check()
   // rejected (reason kSuperko or kCycle).
   void RecordPrevented(const CycleRecord& cycle) { cycles_.push_back(cycle); }
@@ -215,6 +223,13 @@ class Game {
   bool FilterMayContain(const Hash128& h) const {
     return (filter_[(h.lo >> 6) & (kFilterWords - 1)] >> (h.lo & 63)) & 1;
   }
+  // Play() for a board move once board_ has played it, up to the end of
+  // game tests: the move, history, captures and the repetition state.
+  void RecordBoardMove(Color c, Point p);
+  // PlayLightFrom() once the board's scan, from index `start`, has found
+  // the candidate at index `found` (or -1) without playing it: the checks
+  // of FullMove() and Play(), the scan resumed after a rejected candidate.
+  Point PlayLightChecked(int start, int found);
   void End(Winner w, EndReason reason, double margin);
 
   Rules rules_;

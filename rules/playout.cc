@@ -53,42 +53,24 @@ Point FullMove(Game& game, Rng& rng, MoveVerdict* v) {
 }
 
 int FullPlayout(Game& game, Rng& rng) {
-  // FullMove() then Game::Play(), written out so that each verdict is
-  // initialised where it is used and never copied (a copy of a struct just
-  // written field by field stalls on store forwarding).
+  // The generator one draw ahead, as in Board::PlayLightGame(): `ahead` is
+  // what the next rng.Next() returns and `after` the state it leaves; only
+  // draws actually used (FullMove()'s, none on a full board) advance it.
+  Rng now = rng;
+  Rng after = rng;
+  uint64_t ahead = after.Next();
   const int start = game.num_moves();
-  const Board& board = game.board();
-  const bool multi_stone_suicide = game.rules().multi_stone_suicide;
   while (!game.over()) {
-    const Color c = game.to_play();
-    const int n = board.num_empty();
-    bool played = false;
+    const int n = game.board().num_empty();
+    int first = 0;
     if (n > 0) {
-      int i = static_cast<int>(rng.Below(static_cast<uint32_t>(n)));
-      int left = n;
-      while (left > 0) {
-        const int j = board.ScanLight(c, i, left, multi_stone_suicide);
-        if (j < 0) break;
-        const Point p = board.empty_point(j);
-        const MoveVerdict v = game.CheckBoardLegal(c, p);
-        if (v.legal()) {
-          game.Play(c, p, v);
-          played = true;
-          break;
-        }
-        if (v.reason == IllegalReason::kSuperko ||
-            v.reason == IllegalReason::kCycle) {
-          game.RecordPrevented(v.cycle);
-        }
-        left -= (j >= i ? j - i : j + n - i) + 1;
-        i = j + 1 == n ? 0 : j + 1;
-      }
+      first = static_cast<int>(Rng::Scale(ahead, static_cast<uint32_t>(n)));
+      now = after;
+      ahead = after.Next();
     }
-    if (!played) {
-      const MoveVerdict v = game.Check(c, kPass);
-      game.Play(c, kPass, v);
-    }
+    game.PlayLightFrom(first);
   }
+  rng = now;
   return game.num_moves() - start;
 }
 

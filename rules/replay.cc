@@ -33,7 +33,12 @@ absl::StatusOr<ReplayReport> ReplayInto(
     return s;
   }
   if (absl::Status s = ValidateKomi(rules.komi); !s.ok()) return s;
-  *game = Game(record.width, record.height, rules);
+  if (game->width() == record.width && game->height() == record.height &&
+      game->rules() == rules) {
+    game->Reset();
+  } else {
+    *game = Game(record.width, record.height, rules);
+  }
   ReplayReport report;
   report.moves = static_cast<int>(record.moves.size());
 

@@ -59,7 +59,8 @@ absl::StatusOr<ReplayReport> Replay(
     absl::Span<const CycleRecord> claimed_prevented = {});
 
 // Like Replay(), leaving the final Game in *game for callers that need the
-// position or move list (e.g. the position indexer). *game is replaced.
+// position or move list (e.g. the position indexer). *game is reset, or
+// replaced when its size or rules differ.
 absl::StatusOr<ReplayReport> ReplayInto(
     const GameRecord& record, const Rules& rules,
     absl::Span<const CycleRecord> claimed_prevented, Game* game);
