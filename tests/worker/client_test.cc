@@ -1,0 +1,238 @@
+// Tests of worker/client.h and worker/uploader.h against a real
+// Coordinator on 127.0.0.1: lease calls and their error codes, uploads
+// with STORED / DUPLICATE / REJECTED acks, and resending after the
+// coordinator restarts mid-stream.
+#include "worker/client.h"
+
+#include <memory>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "tests/worker/coordinator_fixture.h"
+#include "tests/worker/test_util.h"
+#include "worker/spool.h"
+#include "worker/uploader.h"
+
+namespace qipu::worker {
+namespace {
+
+using testing::Config;
+using testing::JobStatusOf;
+using testing::PlayOne;
+using testing::StartCoordinator;
+using testing::SubmitJob;
+using testing::TempDir;
+using testing::WaitFor;
+
+ClientOptions To(const std::string& address) {
+  ClientOptions o;
+  o.address = address;
+  o.worker = "client-test";
+  o.rpc_timeout = absl::Seconds(5);
+  return o;
+}
+
+TEST(CoordinatorClient, LeaseRenewReturn) {
+  TempDir tmp;
+  auto c = StartCoordinator(tmp.Sub("db"));
+  ASSERT_NE(c, nullptr);
+  const qipu::v1::JobConfig config = Config(9, 42);
+  const uint64_t job = SubmitJob(*c, 100, config);
+  CoordinatorClient client(To(c->address()));
+
+  absl::StatusOr<LeaseReply> r = client.LeaseWork(10);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_TRUE(r->lease.has_value());
+  EXPECT_EQ(r->lease->job, job);
+  EXPECT_EQ(r->lease->indices.size(), 10u);
+  EXPECT_EQ(r->lease->config.seed(), 42u);
+  EXPECT_EQ(r->lease->config.width(), 9u);
+  EXPECT_GT(r->ttl, absl::ZeroDuration());
+  const std::string id = r->lease->lease_id;
+
+  absl::StatusOr<absl::Duration> ttl = client.RenewLease(id);
+  ASSERT_TRUE(ttl.ok()) << ttl.status();
+  EXPECT_GT(*ttl, absl::ZeroDuration());
+  EXPECT_TRUE(client.ReturnLease(id).ok());
+  EXPECT_EQ(JobStatusOf(*c, job).open_leases(), 0u);
+  // A returned lease cannot be renewed: NOT_FOUND, not worth retrying.
+  const absl::Status gone = client.RenewLease(id).status();
+  EXPECT_TRUE(absl::IsNotFound(gone)) << gone;
+  EXPECT_FALSE(IsTransient(gone));
+}
+
+TEST(CoordinatorClient, ExpiredLeaseIsNotFound) {
+  TempDir tmp;
+  auto c = StartCoordinator(tmp.Sub("db"));
+  ASSERT_NE(c, nullptr);
+  SubmitJob(*c, 10, Config(9, 1));
+  CoordinatorClient client(To(c->address()));
+  absl::StatusOr<LeaseReply> r = client.LeaseWork(0);
+  ASSERT_TRUE(r.ok() && r->lease);
+  c->jobs().ExpireLeases(absl::Now() + absl::Hours(1));
+  EXPECT_TRUE(absl::IsNotFound(client.RenewLease(r->lease->lease_id).status()));
+}
+
+TEST(CoordinatorClient, NoWorkIsAReplyNotAnError) {
+  TempDir tmp;
+  auto c = StartCoordinator(tmp.Sub("db"));
+  ASSERT_NE(c, nullptr);
+  CoordinatorClient client(To(c->address()));
+  absl::StatusOr<LeaseReply> r = client.LeaseWork(0);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_FALSE(r->lease.has_value());
+  EXPECT_GT(r->retry_after, absl::ZeroDuration());
+}
+
+TEST(CoordinatorClient, UnreachableCoordinatorIsTransient) {
+  TempDir tmp;
+  int port = 0;
+  {
+    // A port that was free a moment ago and has nobody listening now.
+    auto c = StartCoordinator(tmp.Sub("db"));
+    ASSERT_NE(c, nullptr);
+    port = c->port();
+    c->Shutdown(absl::ZeroDuration());
+  }
+  CoordinatorClient client(To(absl::StrCat("127.0.0.1:", port)));
+  const absl::Time t0 = absl::Now();
+  const absl::Status s = client.LeaseWork(0).status();
+  EXPECT_TRUE(absl::IsUnavailable(s)) << s;
+  EXPECT_TRUE(IsTransient(s));
+  EXPECT_LT(absl::Now() - t0, absl::Seconds(5));
+}
+
+// A spool holding `n` games of `job`, played with the rules core.
+void Fill(Spool* spool, const qipu::v1::JobConfig& config, uint64_t job,
+          uint64_t n) {
+  for (uint64_t i = 0; i < n; ++i) {
+    ASSERT_TRUE(spool->Append(PlayOne(config, job, i, "L")).ok());
+  }
+  ASSERT_TRUE(spool->Sync().ok());
+}
+
+UploaderOptions Quick(int window) {
+  UploaderOptions o;
+  o.window = window;
+  o.backoff.initial = absl::Milliseconds(20);
+  o.backoff.max = absl::Milliseconds(200);
+  o.worker = "client-test";
+  return o;
+}
+
+TEST(Uploader, StoresThenAnswersDuplicatesAndDropsRejects) {
+  TempDir tmp;
+  auto c = StartCoordinator(tmp.Sub("db"));
+  ASSERT_NE(c, nullptr);
+  const qipu::v1::JobConfig config = Config(9, 5);
+  const uint64_t job = SubmitJob(*c, 60, config);
+  auto spool = std::move(*Spool::Open(SpoolOptions{tmp.Sub("spool")}));
+  Fill(spool.get(), config, job, 60);
+  // A game whose claimed result is wrong, and one of an unknown job.
+  FinishedGame bad = PlayOne(config, job, 60, "L");
+  {
+    qipu::v1::Game g;
+    g.ParseFromString(bad.game);
+    g.mutable_result()->set_margin(g.result().margin() + 1);
+    g.SerializeToString(&bad.game);
+  }
+  ASSERT_TRUE(spool->Append(bad).ok());
+  ASSERT_TRUE(spool->Append(PlayOne(config, 999, 0, "L")).ok());
+  ASSERT_TRUE(spool->Sync().ok());
+
+  CoordinatorClient client(To(c->address()));
+  GameQueue queue(16);
+  int acks = 0;
+  Uploader up(
+      Quick(8), &client, spool.get(), &queue,
+      [&](const GameKey&, const std::string& lease, qipu::v1::AckStatus) {
+        EXPECT_EQ(lease, "L");
+        ++acks;
+      });
+  up.Start();
+  ASSERT_TRUE(WaitFor([&] { return up.pending() == 0; }));
+  UploaderStats s = up.stats();
+  EXPECT_EQ(s.stored, 60u);
+  EXPECT_EQ(s.rejected, 2u);
+  EXPECT_EQ(s.duplicates, 0u);
+  EXPECT_EQ(JobStatusOf(*c, job).done(), 60u);
+
+  // The same games again, through the queue this time: all duplicates.
+  for (uint64_t i = 0; i < 60; ++i) {
+    ASSERT_TRUE(queue.Push(PlayOne(config, job, i, "L")));
+  }
+  ASSERT_TRUE(WaitFor([&] { return up.stats().duplicates == 60; }));
+  up.Stop(absl::Now() + absl::Seconds(5));
+  up.Wait();
+  EXPECT_EQ(up.stats().stored, 60u);
+  EXPECT_EQ(acks, 122);
+  EXPECT_EQ(spool->pending(), 0u);
+  EXPECT_EQ(JobStatusOf(*c, job).done(), 60u);
+}
+
+TEST(Uploader, ResendsAfterTheCoordinatorRestarts) {
+  TempDir tmp;
+  const std::string db = tmp.Sub("db");
+  auto c = StartCoordinator(db);
+  ASSERT_NE(c, nullptr);
+  const int port = c->port();
+  const qipu::v1::JobConfig config = Config(9, 8);
+  const uint64_t job = SubmitJob(*c, 400, config);
+  auto spool = std::move(*Spool::Open(SpoolOptions{tmp.Sub("spool")}));
+  CoordinatorClient client(To(c->address()));
+  GameQueue queue(1024);
+  Uploader up(Quick(4), &client, spool.get(), &queue, nullptr);
+  up.Start();
+  // Games arrive while the coordinator goes away and comes back.
+  for (uint64_t i = 0; i < 150; ++i) queue.Push(PlayOne(config, job, i, "L"));
+  ASSERT_TRUE(WaitFor([&] { return up.stats().stored >= 20; }));
+  c->Shutdown(absl::Milliseconds(100));
+  c.reset();
+  for (uint64_t i = 150; i < 400; ++i) queue.Push(PlayOne(config, job, i, "L"));
+  absl::SleepFor(absl::Milliseconds(300));
+  EXPECT_GT(up.pending(), 0u);
+  testing::CoordinatorSetup setup;
+  setup.port = port;
+  c = StartCoordinator(db, setup);
+  ASSERT_NE(c, nullptr);
+  ASSERT_TRUE(WaitFor([&] { return up.pending() == 0; }));
+  const UploaderStats s = up.stats();
+  EXPECT_GE(s.stream_failures, 1u);
+  EXPECT_GE(s.streams, 2u);
+  EXPECT_EQ(s.rejected, 0u);
+  // Every game stored exactly once; resent ones may come back duplicate.
+  EXPECT_GE(s.stored + s.duplicates, 400u);
+  EXPECT_EQ(JobStatusOf(*c, job).done(), 400u);
+  up.Stop(absl::Now());
+  up.Wait();
+}
+
+TEST(Uploader, StopWithTheCoordinatorDownKeepsGamesSpooled) {
+  TempDir tmp;
+  int port = 0;
+  {
+    auto c = StartCoordinator(tmp.Sub("db"));
+    ASSERT_NE(c, nullptr);
+    port = c->port();
+  }
+  const std::string dir = tmp.Sub("spool");
+  const qipu::v1::JobConfig config = Config(9, 8);
+  {
+    auto spool = std::move(*Spool::Open(SpoolOptions{dir}));
+    CoordinatorClient client(To(absl::StrCat("127.0.0.1:", port)));
+    GameQueue queue(64);
+    Uploader up(Quick(4), &client, spool.get(), &queue, nullptr);
+    up.Start();
+    for (uint64_t i = 0; i < 30; ++i) queue.Push(PlayOne(config, 1, i, "L"));
+    const absl::Time t0 = absl::Now();
+    up.Stop(absl::Now() + absl::Milliseconds(300));
+    up.Wait();
+    EXPECT_LT(absl::Now() - t0, absl::Seconds(3));
+    EXPECT_EQ(up.stats().stored, 0u);
+  }
+  auto spool = std::move(*Spool::Open(SpoolOptions{dir}));
+  EXPECT_EQ(spool->pending(), 30u);
+}
+
+}  // namespace
+}  // namespace qipu::worker

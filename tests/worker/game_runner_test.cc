@@ -1,0 +1,199 @@
+// Tests of worker/game_runner.h and worker/game_queue.h: games equal the
+// rules core's for the same (job seed, index) whatever the thread count,
+// every index is played once, stopping works, bad leases are refused.
+#include "worker/game_runner.h"
+
+#include <atomic>
+#include <map>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "qipu/v1/game.pb.h"
+#include "tests/worker/test_util.h"
+
+namespace qipu::worker {
+namespace {
+
+using testing::Config;
+using testing::PlayOne;
+
+Lease MakeLease(const qipu::v1::JobConfig& c, uint64_t job,
+                std::vector<uint64_t> indices) {
+  Lease l;
+  l.lease_id = "L1";
+  l.job = job;
+  l.config = c;
+  l.indices = std::move(indices);
+  return l;
+}
+
+// Plays the lease on `threads` threads; returns the games by index.
+std::map<uint64_t, FinishedGame> PlayAll(const Lease& lease, int threads) {
+  GameQueue queue(lease.indices.size() + 1);
+  GameRunnerOptions o;
+  o.threads = threads;
+  o.worker = "test";
+  auto runner = GameRunner::Create(o, lease, &queue);
+  EXPECT_TRUE(runner.ok()) << runner.status();
+  (*runner)->Start();
+  EXPECT_TRUE((*runner)->Wait().ok());
+  EXPECT_TRUE((*runner)->finished());
+  EXPECT_TRUE((*runner)->Unplayed().empty());
+  std::vector<FinishedGame> games;
+  queue.PopBatch(1 << 20, absl::ZeroDuration(), &games);
+  std::map<uint64_t, FinishedGame> by_index;
+  for (FinishedGame& g : games) {
+    EXPECT_EQ(g.key.job, lease.job);
+    EXPECT_EQ(g.lease_id, lease.lease_id);
+    EXPECT_TRUE(by_index.emplace(g.key.index, std::move(g)).second);
+  }
+  return by_index;
+}
+
+TEST(GameRunner, SameSeedAndIndexGiveTheSameGameOnAnyThreadCount) {
+  const qipu::v1::JobConfig c = Config(9, 1234);
+  std::vector<uint64_t> indices;
+  for (uint64_t i = 0; i < 60; ++i) indices.push_back(1000 + 3 * i);
+  const Lease lease = MakeLease(c, 5, indices);
+  const auto one = PlayAll(lease, 1);
+  const auto four = PlayAll(lease, 4);
+  ASSERT_EQ(one.size(), indices.size());
+  ASSERT_EQ(four.size(), indices.size());
+  for (uint64_t i : indices) {
+    ASSERT_TRUE(one.count(i) && four.count(i)) << i;
+    EXPECT_EQ(one.at(i).game, four.at(i).game) << i;
+    EXPECT_EQ(one.at(i).game, PlayOne(c, 5, i, "L1").game) << i;
+  }
+  // Different indices give different games.
+  EXPECT_NE(one.at(1000).game, one.at(1003).game);
+}
+
+TEST(GameRunner, GamesCarryTheirProvenance) {
+  qipu::v1::JobConfig c = Config(13, 77, "tromp-taylor");
+  c.set_handicap(3);
+  const auto games = PlayAll(MakeLease(c, 9, {0, 1, 2}), 2);
+  for (const auto& [index, g] : games) {
+    qipu::v1::Game p;
+    ASSERT_TRUE(p.ParseFromString(g.game));
+    EXPECT_EQ(p.width(), 13u);
+    EXPECT_EQ(p.handicap(), 3u);
+    EXPECT_EQ(p.provenance().job(), 9u);
+    EXPECT_EQ(p.provenance().game_index(), index);
+    EXPECT_EQ(p.provenance().worker(), "test");
+    EXPECT_EQ(p.provenance().policy(), "random");
+    EXPECT_EQ(p.provenance().seed(),
+              rules::GameSeedAttempt(
+                  77, index, static_cast<int>(p.provenance().attempt())));
+    EXPECT_GT(p.num_moves(), 0u);
+  }
+}
+
+TEST(GameRunner, RefusesLeasesItCannotPlay) {
+  GameQueue queue(4);
+  GameRunnerOptions o;
+  qipu::v1::JobConfig c = Config(9, 1);
+  c.set_policy("mcts");
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      GameRunner::Create(o, MakeLease(c, 1, {0}), &queue).status()));
+  c = Config(9, 1);
+  c.set_width(1);
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      GameRunner::Create(o, MakeLease(c, 1, {0}), &queue).status()));
+  c = Config(9, 1);
+  c.mutable_rules()->set_ko(qipu::v1::KO_RULE_UNSPECIFIED);
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      GameRunner::Create(o, MakeLease(c, 1, {0}), &queue).status()));
+  c = Config(8, 1);
+  c.set_handicap(9);
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      GameRunner::Create(o, MakeLease(c, 1, {0}), &queue).status()));
+  o.threads = 0;
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      GameRunner::Create(o, MakeLease(Config(9, 1), 1, {0}), &queue).status()));
+}
+
+TEST(GameRunner, StopFinishCurrentLeavesTheRestUnplayed) {
+  // A queue of 3 fills up; the threads block in Push() until stopped.
+  GameQueue queue(3);
+  GameRunnerOptions o;
+  o.threads = 2;
+  std::vector<uint64_t> indices;
+  for (uint64_t i = 0; i < 50; ++i) indices.push_back(i);
+  auto runner =
+      GameRunner::Create(o, MakeLease(Config(9, 3), 1, indices), &queue);
+  ASSERT_TRUE(runner.ok());
+  (*runner)->Start();
+  while (queue.size() < 3) absl::SleepFor(absl::Milliseconds(1));
+  (*runner)->Stop(StopMode::kFinishCurrent);
+  // Games being pushed complete as a consumer drains; nothing new starts.
+  std::vector<FinishedGame> got;
+  std::atomic<bool> done{false};
+  std::thread consumer([&] {
+    while (!done.load()) queue.PopBatch(10, absl::Milliseconds(5), &got);
+  });
+  ASSERT_TRUE((*runner)->Wait().ok());
+  done.store(true);
+  consumer.join();
+  queue.PopBatch(10, absl::ZeroDuration(), &got);
+  // 3 queued before the stop, plus at most one game per thread.
+  EXPECT_GE(got.size(), 3u);
+  EXPECT_LE(got.size(), 5u);
+  EXPECT_EQ((*runner)->queued(), got.size());
+  EXPECT_EQ((*runner)->Unplayed().size() + got.size(), indices.size());
+  EXPECT_FALSE((*runner)->finished());
+}
+
+TEST(GameRunner, AbandonUnblocksAFullQueueAtOnce) {
+  GameQueue queue(1);
+  GameRunnerOptions o;
+  o.threads = 4;
+  std::vector<uint64_t> indices(100);
+  for (uint64_t i = 0; i < 100; ++i) indices[i] = i;
+  auto runner =
+      GameRunner::Create(o, MakeLease(Config(19, 3), 1, indices), &queue);
+  ASSERT_TRUE(runner.ok());
+  (*runner)->Start();
+  while (queue.size() < 1) absl::SleepFor(absl::Milliseconds(1));
+  const absl::Time t0 = absl::Now();
+  (*runner)->Stop(StopMode::kAbandon);
+  ASSERT_TRUE((*runner)->Wait().ok());
+  EXPECT_LT(absl::Now() - t0, absl::Seconds(2));
+  EXPECT_EQ((*runner)->queued(), 1u);
+  EXPECT_EQ((*runner)->Unplayed().size(), 99u);
+}
+
+TEST(GameRunner, ClosedQueueEndsTheRunner) {
+  GameQueue queue(8);
+  queue.Close();
+  GameRunnerOptions o;
+  auto runner =
+      GameRunner::Create(o, MakeLease(Config(9, 3), 1, {1, 2, 3}), &queue);
+  ASSERT_TRUE(runner.ok());
+  (*runner)->Start();
+  ASSERT_TRUE((*runner)->Wait().ok());
+  EXPECT_EQ((*runner)->queued(), 0u);
+  EXPECT_EQ((*runner)->Unplayed(), (std::vector<uint64_t>{1, 2, 3}));
+}
+
+TEST(GameQueue, PopBatchTakesOldestFirstAndTimesOut) {
+  GameQueue q(10);
+  for (uint64_t i = 0; i < 5; ++i) {
+    FinishedGame g;
+    g.key.index = i;
+    ASSERT_TRUE(q.Push(std::move(g)));
+  }
+  std::vector<FinishedGame> out;
+  EXPECT_EQ(q.PopBatch(3, absl::ZeroDuration(), &out), 3u);
+  EXPECT_EQ(out[0].key.index, 0u);
+  EXPECT_EQ(out[2].key.index, 2u);
+  EXPECT_EQ(q.PopBatch(10, absl::ZeroDuration(), &out), 2u);
+  const absl::Time t0 = absl::Now();
+  EXPECT_EQ(q.PopBatch(10, absl::Milliseconds(30), &out), 0u);
+  EXPECT_GE(absl::Now() - t0, absl::Milliseconds(25));
+  q.Close();
+  EXPECT_FALSE(q.Push(FinishedGame{}));
+}
+
+}  // namespace
+}  // namespace qipu::worker

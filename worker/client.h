@@ -1,0 +1,108 @@
+// CoordinatorClient: the worker's connection to the coordinator -- one gRPC
+// channel and the unary calls of qipu.v1.WorkService (LeaseWork,
+// RenewLease, ReturnLease), each with a deadline, their replies converted
+// to domain types and their gRPC status to absl::Status (same code). The
+// upload stream (Uploader) shares the channel through stub().
+//
+// Retrying is the caller's business; IsTransient() tells which failures
+// are worth another attempt after a backoff (the coordinator is down,
+// restarting or overloaded) and which are not (INVALID_ARGUMENT,
+// FAILED_PRECONDITION, UNIMPLEMENTED, ...: the same call would fail again).
+#ifndef QIPU_WORKER_CLIENT_H_
+#define QIPU_WORKER_CLIENT_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "grpcpp/channel.h"
+#include "grpcpp/client_context.h"
+#include "grpcpp/support/status.h"
+#include "qipu/v1/work.grpc.pb.h"
+#include "worker/game_runner.h"
+
+namespace qipu::worker {
+
+struct ClientOptions {
+  // Coordinator address, "host:port" (any gRPC target).
+  std::string address;
+  // This worker's name, sent with every lease call.
+  std::string worker;
+  // Deadline of each unary call.
+  absl::Duration rpc_timeout = absl::Seconds(10);
+  // Longest pause of the channel between connection attempts while the
+  // coordinator is unreachable (gRPC's own default is two minutes, far
+  // too long to notice a restarted coordinator).
+  absl::Duration max_reconnect_backoff = absl::Seconds(5);
+};
+
+// A LeaseWork reply.
+struct LeaseReply {
+  // The lease, or nullopt when the coordinator has no work now.
+  std::optional<Lease> lease;
+  // Lease lifetime without renewal (meaningful with a lease).
+  absl::Duration ttl;
+  // When there is no work: how long to wait before asking again.
+  absl::Duration retry_after;
+};
+
+// The absl::Status of a gRPC status (same code, same message).
+absl::Status FromGrpc(const grpc::Status& s);
+
+// True when the call may succeed if repeated later: UNAVAILABLE,
+// DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, CANCELLED, INTERNAL and
+// UNKNOWN (transport failures surface as the last two).
+bool IsTransient(const absl::Status& s);
+
+// Thread-safe: calls may run concurrently from any thread.
+class CoordinatorClient {
+ public:
+  // Creates an insecure channel to options.address (it connects lazily).
+  explicit CoordinatorClient(const ClientOptions& options);
+
+  CoordinatorClient(const CoordinatorClient&) = delete;
+  CoordinatorClient& operator=(const CoordinatorClient&) = delete;
+
+  // Asks for a lease of at most max_games games (0 = the coordinator's
+  // default). A reply without a lease is not an error.
+  absl::StatusOr<LeaseReply> LeaseWork(uint32_t max_games);
+
+  // Extends `lease_id`; returns its new lifetime. NotFound when the lease
+  // expired or is unknown.
+  absl::StatusOr<absl::Duration> RenewLease(const std::string& lease_id);
+
+  // Gives `lease_id` back (its unplayed games return to the pool).
+  absl::Status ReturnLease(const std::string& lease_id);
+
+  // Cancels the unary calls in flight now (they fail with CANCELLED);
+  // later calls are unaffected. For a prompt Stop().
+  void CancelCalls();
+
+  // The WorkService stub on the shared channel, for the upload stream.
+  // Owned by the client; valid for its lifetime.
+  qipu::v1::WorkService::Stub* stub() { return stub_.get(); }
+
+  const ClientOptions& options() const { return options_; }
+
+ private:
+  // Registers a context for CancelCalls() for the duration of a call.
+  class CallScope;
+
+  const ClientOptions options_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<qipu::v1::WorkService::Stub> stub_;
+  absl::Mutex mu_;
+  // Contexts of the unary calls in flight (not owned).
+  absl::flat_hash_set<grpc::ClientContext*> calls_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace qipu::worker
+
+#endif  // QIPU_WORKER_CLIENT_H_

@@ -1,0 +1,151 @@
+#include "worker/game_runner.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "proto/convert.h"
+#include "qipu/v1/game.pb.h"
+#include "rules/coord.h"
+#include "rules/game.h"
+#include "rules/scoring.h"
+#include "rules/selfplay.h"
+#include "spdlog/spdlog.h"
+
+namespace qipu::worker {
+
+absl::StatusOr<std::unique_ptr<GameRunner>> GameRunner::Create(
+    const GameRunnerOptions& options, Lease work, GameQueue* queue) {
+  if (options.threads < 1 || options.threads > 256) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("threads must be in 1..256, not ", options.threads));
+  }
+  const qipu::v1::JobConfig& c = work.config;
+  if (!c.policy().empty() && c.policy() != "random") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("config.policy: unknown policy '", c.policy(),
+                     "' (this worker plays \"random\")"));
+  }
+  const int width = static_cast<int>(c.width());
+  const int height = static_cast<int>(c.height());
+  if (absl::Status s = rules::ValidateSize(width, height); !s.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("config.width/height: ", s.message()));
+  }
+  absl::StatusOr<rules::Rules> r = wire::RulesFromProto(c.rules());
+  if (!r.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("config.rules: ", r.status().message()));
+  }
+  if (c.handicap() > 0) {
+    if (auto h =
+            rules::FixedHandicap(width, height, static_cast<int>(c.handicap()));
+        !h.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("config.handicap: ", h.status().message()));
+    }
+  }
+  return std::unique_ptr<GameRunner>(
+      new GameRunner(options, std::move(work), *r, queue));
+}
+
+GameRunner::GameRunner(const GameRunnerOptions& options, Lease work,
+                       const rules::Rules& rules, GameQueue* queue)
+    : options_(options),
+      work_(std::move(work)),
+      rules_(rules),
+      queue_(queue),
+      done_(work_.indices.size(), false) {}
+
+GameRunner::~GameRunner() {
+  Stop(StopMode::kAbandon);
+  Wait().IgnoreError();
+}
+
+void GameRunner::Start() {
+  absl::MutexLock lock(&mu_);
+  if (started_) return;
+  started_ = true;
+  const size_t n = std::min<size_t>(static_cast<size_t>(options_.threads),
+                                    work_.indices.size());
+  for (size_t i = 0; i < n; ++i) threads_.emplace_back([this] { Run(); });
+}
+
+void GameRunner::Stop(StopMode mode) {
+  stop_.store(true);
+  if (mode == StopMode::kAbandon) {
+    abandon_.store(true);
+    // Threads blocked in Push() re-check `abandon_` when the queue's
+    // mutex is released.
+    queue_->Wake();
+  }
+}
+
+absl::Status GameRunner::Wait() {
+  std::vector<std::thread> threads;
+  {
+    absl::MutexLock lock(&mu_);
+    if (!started_) return error_;
+    if (joining_) {
+      // Another caller is joining: wait for it to finish.
+      mu_.Await(absl::Condition(&joined_));
+      return error_;
+    }
+    joining_ = true;
+    threads.swap(threads_);
+  }
+  for (std::thread& t : threads) t.join();
+  absl::MutexLock lock(&mu_);
+  joined_ = true;
+  return error_;
+}
+
+std::vector<uint64_t> GameRunner::Unplayed() const {
+  absl::MutexLock lock(&mu_);
+  std::vector<uint64_t> out;
+  for (size_t i = 0; i < done_.size(); ++i) {
+    if (!done_[i]) out.push_back(work_.indices[i]);
+  }
+  return out;
+}
+
+void GameRunner::Run() {
+  const qipu::v1::JobConfig& c = work_.config;
+  rules::SelfPlaySpec spec;
+  spec.width = static_cast<int>(c.width());
+  spec.height = static_cast<int>(c.height());
+  spec.rules = rules_;
+  spec.handicap = static_cast<int>(c.handicap());
+  spec.job_seed = c.seed();
+  // Reused across games: PlaySelfPlay() resets it without allocating.
+  rules::Game game(spec.width, spec.height, spec.rules);
+  rules::SelfPlayOutcome outcome;
+  qipu::v1::Game proto;
+  while (!stop_.load()) {
+    const size_t i = next_.fetch_add(1);
+    if (i >= work_.indices.size()) break;
+    spec.index = work_.indices[i];
+    if (absl::Status s = rules::PlaySelfPlay(spec, &game, &outcome); !s.ok()) {
+      spdlog::error("lease {} job {} game {}: {}", work_.lease_id, work_.job,
+                    spec.index, s.ToString());
+      absl::MutexLock lock(&mu_);
+      if (error_.ok()) error_ = s;
+      break;
+    }
+    if (abandon_.load()) break;
+    wire::SelfPlayToProto(game, spec, outcome, work_.job, options_.worker,
+                          &proto);
+    FinishedGame g;
+    g.key = GameKey{work_.job, spec.index};
+    g.lease_id = work_.lease_id;
+    proto.SerializeToString(&g.game);
+    if (!queue_->Push(std::move(g), &abandon_)) break;
+    {
+      absl::MutexLock lock(&mu_);
+      done_[i] = true;
+    }
+    queued_.fetch_add(1);
+  }
+}
+
+}  // namespace qipu::worker

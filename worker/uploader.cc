@@ -1,0 +1,384 @@
+#include "worker/uploader.h"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <utility>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "grpcpp/client_context.h"
+#include "spdlog/spdlog.h"
+
+namespace qipu::worker {
+namespace {
+
+// How often the uploader's thread looks at the stream and the queue.
+constexpr absl::Duration kTick = absl::Milliseconds(50);
+
+const char* AckName(qipu::v1::AckStatus s) {
+  switch (s) {
+    case qipu::v1::ACK_STATUS_STORED:
+      return "stored";
+    case qipu::v1::ACK_STATUS_DUPLICATE:
+      return "duplicate";
+    case qipu::v1::ACK_STATUS_REJECTED:
+      return "rejected";
+    default:
+      return "unspecified";
+  }
+}
+
+}  // namespace
+
+Uploader::Uploader(const UploaderOptions& options, CoordinatorClient* client,
+                   Spool* spool, GameQueue* queue, AckCallback on_ack)
+    : options_(options),
+      client_(client),
+      spool_(spool),
+      queue_(queue),
+      on_ack_(std::move(on_ack)) {}
+
+Uploader::~Uploader() {
+  Stop(absl::Now());
+  Wait();
+}
+
+void Uploader::Start() {
+  if (thread_.joinable()) return;
+  thread_ = std::thread([this] { Run(); });
+}
+
+void Uploader::Stop(absl::Time deadline) {
+  queue_->Close();
+  absl::MutexLock lock(&mu_);
+  stopping_ = true;
+  deadline_ = std::min(deadline_, deadline);
+}
+
+void Uploader::Wait() {
+  if (thread_.joinable()) thread_.join();
+}
+
+size_t Uploader::pending() const {
+  const size_t outside = queue_->size() + spool_->pending();
+  absl::MutexLock lock(&mu_);
+  return outside + intake_;
+}
+
+UploaderStats Uploader::stats() const {
+  absl::MutexLock lock(&mu_);
+  return stats_;
+}
+
+void Uploader::SpoolEverything() {
+  absl::MutexLock lock(&mu_);
+  spool_everything_ = true;
+}
+
+bool Uploader::SpoolsEverything() const {
+  absl::MutexLock lock(&mu_);
+  return spool_everything_ || stopping_;
+}
+
+bool Uploader::Finished() const {
+  const bool drained =
+      queue_->closed() && queue_->size() == 0 && spool_->pending() == 0;
+  absl::MutexLock lock(&mu_);
+  if (!stopping_) return false;
+  return (drained && intake_ == 0) || absl::Now() >= deadline_;
+}
+
+void Uploader::Run() {
+  Backoff backoff(options_.backoff, options_.seed);
+  for (;;) {
+    Intake(absl::ZeroDuration());
+    if (Finished()) break;
+    if (spool_->pending() <= unsynced_.size()) {
+      Intake(kTick);  // Nothing to send: wait for games.
+      continue;
+    }
+    const absl::Status s = RunStream();
+    {
+      absl::MutexLock lock(&mu_);
+      if (stream_acks_ > 0) backoff.Reset();
+    }
+    if (s.ok() || Finished()) continue;
+    const absl::Duration delay = backoff.Next();
+    spdlog::warn(
+        "worker {}: upload stream to {}: {}; {} game(s) pending, "
+        "retrying in {} ms",
+        options_.worker, client_->options().address, s.ToString(),
+        spool_->pending(), absl::ToInt64Milliseconds(delay));
+    Pause(delay);
+  }
+  // Whatever is still queued goes to the spool for the next run.
+  while (queue_->size() > 0 || !backlog_.empty()) {
+    const size_t before = queue_->size() + backlog_.size();
+    Intake(absl::ZeroDuration());
+    if (!backlog_.empty() && queue_->size() + backlog_.size() >= before) {
+      spdlog::error(
+          "worker {}: {} finished game(s) could not be spooled "
+          "and are lost",
+          options_.worker, before);
+      break;
+    }
+  }
+  const size_t left = spool_->pending();
+  if (left > 0) {
+    spdlog::info("worker {}: {} game(s) left in the spool {} for the next run",
+                 options_.worker, left, spool_->dir());
+  }
+}
+
+void Uploader::Pause(absl::Duration d) {
+  const absl::Time until = absl::Now() + d;
+  while (!Finished()) {
+    const absl::Duration left = until - absl::Now();
+    if (left <= absl::ZeroDuration()) break;
+    Intake(std::min(left, kTick));
+  }
+}
+
+void Uploader::Intake(absl::Duration timeout) {
+  std::vector<FinishedGame> batch;
+  if (!backlog_.empty()) {
+    batch.swap(backlog_);
+  } else if (spool_->pending() >= options_.max_pending && !SpoolsEverything()) {
+    // Spool full: leave games in the queue (the runner blocks).
+    absl::SleepFor(std::min(timeout, kTick));
+  } else {
+    queue_->PopBatch(static_cast<size_t>(std::max(options_.spool_group, 1)),
+                     timeout, &batch);
+    absl::MutexLock lock(&mu_);
+    intake_ = batch.size();
+  }
+  for (size_t i = 0; i < batch.size(); ++i) {
+    absl::StatusOr<bool> added = spool_->Append(batch[i]);
+    if (!added.ok()) {
+      spdlog::error(
+          "worker {} lease {} game {}: spool append failed: {}; "
+          "will retry",
+          options_.worker, batch[i].lease_id, batch[i].key.ToString(),
+          added.status().ToString());
+      backlog_.assign(std::make_move_iterator(batch.begin() + i),
+                      std::make_move_iterator(batch.end()));
+      absl::SleepFor(kTick);
+      break;
+    }
+    if (*added) {
+      unsynced_.push_back(batch[i].key);
+    } else {
+      absl::MutexLock lock(&mu_);
+      ++stats_.already_pending;
+    }
+  }
+  if (!unsynced_.empty()) {
+    if (absl::Status s = spool_->Sync(); !s.ok()) {
+      spdlog::error("worker {}: spool sync failed: {}; will retry",
+                    options_.worker, s.ToString());
+    } else {
+      absl::MutexLock lock(&mu_);
+      unsent_.insert(unsent_.end(), unsynced_.begin(), unsynced_.end());
+      unsynced_.clear();
+    }
+  }
+  absl::MutexLock lock(&mu_);
+  intake_ = backlog_.size();
+}
+
+absl::Status Uploader::RunStream() {
+  grpc::ClientContext ctx;
+  const absl::Time start = absl::Now();
+  ctx.set_deadline(std::chrono::system_clock::now() +
+                   absl::ToChronoMilliseconds(options_.stream_lifetime +
+                                              options_.ack_timeout));
+  const std::vector<GameKey> keys = spool_->PendingKeys();
+  const absl::flat_hash_set<GameKey> unsynced(unsynced_.begin(),
+                                              unsynced_.end());
+  {
+    absl::MutexLock lock(&mu_);
+    unsent_.clear();
+    for (const GameKey& k : keys) {
+      if (!unsynced.contains(k)) unsent_.push_back(k);
+    }
+    in_flight_.clear();
+    close_writes_ = writer_exit_ = write_failed_ = reader_done_ = false;
+    protocol_error_.clear();
+    stream_acks_ = 0;
+    last_progress_ = start;
+    ++stats_.streams;
+  }
+  spdlog::debug("worker {}: upload stream to {} opened, {} game(s) to send",
+                options_.worker, client_->options().address, keys.size());
+  std::unique_ptr<
+      grpc::ClientReaderWriter<qipu::v1::GameUpload, qipu::v1::GameAck>>
+      stream = client_->stub()->UploadGames(&ctx);
+  std::thread reader([&] { ReadLoop(stream.get(), &ctx); });
+  std::thread writer([&] { WriteLoop(stream.get()); });
+
+  std::string cancel_why;
+  absl::Time idle_since = start;
+  for (;;) {
+    Intake(kTick);
+    const bool drained =
+        queue_->closed() && queue_->size() == 0 && spool_->pending() == 0;
+    bool cancel = false;
+    {
+      absl::MutexLock lock(&mu_);
+      if (reader_done_) break;
+      if (!cancel_why.empty()) continue;
+      const absl::Time now = absl::Now();
+      if (!unsent_.empty() || !in_flight_.empty()) idle_since = now;
+      if (stopping_ && now >= deadline_) {
+        cancel_why = "stopping";
+      } else if (!in_flight_.empty() &&
+                 now - last_progress_ > options_.ack_timeout) {
+        cancel_why = absl::StrCat(
+            "no ack for ", absl::FormatDuration(options_.ack_timeout), " with ",
+            in_flight_.size(), " game(s) in flight");
+      } else if (!protocol_error_.empty()) {
+        cancel_why = protocol_error_;
+      } else if (!close_writes_ && (now - start >= options_.stream_lifetime ||
+                                    now - idle_since >= options_.idle_close ||
+                                    (stopping_ && drained))) {
+        close_writes_ = true;
+      }
+      cancel = !cancel_why.empty();
+    }
+    if (cancel) ctx.TryCancel();
+  }
+  bool closed_cleanly = false;
+  {
+    absl::MutexLock lock(&mu_);
+    writer_exit_ = true;
+    closed_cleanly = close_writes_ && cancel_why.empty() && !write_failed_;
+  }
+  if (!closed_cleanly) ctx.TryCancel();
+  writer.join();
+  reader.join();
+  const grpc::Status finish = stream->Finish();
+
+  absl::MutexLock lock(&mu_);
+  absl::Status result;
+  if (!cancel_why.empty()) {
+    result = absl::UnavailableError(cancel_why);
+  } else if (!finish.ok()) {
+    result = FromGrpc(finish);
+  } else if (!in_flight_.empty()) {
+    result = absl::UnavailableError(absl::StrCat(
+        "stream closed with ", in_flight_.size(), " game(s) unacknowledged"));
+  } else if (!close_writes_) {
+    result = absl::UnavailableError("the coordinator closed the stream");
+  }
+  if (!result.ok()) ++stats_.stream_failures;
+  in_flight_.clear();
+  unsent_.clear();
+  return result;
+}
+
+void Uploader::WriteLoop(
+    grpc::ClientReaderWriter<qipu::v1::GameUpload, qipu::v1::GameAck>* stream) {
+  const size_t window = static_cast<size_t>(std::max(options_.window, 1));
+  for (;;) {
+    GameKey key;
+    {
+      absl::MutexLock lock(&mu_);
+      auto ready = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+        return writer_exit_ || close_writes_ ||
+               (!unsent_.empty() && in_flight_.size() < window);
+      };
+      mu_.Await(absl::Condition(&ready));
+      if (writer_exit_) return;
+      if (close_writes_) break;
+      key = unsent_.front();
+      unsent_.pop_front();
+    }
+    absl::StatusOr<FinishedGame> g = spool_->Get(key);
+    if (!g.ok()) continue;  // Acknowledged meanwhile.
+    qipu::v1::GameUpload upload;
+    if (!upload.mutable_game()->ParseFromString(g->game)) {
+      spdlog::error(
+          "worker {} lease {} game {}: spooled game does not "
+          "parse; dropped",
+          options_.worker, g->lease_id, key.ToString());
+      spool_->Ack(key).IgnoreError();
+      if (on_ack_) on_ack_(key, g->lease_id, qipu::v1::ACK_STATUS_REJECTED);
+      continue;
+    }
+    upload.set_lease_id(g->lease_id);
+    {
+      absl::MutexLock lock(&mu_);
+      upload.set_seq(next_seq_++);
+      if (in_flight_.empty()) last_progress_ = absl::Now();
+      in_flight_.push_back(InFlight{upload.seq(), key, g->lease_id});
+      ++stats_.sent;
+    }
+    if (!stream->Write(upload)) {
+      absl::MutexLock lock(&mu_);
+      write_failed_ = true;
+      return;
+    }
+  }
+  stream->WritesDone();
+}
+
+void Uploader::ReadLoop(
+    grpc::ClientReaderWriter<qipu::v1::GameUpload, qipu::v1::GameAck>* stream,
+    grpc::ClientContext* ctx) {
+  qipu::v1::GameAck ack;
+  while (stream->Read(&ack)) {
+    InFlight f;
+    std::string bad;
+    {
+      absl::MutexLock lock(&mu_);
+      if (in_flight_.empty() || in_flight_.front().seq != ack.seq()) {
+        bad = absl::StrCat("ack for seq ", ack.seq(), " but expected ",
+                           in_flight_.empty()
+                               ? std::string("none")
+                               : absl::StrCat(in_flight_.front().seq));
+      } else if (ack.status() != qipu::v1::ACK_STATUS_STORED &&
+                 ack.status() != qipu::v1::ACK_STATUS_DUPLICATE &&
+                 ack.status() != qipu::v1::ACK_STATUS_REJECTED) {
+        bad = absl::StrCat("ack for seq ", ack.seq(), " has status ",
+                           static_cast<int>(ack.status()));
+      } else {
+        f = std::move(in_flight_.front());
+        in_flight_.pop_front();
+        last_progress_ = absl::Now();
+        ++stream_acks_;
+        if (ack.status() == qipu::v1::ACK_STATUS_STORED) ++stats_.stored;
+        if (ack.status() == qipu::v1::ACK_STATUS_DUPLICATE) {
+          ++stats_.duplicates;
+        }
+        if (ack.status() == qipu::v1::ACK_STATUS_REJECTED) ++stats_.rejected;
+      }
+      if (!bad.empty()) protocol_error_ = bad;
+    }
+    if (!bad.empty()) {
+      spdlog::error("worker {}: protocol error on the upload stream: {}",
+                    options_.worker, bad);
+      ctx->TryCancel();
+      while (stream->Read(&ack)) {
+      }
+      break;
+    }
+    if (ack.status() == qipu::v1::ACK_STATUS_REJECTED) {
+      spdlog::warn(
+          "worker {} lease {} game {}: rejected by the coordinator "
+          "({}); dropped",
+          options_.worker, f.lease_id, f.key.ToString(), ack.reason());
+    } else {
+      spdlog::trace("worker {} lease {} game {}: {}", options_.worker,
+                    f.lease_id, f.key.ToString(), AckName(ack.status()));
+    }
+    if (absl::Status s = spool_->Ack(f.key); !s.ok()) {
+      spdlog::warn("worker {}: spool: {}", options_.worker, s.ToString());
+    }
+    if (on_ack_) on_ack_(f.key, f.lease_id, ack.status());
+  }
+  absl::MutexLock lock(&mu_);
+  reader_done_ = true;
+}
+
+}  // namespace qipu::worker

@@ -1,0 +1,200 @@
+// Uploader: moves finished games from the GameQueue into the Spool and
+// from the Spool to the coordinator over the UploadGames stream, and
+// forgets each game once its ack arrives.
+//
+// Threads. The uploader's own thread takes games off the queue in groups
+// (up to spool_group), appends them to the spool and syncs once per group;
+// only then do they become sendable. It also opens streams, watches them
+// and reconnects. Each stream has a writer thread (the one caller of
+// Write/WritesDone) and a reader thread (the one caller of Read), as the
+// gRPC sync API requires.
+//
+// Flow control. At most `window` games are sent and unacknowledged on a
+// stream; the writer waits for acks beyond that. At most `max_pending`
+// games sit in the spool; beyond that the uploader stops draining the
+// queue, the queue fills, and the game runner's threads block.
+//
+// Failures. A stream that fails (coordinator down, restarted, storage
+// error: UNAVAILABLE), that answers out of order, or that goes ack_timeout
+// without an ack while games are in flight is cancelled; after a capped,
+// jittered exponential backoff a new stream resends every game still in
+// the spool, oldest first. Acks: STORED and DUPLICATE (the coordinator had
+// the game already, e.g. from before a reconnect) are success; REJECTED is
+// logged and the game dropped, never resent. Every stream has a deadline
+// (stream_lifetime + ack_timeout); before it, the stream is closed cleanly
+// (WritesDone, remaining acks read) and a fresh one opened.
+#ifndef QIPU_WORKER_UPLOADER_H_
+#define QIPU_WORKER_UPLOADER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "qipu/v1/work.pb.h"
+#include "worker/backoff.h"
+#include "worker/client.h"
+#include "worker/game_queue.h"
+#include "worker/spool.h"
+
+namespace qipu::worker {
+
+struct UploaderOptions {
+  // Most games sent and not yet acknowledged on a stream, >= 1.
+  int window = 256;
+  // Most games taken off the queue per spool sync, >= 1.
+  int spool_group = 64;
+  // Most games pending in the spool before the queue is left to fill.
+  size_t max_pending = 4096;
+  // A stream with games in flight and no ack for this long is restarted.
+  absl::Duration ack_timeout = absl::Seconds(30);
+  // Age at which a stream is closed cleanly and replaced.
+  absl::Duration stream_lifetime = absl::Minutes(10);
+  // A stream with nothing to send or acknowledge for this long is closed
+  // cleanly (an idle worker holds no stream open on the coordinator).
+  absl::Duration idle_close = absl::Seconds(2);
+  // Delays between failed streams.
+  BackoffOptions backoff;
+  // Seed of the backoff jitter.
+  uint64_t seed = 1;
+  // Names this worker in log lines.
+  std::string worker;
+};
+
+// Counters since Start(). Plain value.
+struct UploaderStats {
+  uint64_t sent = 0;
+  uint64_t stored = 0;
+  uint64_t duplicates = 0;
+  uint64_t rejected = 0;
+  // Games handed over while the same game (same job and index, e.g.
+  // played again under a re-issued lease) was still pending in the spool:
+  // not spooled or sent a second time.
+  uint64_t already_pending = 0;
+  // Streams opened, and streams that ended in an error.
+  uint64_t streams = 0;
+  uint64_t stream_failures = 0;
+};
+
+// Thread-safe: every method may be called from any thread.
+class Uploader {
+ public:
+  // Called on the stream's reader thread after each ack (the game is
+  // already forgotten by the spool). Must not block for long.
+  using AckCallback = std::function<void(
+      const GameKey& key, const std::string& lease_id, qipu::v1::AckStatus)>;
+
+  // Does not own client, spool or queue; all must outlive the uploader.
+  // `on_ack` may be empty.
+  Uploader(const UploaderOptions& options, CoordinatorClient* client,
+           Spool* spool, GameQueue* queue, AckCallback on_ack);
+
+  // Stop(absl::Now()), then Wait().
+  ~Uploader();
+
+  Uploader(const Uploader&) = delete;
+  Uploader& operator=(const Uploader&) = delete;
+
+  // Starts the uploader's thread. Call once.
+  void Start();
+
+  // Closes the queue and asks the uploader to finish: it spools whatever
+  // is queued, keeps uploading until nothing is pending or `deadline`
+  // passes, then ends its stream. Games still pending stay in the spool
+  // for the next run. Returns at once; an earlier deadline wins.
+  void Stop(absl::Time deadline);
+
+  // Lifts max_pending: from now on everything queued is spooled at once.
+  // For a graceful stop, so that the runner can queue its last games even
+  // when the coordinator is unreachable and the spool is full.
+  void SpoolEverything();
+
+  // Blocks until the uploader's thread has ended (after Stop()).
+  void Wait();
+
+  // Games not yet acknowledged: queued, being spooled, or in the spool.
+  size_t pending() const;
+
+  UploaderStats stats() const;
+
+ private:
+  // A game on the wire.
+  struct InFlight {
+    uint64_t seq = 0;
+    GameKey key;
+    std::string lease_id;
+  };
+
+  // The uploader's thread.
+  void Run();
+  // Moves up to one group of games from the queue into the spool, waiting
+  // up to `timeout` for them; then makes synced games sendable.
+  void Intake(absl::Duration timeout);
+  // Opens a stream, runs it until it ends, and returns how it ended (OK
+  // for a clean close with nothing in flight).
+  absl::Status RunStream();
+  void WriteLoop(
+      grpc::ClientReaderWriter<qipu::v1::GameUpload, qipu::v1::GameAck>* s);
+  void ReadLoop(
+      grpc::ClientReaderWriter<qipu::v1::GameUpload, qipu::v1::GameAck>* s,
+      grpc::ClientContext* ctx);
+  // True after SpoolEverything() or Stop().
+  bool SpoolsEverything() const;
+  // True when Stop() was called and either everything is uploaded or the
+  // deadline passed.
+  bool Finished() const;
+  // Waits up to `d` while spooling arrivals; returns early when Finished().
+  void Pause(absl::Duration d);
+
+  const UploaderOptions options_;
+  CoordinatorClient* const client_;
+  Spool* const spool_;
+  GameQueue* const queue_;
+  const AckCallback on_ack_;
+  std::thread thread_;
+
+  // Used by the uploader's thread only: games taken off the queue that
+  // the spool refused (a write error; retried), and keys appended to the
+  // spool but not yet synced (not sendable until a sync succeeds).
+  std::vector<FinishedGame> backlog_;
+  std::vector<GameKey> unsynced_;
+
+  mutable absl::Mutex mu_;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  bool spool_everything_ ABSL_GUARDED_BY(mu_) = false;
+  absl::Time deadline_ ABSL_GUARDED_BY(mu_) = absl::InfiniteFuture();
+  // Games off the queue and not in the spool (backlog_.size() and the
+  // group being appended), for pending().
+  size_t intake_ ABSL_GUARDED_BY(mu_) = 0;
+  // The current stream: spooled games not yet sent (oldest first), games
+  // sent and not yet acked (in seq order, the order acks arrive in).
+  std::deque<GameKey> unsent_ ABSL_GUARDED_BY(mu_);
+  std::deque<InFlight> in_flight_ ABSL_GUARDED_BY(mu_);
+  // Set by the stream's monitor to end the writer: close_writes_ cleanly
+  // (WritesDone), writer_exit_ at once.
+  bool close_writes_ ABSL_GUARDED_BY(mu_) = false;
+  bool writer_exit_ ABSL_GUARDED_BY(mu_) = false;
+  // The writer's Write() failed; the reader has ended (the stream is over).
+  bool write_failed_ ABSL_GUARDED_BY(mu_) = false;
+  bool reader_done_ ABSL_GUARDED_BY(mu_) = false;
+  // The reader saw an out-of-order or malformed ack.
+  std::string protocol_error_ ABSL_GUARDED_BY(mu_);
+  // Last ack, or the write that made in_flight_ non-empty.
+  absl::Time last_progress_ ABSL_GUARDED_BY(mu_);
+  // Acks on the current stream.
+  uint64_t stream_acks_ ABSL_GUARDED_BY(mu_) = 0;
+  // Next seq to send; seqs are unique over the uploader's lifetime.
+  uint64_t next_seq_ ABSL_GUARDED_BY(mu_) = 1;
+  UploaderStats stats_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace qipu::worker
+
+#endif  // QIPU_WORKER_UPLOADER_H_
