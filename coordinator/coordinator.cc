@@ -1,6 +1,8 @@
 #include "coordinator/coordinator.h"
 
 #include "absl/strings/str_cat.h"
+#include "coordinator/corpus_service.h"
+#include "coordinator/query_service.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/server_builder.h"
@@ -38,9 +40,22 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
                            &c->port_);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.SetMaxSendMessageSize(options.max_message_bytes);
+  // Keep a few sync-server pollers alive: with the defaults (1..2) every
+  // burst of concurrent queries spawns and reaps threads.
+  using SyncOption = grpc::ServerBuilder::SyncServerOption;
+  builder.SetSyncServerOption(SyncOption::MIN_POLLERS, 2);
+  builder.SetSyncServerOption(SyncOption::MAX_POLLERS, 8);
   c->services_.push_back(std::make_unique<JobServiceImpl>(jobs));
   c->services_.push_back(std::make_unique<WorkServiceImpl>(
       jobs, c->ingest_.get(), &c->metrics_, options.work));
+  c->queries_ =
+      std::make_unique<QueryEngine>(c->store_.get(), c->configs_.get());
+  c->services_.push_back(
+      std::make_unique<QueryServiceImpl>(c->queries_.get()));
+  c->importer_ = std::make_unique<Importer>(c->configs_.get(), c->ingest_.get(),
+                                            options.import);
+  c->services_.push_back(std::make_unique<CorpusServiceImpl>(
+      c->importer_.get(), c->store_.get(), CorpusServiceOptions{}));
   for (auto& s : c->services_) builder.RegisterService(s.get());
   c->server_ = builder.BuildAndStart();
   if (c->server_ == nullptr || c->port_ == 0) {
@@ -80,9 +95,11 @@ void Coordinator::Shutdown(absl::Duration grace) {
   }
   stop_.Notify();
   if (ticker_.joinable()) ticker_.join();
+  importer_.reset();
   if (ingest_ != nullptr) ingest_->Stop();
   server_.reset();
   ingest_.reset();
+  queries_.reset();
   jobs_.reset();
   configs_.reset();
   store_.reset();

@@ -17,9 +17,11 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
+#include "coordinator/importer.h"
 #include "coordinator/ingest.h"
 #include "coordinator/jobs.h"
 #include "coordinator/metrics.h"
+#include "coordinator/queries.h"
 #include "coordinator/work_service.h"
 #include "grpcpp/server.h"
 #include "store/configs.h"
@@ -38,6 +40,8 @@ struct CoordinatorOptions {
   JobManagerOptions jobs;
   IngestOptions ingest;
   WorkServiceOptions work;
+  // Corpus import (CorpusService): prepare threads, file limits.
+  ImporterOptions import;
   // Largest request message accepted, bytes (an SGF file for import).
   int max_message_bytes = 32 << 20;
   // How often leases are checked for expiry and gauges sampled.
@@ -68,6 +72,10 @@ class Coordinator {
   store::Store& store() { return *store_; }
   store::ConfigRegistry& configs() { return *configs_; }
   Metrics& metrics() { return metrics_; }
+  // The query engine behind QueryService (also usable in-process).
+  QueryEngine& queries() { return *queries_; }
+  // The importer behind CorpusService.Import (also usable in-process).
+  Importer& importer() { return *importer_; }
 
  private:
   Coordinator() = default;
@@ -78,6 +86,8 @@ class Coordinator {
   std::unique_ptr<store::ConfigRegistry> configs_;
   std::unique_ptr<JobManager> jobs_;
   std::unique_ptr<Ingestor> ingest_;
+  std::unique_ptr<QueryEngine> queries_;
+  std::unique_ptr<Importer> importer_;
   Metrics metrics_;
   std::vector<std::unique_ptr<grpc::Service>> services_;
   std::unique_ptr<grpc::Server> server_;

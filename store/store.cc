@@ -1,9 +1,12 @@
 #include "store/store.h"
 
+#include <algorithm>
+
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/filter_policy.h"
+#include "rocksdb/memtablerep.h"
 #include "rocksdb/slice_transform.h"
 #include "rocksdb/table.h"
 #include "rocksdb/write_buffer_manager.h"
@@ -30,6 +33,14 @@ rocksdb::ColumnFamilyOptions CfOptions(const StoreOptions& o,
   t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
   t.whole_key_filtering = whole_key_bloom;
   t.format_version = 5;
+  // Partitioned index and filters (4 KB partitions, top level pinned): a
+  // lookup loads a few small blocks instead of a whole file's filter and
+  // index (megabytes for a 64 MB file), which thrash the cache's shards.
+  t.index_type = rocksdb::BlockBasedTableOptions::kTwoLevelIndexSearch;
+  t.partition_filters = true;
+  t.metadata_block_size = 4096;
+  t.pin_top_level_index_and_filter = true;
+  t.cache_index_and_filter_blocks_with_high_priority = true;
   cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
   return cf;
 }
@@ -52,6 +63,9 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir,
   db_options.keep_log_file_num = 3;
   db_options.max_log_file_size = 8u << 20;
   db_options.enable_pipelined_write = true;
+  // Required by the hash memtable of the positions CF; qipu has a single
+  // writer thread (the ingest committer) anyway.
+  db_options.allow_concurrent_memtable_write = false;
 
   rocksdb::ColumnFamilyOptions meta = CfOptions(o, s->cache_, true);
   rocksdb::ColumnFamilyOptions games = CfOptions(o, s->cache_, true);
@@ -60,7 +74,13 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir,
   positions.prefix_extractor.reset(
       rocksdb::NewFixedPrefixTransform(kPositionPrefixLength));
   positions.merge_operator = NewPositionMergeOperator();
-  positions.memtable_prefix_bloom_size_ratio = 0.05;
+  // Position keys are random hashes arriving ~30 per game: a hash of small
+  // skiplists per prefix makes a memtable insert a bucket lookup instead of
+  // a deep skiplist walk (the ingest hot spot). Reads are prefix scans.
+  // The bucket array is allocated per memtable up front: keep it at an
+  // eighth of the memtable so small write buffers still work.
+  positions.memtable_factory.reset(rocksdb::NewHashSkipListRepFactory(
+      std::max<size_t>(1024, o.write_buffer_bytes / 64), 4, 4));
   rocksdb::ColumnFamilyOptions aggregates = CfOptions(o, s->cache_, true);
   aggregates.merge_operator = NewAggregateMergeOperator();
   aggregates.write_buffer_size = std::min<size_t>(o.write_buffer_bytes, 8u << 20);

@@ -1,0 +1,179 @@
+#include "coordinator/corpus_service.h"
+
+#include <deque>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "coordinator/grpc_status.h"
+#include "spdlog/spdlog.h"
+
+namespace qipu::coordinator {
+namespace {
+
+// The responses of one Import stream, in request order: a slot is
+// reserved per request as it arrives and filled when its file is done;
+// the writer sends filled slots from the front.
+class ResponseQueue {
+ public:
+  explicit ResponseQueue(int window) : window_(std::max(1, window)) {}
+
+  // Blocks while `window` slots are open; the slot's number, or -1 once
+  // the stream has failed.
+  int64_t Reserve() {
+    absl::MutexLock lock(&mu_);
+    auto room = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return failed_ || static_cast<int>(slots_.size()) < window_;
+    };
+    mu_.Await(absl::Condition(&room));
+    if (failed_) return -1;
+    slots_.emplace_back();
+    return next_++;
+  }
+
+  void Fill(int64_t n, qipu::v1::ImportResponse r) {
+    absl::MutexLock lock(&mu_);
+    slots_[static_cast<size_t>(n - first_)] = std::move(r);
+  }
+
+  // Waits for the front slot; false once closed and drained, or failed.
+  bool Pop(qipu::v1::ImportResponse* out) {
+    absl::MutexLock lock(&mu_);
+    auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return failed_ || (!slots_.empty() && slots_.front().has_value()) ||
+             (closed_ && slots_.empty());
+    };
+    mu_.Await(absl::Condition(&ready));
+    if (failed_ || slots_.empty()) return false;
+    *out = std::move(*slots_.front());
+    slots_.pop_front();
+    ++first_;
+    return true;
+  }
+
+  void Close() {
+    absl::MutexLock lock(&mu_);
+    closed_ = true;
+  }
+  void Fail() {
+    absl::MutexLock lock(&mu_);
+    failed_ = true;
+  }
+  bool failed() const {
+    absl::MutexLock lock(&mu_);
+    return failed_;
+  }
+  // Waits until every reserved slot is filled: the importer's callbacks
+  // point at this queue.
+  void WaitFilled() {
+    absl::MutexLock lock(&mu_);
+    auto filled = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      for (const auto& s : slots_) {
+        if (!s.has_value()) return false;
+      }
+      return true;
+    };
+    mu_.Await(absl::Condition(&filled));
+  }
+
+ private:
+  const int window_;
+  mutable absl::Mutex mu_;
+  std::deque<std::optional<qipu::v1::ImportResponse>> slots_
+      ABSL_GUARDED_BY(mu_);
+  int64_t first_ ABSL_GUARDED_BY(mu_) = 0;
+  int64_t next_ ABSL_GUARDED_BY(mu_) = 0;
+  bool closed_ ABSL_GUARDED_BY(mu_) = false;
+  bool failed_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+qipu::v1::ImportResponse Refused(const std::string& file,
+                                 absl::string_view why) {
+  qipu::v1::ImportResponse r;
+  r.set_file(file);
+  qipu::v1::ImportError* e = r.add_errors();
+  e->set_file(file);
+  e->set_reason(std::string(why));
+  return r;
+}
+
+}  // namespace
+
+grpc::Status CorpusServiceImpl::Import(
+    grpc::ServerContext* ctx,
+    grpc::ServerReaderWriter<qipu::v1::ImportResponse, qipu::v1::ImportRequest>*
+        stream) {
+  ResponseQueue responses(options_.import_window);
+  std::thread writer([&] {
+    qipu::v1::ImportResponse r;
+    while (responses.Pop(&r)) {
+      if (!stream->Write(r)) {
+        responses.Fail();
+        ctx->TryCancel();
+        return;
+      }
+    }
+  });
+
+  qipu::v1::ImportRequest req;
+  uint64_t files = 0;
+  while (!ctx->IsCancelled() && stream->Read(&req)) {
+    const int64_t slot = responses.Reserve();
+    if (slot < 0) break;
+    ++files;
+    std::string file =
+        req.file().empty() ? absl::StrCat("<request ", files, ">") : req.file();
+    ImportSettings settings;
+    if (!req.source().empty()) settings.source = req.source();
+    if (req.index_depth() != 0) {
+      settings.index_depth =
+          static_cast<int>(std::min<uint32_t>(req.index_depth(), 1u << 30));
+    }
+    if (absl::Status s = ValidateImportSettings(settings); !s.ok()) {
+      responses.Fill(slot, Refused(file, s.message()));
+      continue;
+    }
+    importer_->ImportBytes(std::move(file), std::move(*req.mutable_data()),
+                           settings,
+                           [&responses, slot](qipu::v1::ImportResponse r) {
+                             responses.Fill(slot, std::move(r));
+                           });
+  }
+  responses.Close();
+  responses.WaitFilled();
+  writer.join();
+  if (responses.failed() || ctx->IsCancelled()) {
+    spdlog::warn("import: stream ended early after {} files", files);
+    return grpc::Status(grpc::StatusCode::CANCELLED,
+                        "the stream was cancelled; files without a response "
+                        "may or may not be imported (re-importing is safe)");
+  }
+  spdlog::info("import: {} files", files);
+  return grpc::Status::OK;
+}
+
+grpc::Status CorpusServiceImpl::Export(
+    grpc::ServerContext* ctx, const qipu::v1::ExportRequest* req,
+    grpc::ServerWriter<qipu::v1::Game>* writer) {
+  bool broken = false;
+  auto stats = exporter_.Export(
+      *req, [&](const store::GameId&, const qipu::v1::Game& game) {
+        if (ctx->IsCancelled() || !writer->Write(game)) {
+          broken = true;
+          return false;
+        }
+        return true;
+      });
+  if (!stats.ok()) return ToGrpc(stats.status());
+  if (broken) {
+    return grpc::Status(grpc::StatusCode::CANCELLED,
+                        "the client went away during the export");
+  }
+  spdlog::info("export: {} of {} games", stats->games, stats->scanned);
+  return grpc::Status::OK;
+}
+
+}  // namespace qipu::coordinator

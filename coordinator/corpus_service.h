@@ -1,0 +1,54 @@
+// gRPC edge of corpus import and export: CorpusService of
+// qipu/v1/query.proto. Converts requests to Importer / Exporter calls and
+// absl::Status to gRPC codes; the work is in importer.h and exporter.h.
+#ifndef QIPU_COORDINATOR_CORPUS_SERVICE_H_
+#define QIPU_COORDINATOR_CORPUS_SERVICE_H_
+
+#include "coordinator/exporter.h"
+#include "coordinator/importer.h"
+#include "qipu/v1/query.grpc.pb.h"
+#include "store/store.h"
+
+namespace qipu::coordinator {
+
+struct CorpusServiceOptions {
+  // Files of one Import stream being imported at once; the service stops
+  // reading the stream beyond (flow control on top of HTTP/2's).
+  int import_window = 64;
+};
+
+// CorpusService. Thread-safe; does not own its collaborators, which must
+// outlive it.
+class CorpusServiceImpl final : public qipu::v1::CorpusService::Service {
+ public:
+  CorpusServiceImpl(Importer* importer, store::Store* store,
+                    const CorpusServiceOptions& options)
+      : importer_(importer), exporter_(store), options_(options) {}
+
+  // Reads one file per request on the handler thread and queues it with
+  // the Importer; a second thread writes one ImportResponse per file, in
+  // request order, as each file's games become durable. A request whose
+  // source or index depth is invalid gets a response with one error row
+  // (nothing of it is imported); the stream goes on. Defaults: source
+  // "import", index depth 60 (when 0).
+  grpc::Status Import(
+      grpc::ServerContext* ctx,
+      grpc::ServerReaderWriter<qipu::v1::ImportResponse,
+                               qipu::v1::ImportRequest>* stream) override;
+
+  // Streams the matching games (Exporter::Export). INVALID_ARGUMENT for a
+  // bad filter, CANCELLED when the client goes away, UNAVAILABLE /
+  // DATA_LOSS when the store fails part-way.
+  grpc::Status Export(grpc::ServerContext* ctx,
+                      const qipu::v1::ExportRequest* req,
+                      grpc::ServerWriter<qipu::v1::Game>* writer) override;
+
+ private:
+  Importer* importer_;
+  const Exporter exporter_;
+  const CorpusServiceOptions options_;
+};
+
+}  // namespace qipu::coordinator
+
+#endif  // QIPU_COORDINATOR_CORPUS_SERVICE_H_

@@ -1,0 +1,114 @@
+#include "coordinator/exporter.h"
+
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "coordinator/filter.h"
+#include "coordinator/prepare.h"
+#include "coordinator/queries.h"
+#include "proto/convert.h"
+#include "rocksdb/db.h"
+#include "rules/rules.h"
+#include "spdlog/spdlog.h"
+#include "store/keys.h"
+#include "store/status.h"
+
+namespace qipu::coordinator {
+namespace {
+
+// Points in a packed list (one varint each: bytes without the high bit end
+// a point).
+uint32_t PackedCount(const std::string& packed) {
+  uint32_t n = 0;
+  for (char c : packed) n += (static_cast<unsigned char>(c) & 0x80) == 0;
+  return n;
+}
+
+// The handicap PrepareImport() files an import under: the stones of a
+// root, Black-only setup of a record with HA >= 2, when there are at least
+// two (rules::Replay() places them as a free handicap), else 0.
+uint32_t ImportHandicap(const qipu::v1::Game& g) {
+  if (g.handicap() < 2 || g.setup_size() == 0) return 0;
+  const qipu::v1::Setup& s = g.setup(0);
+  if (s.before_move() != 0 || !s.white().empty() || !s.empty().empty()) {
+    return 0;
+  }
+  const uint32_t stones = PackedCount(s.black());
+  return stones >= 2 ? stones : 0;
+}
+
+}  // namespace
+
+qipu::v1::ConfigRecord GameDimensions(const qipu::v1::Game& game) {
+  qipu::v1::ConfigRecord c;
+  c.set_width(game.width());
+  c.set_height(game.height());
+  if (auto r = wire::RulesFromProto(game.rules()); r.ok()) {
+    c.set_rules_key(rules::RulesKey(*r));
+    c.set_preset(rules::PresetName(*r));
+  }
+  c.set_komi(game.rules().komi());
+  const qipu::v1::Provenance& p = game.provenance();
+  if (p.job() != 0) {
+    c.set_handicap(game.handicap());
+    c.set_source(absl::StrCat("job:", p.job()));
+  } else {
+    c.set_handicap(ImportHandicap(game));
+    c.set_source(p.source());
+  }
+  c.set_policy(p.policy());
+  return c;
+}
+
+uint32_t GameDay(const qipu::v1::Game& game) {
+  if (game.provenance().job() == 0) return game.meta().date_ymd();
+  return DayOf(absl::FromUnixMicros(game.provenance().stored_unix_micros()));
+}
+
+absl::StatusOr<store::GameId> GameIdOf(const qipu::v1::Game& game) {
+  const qipu::v1::Provenance& p = game.provenance();
+  if (p.job() != 0) return store::GameId::SelfPlay(p.job(), p.game_index());
+  auto record = wire::GameToRecord(game);
+  if (!record.ok()) return record.status();
+  return store::ContentId(*record);
+}
+
+absl::StatusOr<ExportStats> Exporter::Export(const qipu::v1::ExportRequest& req,
+                                             const Sink& sink) const {
+  auto filter = CompileQueryFilter(req.filter());
+  if (!filter.ok()) return filter.status();
+  rocksdb::ReadOptions ro;
+  ro.fill_cache = false;
+  ro.readahead_size = 2u << 20;
+  std::unique_ptr<rocksdb::Iterator> it(
+      store_->db()->NewIterator(ro, store_->games()));
+  ExportStats stats;
+  qipu::v1::Game game;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    if (req.limit() != 0 && stats.games >= req.limit()) break;
+    ++stats.scanned;
+    const rocksdb::Slice k = it->key();
+    const rocksdb::Slice v = it->value();
+    auto id = store::DecodeGameKey(absl::string_view(k.data(), k.size()));
+    if (!id.has_value() ||
+        !game.ParseFromArray(v.data(), static_cast<int>(v.size()))) {
+      ++stats.damaged;
+      spdlog::warn("export: skipping a damaged game record (key {} bytes)",
+                   k.size());
+      continue;
+    }
+    if (!filter->MatchesDay(GameDay(game)) ||
+        !filter->MatchesConfig(GameDimensions(game))) {
+      continue;
+    }
+    ++stats.games;
+    if (!sink(*id, game)) return stats;
+  }
+  if (!it->status().ok()) {
+    return store::FromRocks(it->status(), "exporting games");
+  }
+  return stats;
+}
+
+}  // namespace qipu::coordinator

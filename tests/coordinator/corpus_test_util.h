@@ -1,0 +1,179 @@
+// Helpers of the corpus import/export tests: an in-process database
+// (Store, ConfigRegistry, Ingestor, Importer -- what `qipu import --db`
+// wires up), file writing, and small self-play corpora written as SGF.
+#ifndef QIPU_TESTS_COORDINATOR_CORPUS_TEST_UTIL_H_
+#define QIPU_TESTS_COORDINATOR_CORPUS_TEST_UTIL_H_
+
+#include <stdlib.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "coordinator/importer.h"
+#include "coordinator/ingest.h"
+#include "gtest/gtest.h"
+#include "proto/convert.h"
+#include "rules/result.h"
+#include "rules/rules.h"
+#include "rules/scoring.h"
+#include "rules/selfplay.h"
+#include "rules/sgf_writer.h"
+#include "store/configs.h"
+#include "store/game_id.h"
+#include "store/store.h"
+#include "tests/coordinator/query_fixture.h"
+
+namespace qipu::coordinator::testing {
+
+// The fox-pro corpus (679 games), or "" when the checkout lacks it.
+inline std::string FoxCorpusDir() {
+  const std::string dir =
+      std::string(QIPU_SOURCE_DIR) + "/../shared/corpora/fox-pro";
+  std::error_code ec;
+  return std::filesystem::is_directory(dir, ec) ? dir : std::string();
+}
+
+// A fresh directory under $TMPDIR, removed with its contents at the end.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    const char* base = getenv("TMPDIR");
+    std::string tmpl =
+        absl::StrCat(base != nullptr ? base : "/tmp", "/qipu-corpus-XXXXXX");
+    EXPECT_NE(mkdtemp(tmpl.data()), nullptr);
+    path_ = tmpl;
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+
+  const std::string& path() const { return path_; }
+  std::string Sub(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+inline std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in),
+                     std::istreambuf_iterator<char>());
+}
+
+// A database opened in-process with an Importer on it.
+class CorpusDb {
+ public:
+  explicit CorpusDb(const std::string& dir, ImporterOptions options = {}) {
+    store::StoreOptions so;
+    so.sync = false;
+    so.block_cache_bytes = 16u << 20;
+    // Default memtable sizes: the positions CF's hash memtable allocates
+    // its buckets (8 MiB) up front, more than a small write buffer holds.
+    auto s = store::Store::Open(dir, so);
+    EXPECT_TRUE(s.ok()) << s.status();
+    store_ = *std::move(s);
+    configs_ = std::make_unique<store::ConfigRegistry>(store_.get());
+    EXPECT_TRUE(configs_->Load().ok());
+    ingest_ =
+        std::make_unique<Ingestor>(store_.get(), IngestOptions{}, nullptr);
+    importer_ =
+        std::make_unique<Importer>(configs_.get(), ingest_.get(), options);
+  }
+  ~CorpusDb() {
+    importer_.reset();
+    ingest_->Stop();
+  }
+
+  store::Store& store() { return *store_; }
+  store::ConfigRegistry& configs() { return *configs_; }
+  Importer& importer() { return *importer_; }
+
+  // ImportPaths() with default settings unless given.
+  ImportSummary Import(const std::vector<std::string>& paths,
+                       const ImportSettings& s = {}) {
+    return importer_->ImportPaths(paths, s);
+  }
+
+  // The ids of every stored game.
+  std::set<store::GameId> Ids() {
+    std::set<store::GameId> ids;
+    for (const StoredGame& g : StoredGames(*store_)) ids.insert(g.id);
+    return ids;
+  }
+
+ private:
+  std::unique_ptr<store::Store> store_;
+  std::unique_ptr<store::ConfigRegistry> configs_;
+  std::unique_ptr<Ingestor> ingest_;
+  std::unique_ptr<Importer> importer_;
+};
+
+// A coordinator on 127.0.0.1:0 over a new database in `dir`, with the
+// default memtable sizes (see CorpusDb) and no fsync.
+inline std::unique_ptr<Coordinator> StartCorpusCoordinator(
+    const std::string& dir) {
+  CoordinatorOptions o;
+  o.db_dir = dir;
+  o.listen = "127.0.0.1:0";
+  o.store.block_cache_bytes = 16u << 20;
+  o.store.sync = false;
+  auto c = Coordinator::Start(o);
+  EXPECT_TRUE(c.ok()) << c.status();
+  return c.ok() ? std::move(*c) : nullptr;
+}
+
+inline void WriteFile(const std::string& path, const std::string& data) {
+  std::filesystem::create_directories(
+      std::filesystem::path(path).parent_path());
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << data;
+}
+
+// Self-play game `index` of a seeded size x size chinese job as a record
+// (handicap stones as root setup when `handicap` >= 2), with players and a
+// date, as an external program might have written it.
+inline rules::GameRecord PlayedRecord(int size, uint64_t seed, uint64_t index,
+                                      int handicap = 0) {
+  rules::SelfPlaySpec spec;
+  spec.width = spec.height = size;
+  spec.rules = *rules::PresetRules("chinese");
+  spec.handicap = handicap;
+  spec.job_seed = seed;
+  spec.index = index;
+  rules::Game game(size, size, spec.rules);
+  rules::SelfPlayOutcome outcome;
+  EXPECT_TRUE(rules::PlaySelfPlay(spec, &game, &outcome).ok());
+  std::vector<rules::Point> stones;
+  if (handicap >= 2) stones = *rules::FixedHandicap(size, size, handicap);
+  rules::GameRecord r = wire::RecordOfGame(game, stones);
+  r.result = rules::ResultToSgf(game.result());
+  r.rules = "chinese";
+  r.komi = spec.rules.komi;
+  r.has_komi = true;
+  r.black_player = "Black " + std::to_string(index);
+  r.white_player = "White " + std::to_string(index);
+  r.date = "2020-01-" + std::to_string(10 + index % 20);
+  return r;
+}
+
+// Ids of the records, as import computes them.
+inline std::set<store::GameId> ContentIds(
+    const std::vector<rules::GameRecord>& records) {
+  std::set<store::GameId> ids;
+  for (const auto& r : records) ids.insert(store::ContentId(r));
+  return ids;
+}
+
+}  // namespace qipu::coordinator::testing
+
+#endif  // QIPU_TESTS_COORDINATOR_CORPUS_TEST_UTIL_H_

@@ -1,0 +1,419 @@
+// Importer (coordinator/importer.h): the fox-pro corpus against counts
+// computed here from the SGF files with a separate, deliberately simple
+// reader; every malformed-input path; order and duplicates across threads;
+// the Fox result rule and note kinds.
+#include "coordinator/importer.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "coordinator/queries.h"
+#include "gtest/gtest.h"
+#include "rules/sgf_reader.h"
+#include "tests/coordinator/corpus_test_util.h"
+
+namespace qipu::coordinator::testing {
+namespace {
+
+// --- An independent reading of SGF files -----------------------------------
+
+// What the test needs of one file: its main line and its first result.
+struct SimpleGame {
+  std::string file;
+  // "AB:pd", "B:pd", ... in order, up to the first ')'.
+  std::vector<std::string> main_line;
+  bool setup_before_first_move = false;
+  std::string first_move;  // "B:pd", or "" when none.
+  std::string result;
+};
+
+// Reads the first game tree's main line: property values are skipped with
+// their escapes, the main line ends at the first ')'. Enough for the
+// fox-pro files (one game each, some without the opening '(').
+SimpleGame ReadSimple(const std::string& file, const std::string& d) {
+  SimpleGame g;
+  g.file = file;
+  std::string id;
+  bool in_name = false;
+  for (size_t i = 0; i < d.size(); ++i) {
+    const char c = d[i];
+    if (c >= 'A' && c <= 'Z') {
+      if (!in_name) id.clear();
+      in_name = true;
+      id += c;
+    } else if (c == '[') {
+      in_name = false;
+      std::string value;
+      size_t j = i + 1;
+      for (; j < d.size() && d[j] != ']'; ++j) {
+        if (d[j] == '\\') ++j;
+        if (j < d.size()) value += d[j];
+      }
+      i = j;
+      if (id == "B" || id == "W") {
+        if (g.first_move.empty()) g.first_move = id + ":" + value;
+        g.main_line.push_back(id + ":" + value);
+      } else if (id == "AB" || id == "AW" || id == "AE") {
+        if (g.first_move.empty()) g.setup_before_first_move = true;
+        g.main_line.push_back(id + ":" + value);
+      } else if (id == "RE" && g.result.empty()) {
+        g.result = value;
+      }
+    } else if (c == ')') {
+      break;
+    } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+      in_name = false;
+    }
+  }
+  return g;
+}
+
+// The first move's class under the 8 symmetries of the 19x19 board:
+// colour and the smallest (x, y) image, e.g. "B:3,3" for the 4-4 point.
+std::string Canonical19(char color, int x, int y) {
+  std::pair<int, int> best{99, 99};
+  for (int t = 0; t < 8; ++t) {
+    int a = x, b = y;
+    if (t & 4) std::swap(a, b);
+    if (t & 1) a = 18 - a;
+    if (t & 2) b = 18 - b;
+    best = std::min(best, std::make_pair(a, b));
+  }
+  return std::string(1, color) + ":" + std::to_string(best.first) + "," +
+         std::to_string(best.second);
+}
+
+std::string CanonicalSgfMove(const std::string& m) {
+  if (m.size() != 4) return m.substr(0, 1) + ":pass";
+  return Canonical19(m[0], m[2] - 'a', m[3] - 'a');
+}
+
+// GTP "Q16" on 19x19 (columns skip I, rows from the bottom).
+std::string CanonicalGtpMove(char color, const std::string& v) {
+  if (v == "pass") return std::string(1, color) + ":pass";
+  int x = v[0] - 'A';
+  if (v[0] > 'I') --x;
+  const int y = 19 - std::stoi(v.substr(1));
+  return Canonical19(color, x, y);
+}
+
+Counts& Tally(Counts& c, const std::string& re) {
+  ++c.games;
+  if (absl::StartsWithIgnoreCase(re, "B+")) {
+    ++c.black;
+  } else if (absl::StartsWithIgnoreCase(re, "W+")) {
+    ++c.white;
+  } else if (absl::EqualsIgnoreCase(re, "draw") || re == "0") {
+    ++c.draws;
+  } else {
+    ++c.voids;
+  }
+  return c;
+}
+
+TEST(Importer, FoxProCorpusMatchesIndependentCounts) {
+  const std::string dir = FoxCorpusDir();
+  if (dir.empty()) GTEST_SKIP() << "corpus not in this checkout";
+  ScratchDir tmp;
+  CorpusDb db(tmp.Sub("db"));
+  const ImportSummary first = db.Import({dir});
+  EXPECT_EQ(first.files, 679u);
+  EXPECT_EQ(first.games, 679u);
+  EXPECT_EQ(first.imported + first.duplicates + first.rejected, first.games);
+  // The one repeated main line of STATS.txt.
+  EXPECT_EQ(first.duplicates, 1u);
+  // One record (a historic game) retakes a ko at once: refused, with the
+  // move number.
+  ASSERT_EQ(first.rejected, 1u);
+  ASSERT_EQ(first.errors.size(), 1u);
+  EXPECT_EQ(first.errors[0].move(), 282u);
+  EXPECT_TRUE(absl::StrContains(first.errors[0].reason(), "ko"));
+  const std::string rejected_file = first.errors[0].file();
+  // Normalisations, counted per kind over the 678 accepted games.
+  EXPECT_EQ(first.normalised.at("no CA[] charset given: text read as UTF-8"),
+            678u);
+  EXPECT_EQ(
+      first.normalised.at("KM[375] read as komi 7.5 (Fox: 3.75 stones)") +
+          first.normalised.at("KM[325] read as komi 6.5 (Fox: 3.25 stones)"),
+      218u);
+  EXPECT_EQ(
+      first.normalised.at("RE[B+0.75] read as B+1.5 (Fox: margin in stones)"),
+      6u);
+  EXPECT_GE(
+      first.normalised.at(
+          "game starts with ';' instead of '(': read as if the '(' were there"),
+      18u);
+
+  // The same files again: nothing new.
+  const ImportSummary again = db.Import({dir});
+  EXPECT_EQ(again.games, 679u);
+  EXPECT_EQ(again.imported, 0u);
+  EXPECT_EQ(again.duplicates, 678u);
+  EXPECT_EQ(again.rejected, 1u);
+
+  // Independently: distinct main lines, games at the empty board and their
+  // first moves up to symmetry, with the records' results.
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    if (e.path().extension() == ".sgf") files.push_back(e.path().string());
+  }
+  ASSERT_EQ(files.size(), 679u);
+  std::set<std::vector<std::string>> lines;
+  Counts reached;
+  std::map<std::string, Counts> firsts;
+  for (const std::string& f : files) {
+    const SimpleGame g = ReadSimple(f, ReadAll(f));
+    if (f == rejected_file || !lines.insert(g.main_line).second) continue;
+    if (g.setup_before_first_move) continue;
+    Tally(reached, g.result);
+    Tally(firsts[CanonicalSgfMove(g.first_move)], g.result);
+  }
+  EXPECT_EQ(lines.size(), first.imported);
+
+  QueryEngine engine(&db.store(), &db.configs());
+  qipu::v1::OpeningsRequest req;
+  auto resp = engine.Openings(req);
+  ASSERT_TRUE(resp.ok()) << resp.status();
+  EXPECT_EQ(Counts::Of(resp->reached()), reached);
+  std::map<std::string, Counts> got;
+  for (const auto& c : resp->continuations()) {
+    got[CanonicalGtpMove('B', c.move())] = Counts::Of(c.outcomes());
+  }
+  EXPECT_EQ(reached.games, 390u);  // 392 even games less the two above.
+  EXPECT_EQ(got.size(), firsts.size());
+  std::cout << "empty board: " << reached << "; first moves:";
+  for (const auto& [move, counts] : firsts) {
+    std::cout << " " << move << "=" << counts;
+  }
+  std::cout << "\n";
+  for (const auto& [move, counts] : firsts) {
+    EXPECT_EQ(got[move], counts) << move;
+  }
+}
+
+// --- Malformed inputs ------------------------------------------------------
+
+// The error rows of `file` in `s`.
+std::vector<qipu::v1::ImportError> RowsOf(const ImportSummary& s,
+                                          const std::string& file) {
+  std::vector<qipu::v1::ImportError> out;
+  for (const auto& e : s.errors) {
+    if (e.file() == file) out.push_back(e);
+  }
+  return out;
+}
+
+TEST(Importer, EveryMalformedInputIsOneCleanErrorRow) {
+  ScratchDir tmp;
+  const std::string in = tmp.Sub("in");
+  const auto path = [&](const std::string& name) { return in + "/" + name; };
+  WriteFile(path("a_empty.sgf"), "");
+  WriteFile(path("b_junk.sgf"), std::string("\x7f"
+                                            "ELF\x02\x01\x01\x00\x00\x89PNG",
+                                            13));
+  WriteFile(path("c_truncated.sgf"), "(;GM[1]FF[4]SZ[19];B[pd];W[dp];B[pp");
+  WriteFile(path("d_bad_size.sgf"), "(;GM[1]FF[4]SZ[99];B[aa])");
+  WriteFile(path("e_illegal.sgf"), "(;GM[1]FF[4]SZ[9];B[ee];W[cc];B[cc])");
+  WriteFile(path("f_setup.sgf"), "(;GM[1]FF[4]SZ[9]AW[aa]AB[ab][ba];B[ee])");
+  WriteFile(path("g_charset.sgf"), "(;GM[1]FF[4]CA[klingon]SZ[9]PB[x];B[ee])");
+  WriteFile(path("h_not_go.sgf"), "(;GM[2]FF[4]SZ[8];B[aa])");
+  WriteFile(path("i_collection.sgf"),
+            "(;GM[1]SZ[9];B[ce])(;GM[1]SZ[9];B[zz])(;GM[1]SZ[9];B[dd])");
+  WriteFile(path("j_big.sgf"),
+            "(;GM[1]SZ[9]C[" + std::string(5000, 'x') + "])");
+  WriteFile(path("k_utf16.sgf"), std::string("\xFF\xFE(\0;\0", 6));
+  WriteFile(path("l_bad.jsonl"), R"({"width":9,"height":9,"moves":["E5"]})"
+                                 "\nnot json\n"
+                                 R"({"width":9,"height":9,"moves":["Z9"]})"
+                                 "\n");
+  std::filesystem::create_symlink(tmp.Sub("nowhere.sgf"),
+                                  path("m_dangling.sgf"));
+  std::filesystem::create_directories(tmp.Sub("empty_folder"));
+  ImporterOptions options;
+  options.max_file_bytes = 4096;
+  CorpusDb db(tmp.Sub("db"), options);
+  const ImportSummary s = db.Import(
+      {in, path("l_bad.jsonl"), tmp.Sub("empty_folder"), tmp.Sub("missing")});
+
+  EXPECT_EQ(s.imported + s.duplicates + s.rejected, s.games);
+  for (const auto& e : s.errors) {
+    EXPECT_FALSE(e.file().empty());
+    EXPECT_FALSE(e.reason().empty()) << e.file();
+  }
+  auto one = [&](const std::string& file) {
+    auto rows = RowsOf(s, file);
+    EXPECT_EQ(rows.size(), 1u) << file;
+    return rows.empty() ? qipu::v1::ImportError() : rows[0];
+  };
+  for (const char* f : {"a_empty.sgf", "b_junk.sgf", "k_utf16.sgf"}) {
+    const auto e = one(path(f));
+    EXPECT_EQ(e.game(), 0u) << f;
+    EXPECT_TRUE(absl::StrContains(e.reason(), "not an SGF file")) << e.reason();
+  }
+  auto e = one(path("c_truncated.sgf"));
+  EXPECT_EQ(e.game(), 1u);
+  EXPECT_GT(e.byte_offset(), 20u);
+  e = one(path("d_bad_size.sgf"));
+  EXPECT_EQ(e.game(), 1u);
+  EXPECT_TRUE(absl::StrContains(e.reason(), "SZ[99]")) << e.reason();
+  e = one(path("e_illegal.sgf"));
+  EXPECT_EQ(e.game(), 1u);
+  EXPECT_EQ(e.move(), 3u) << e.reason();
+  e = one(path("f_setup.sgf"));
+  EXPECT_TRUE(absl::StrContains(e.reason(), "setup")) << e.reason();
+  EXPECT_TRUE(RowsOf(s, path("g_charset.sgf")).empty());
+  EXPECT_EQ(
+      s.normalised.at("CA[klingon] is not a known charset: text read as UTF-8"),
+      1u);
+  e = one(path("h_not_go.sgf"));
+  EXPECT_TRUE(absl::StrContains(e.reason(), "not a game of Go")) << e.reason();
+  e = one(path("i_collection.sgf"));
+  EXPECT_EQ(e.game(), 2u);
+  e = one(path("j_big.sgf"));
+  EXPECT_EQ(e.game(), 0u);
+  EXPECT_TRUE(absl::StrContains(e.reason(), "larger than")) << e.reason();
+  auto rows = RowsOf(s, path("l_bad.jsonl"));
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].game(), 2u);
+  EXPECT_TRUE(absl::StrContains(rows[0].reason(), "not a JSON value"));
+  EXPECT_EQ(rows[1].game(), 3u);
+  EXPECT_TRUE(absl::StrContains(rows[1].reason(), "moves[0]"));
+  e = one(path("m_dangling.sgf"));
+  EXPECT_EQ(e.game(), 0u);
+  e = one(tmp.Sub("empty_folder"));
+  EXPECT_TRUE(absl::StrContains(e.reason(), "no .sgf files")) << e.reason();
+  e = one(tmp.Sub("missing"));
+  EXPECT_TRUE(absl::StrContains(e.reason(), "no such file")) << e.reason();
+  // Stored: g_charset, two of i_collection, the first line of l_bad.jsonl
+  // (the same game as i_collection's first: a duplicate).
+  EXPECT_EQ(s.imported, 3u);
+  EXPECT_EQ(s.duplicates, 1u);
+  EXPECT_EQ(s.files, 13u);
+}
+
+TEST(Importer, CollectionsSpreadOverThreadsKeepFileOrder) {
+  ScratchDir tmp;
+  std::vector<rules::GameRecord> records;
+  std::string collection;
+  for (uint64_t i = 0; i < 120; ++i) {
+    records.push_back(PlayedRecord(9, 7, i, i % 10 == 0 ? 2 : 0));
+    collection += rules::WriteSgf(records.back());
+  }
+  // Game 121 repeats game 5.
+  collection += rules::WriteSgf(records[4]);
+  WriteFile(tmp.Sub("in/a.sgf"), collection);
+  WriteFile(tmp.Sub("in/b.sgf"), rules::WriteSgf(records[7]));
+  ImporterOptions options;
+  options.chunk_games = 8;
+  options.threads = 3;
+  CorpusDb db(tmp.Sub("db"), options);
+  const ImportSummary s = db.Import({tmp.Sub("in")});
+  EXPECT_EQ(s.games, 122u);
+  EXPECT_EQ(s.imported, 120u);
+  EXPECT_EQ(s.duplicates, 2u);
+  EXPECT_TRUE(s.errors.empty());
+  EXPECT_EQ(db.Ids(), ContentIds(records));
+  // The copy stored is the first in file order, whatever thread won.
+  for (const StoredGame& g : StoredGames(db.store())) {
+    EXPECT_EQ(g.game.provenance().file(), tmp.Sub("in/a.sgf"));
+    if (g.id == store::ContentId(records[4])) {
+      EXPECT_EQ(g.game.provenance().file_game(), 5u);
+    }
+  }
+}
+
+TEST(ListImportFiles, RecursiveSortedSgfOnly) {
+  ScratchDir tmp;
+  WriteFile(tmp.Sub("b/z.sgf"), "x");
+  WriteFile(tmp.Sub("b/a.SGF"), "x");
+  WriteFile(tmp.Sub("a/c/d.sgf"), "x");
+  WriteFile(tmp.Sub("a/notes.txt"), "x");
+  WriteFile(tmp.Sub("e.txt"), "x");
+  const ImportFileList l = ListImportFiles({tmp.path(), tmp.Sub("e.txt")});
+  EXPECT_TRUE(l.errors.empty());
+  EXPECT_EQ(l.files,
+            (std::vector<std::string>{tmp.Sub("a/c/d.sgf"), tmp.Sub("b/a.SGF"),
+                                      tmp.Sub("b/z.sgf"), tmp.Sub("e.txt")}));
+}
+
+TEST(ImportSettings, Validated) {
+  EXPECT_TRUE(ValidateImportSettings({}).ok());
+  EXPECT_FALSE(ValidateImportSettings({"", 60}).ok());
+  EXPECT_FALSE(ValidateImportSettings({"job:3", 60}).ok());
+  EXPECT_FALSE(ValidateImportSettings({"a\nb", 60}).ok());
+  EXPECT_FALSE(ValidateImportSettings({"x", -1}).ok());
+  EXPECT_FALSE(ValidateImportSettings({"x", kMaxIndexDepth + 1}).ok());
+}
+
+TEST(NoteCategory, DropsPositions) {
+  EXPECT_EQ(NoteCategory("KM[375] at byte 95 (line 1, column 96) read as komi "
+                         "7.5 (Fox: 3.75 stones)"),
+            "KM[375] read as komi 7.5 (Fox: 3.75 stones)");
+  EXPECT_EQ(NoteCategory("game 3 at byte 0 (line 1, column 1) starts with ';'"),
+            "game starts with ';'");
+  EXPECT_EQ(NoteCategory("property AP repeated in main-line node 12 at byte 7 "
+                         "(line 2, column 3): the first kept"),
+            "property AP repeated in main-line node: the first kept");
+  EXPECT_EQ(NoteCategory("no CA[] charset given"), "no CA[] charset given");
+}
+
+rules::GameRecord ReadOne(const std::string& sgf) {
+  rules::SgfCollection c = rules::ReadSgf(sgf);
+  EXPECT_EQ(c.games.size(), 1u);
+  return c.games.empty() ? rules::GameRecord() : c.games[0];
+}
+
+TEST(FoxResult, StoneMarginsDoubledArtefactsDropped) {
+  const std::string fox = "(;GM[1]FF[4]SZ[19]AP[GNU Go:3.8]AP[foxwq]";
+  rules::GameRecord r = ReadOne(fox + "KM[375]RE[B+0.75];B[pd])");
+  EXPECT_TRUE(NormaliseFoxResult(&r));
+  EXPECT_EQ(r.result, "B+1.5");
+  r = ReadOne(fox + "KM[650]RE[W+2.50];B[pd])");
+  EXPECT_FALSE(NormaliseFoxResult(&r));
+  EXPECT_EQ(r.result, "W+2.50");
+  for (const char* re : {"B+0.02", "W+0.0"}) {
+    r = ReadOne(fox + "KM[0]RE[" + re + "];B[pd])");
+    EXPECT_TRUE(NormaliseFoxResult(&r));
+    EXPECT_EQ(r.result, std::string(re).substr(0, 2));
+  }
+  r = ReadOne(fox + "KM[375]RE[W+3.2];B[pd])");
+  EXPECT_TRUE(NormaliseFoxResult(&r));
+  EXPECT_EQ(r.result, "W+");
+  r = ReadOne(fox + "KM[375]RE[W+R];B[pd])");
+  EXPECT_FALSE(NormaliseFoxResult(&r));
+  // Not Fox: margins are points as written.
+  r = ReadOne("(;GM[1]FF[4]SZ[19]KM[7.5]RE[B+0.75];B[pd])");
+  EXPECT_FALSE(NormaliseFoxResult(&r));
+  EXPECT_EQ(r.result, "B+0.75");
+}
+
+TEST(FoxResult, StoredResultConvertedRawKept) {
+  ScratchDir tmp;
+  WriteFile(tmp.Sub("g.sgf"),
+            "(;GM[1]FF[4]SZ[19]AP[foxwq]KM[375]RE[B+2.75];B[pd];W[dp])");
+  CorpusDb db(tmp.Sub("db"));
+  const ImportSummary s = db.Import({tmp.Sub("g.sgf")});
+  ASSERT_EQ(s.imported, 1u);
+  const auto games = StoredGames(db.store());
+  ASSERT_EQ(games.size(), 1u);
+  const qipu::v1::Game& g = games[0].game;
+  EXPECT_EQ(g.result().winner(), qipu::v1::WINNER_BLACK);
+  EXPECT_DOUBLE_EQ(g.result().margin(), 5.5);
+  EXPECT_EQ(g.meta().record_result(), "B+2.75");
+  EXPECT_DOUBLE_EQ(g.rules().komi(), 7.5);
+  EXPECT_EQ(s.normalised.at("RE[B+2.75] read as B+5.5 (Fox: margin in stones)"),
+            1u);
+}
+
+}  // namespace
+}  // namespace qipu::coordinator::testing

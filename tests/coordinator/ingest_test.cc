@@ -1,0 +1,121 @@
+// Ingestor: games are acknowledged only after commit, stored once (also
+// when repeated inside one batch), and everything they index is written.
+#include "coordinator/ingest.h"
+
+#include <atomic>
+#include <thread>
+
+#include "absl/synchronization/notification.h"
+#include "absl/time/clock.h"
+#include "core_fixture.h"
+#include "coordinator/prepare.h"
+#include "store/keys.h"
+#include "rules/symmetry.h"
+#include "store/position_value.h"
+
+namespace qipu::coordinator {
+namespace {
+
+class IngestTest : public CoreTest {
+ protected:
+  void SetUp() override {
+    CoreTest::SetUp();
+    job_ = jobs_->Submit(200, Config(9)).value();
+    info_ = jobs_->Find(job_).value();
+  }
+  PreparedGame Prepared(uint64_t i) {
+    auto p = PrepareSelfPlay(Play(job_, i), info_, absl::Now());
+    EXPECT_TRUE(p.ok()) << p.status();
+    return *std::move(p);
+  }
+  uint64_t job_ = 0;
+  JobInfo info_;
+};
+
+TEST_F(IngestTest, StoresOnceAndReportsDuplicates) {
+  std::atomic<int> hooks{0};
+  Ingestor ingest(store_.get(), IngestOptions{},
+                  [&](const PreparedGame& g) {
+                    ++hooks;
+                    jobs_->MarkStored(g.job, g.index);
+                  });
+  EXPECT_EQ(ingest.SubmitAndWait(Prepared(0)).value(), IngestOutcome::kStored);
+  EXPECT_EQ(ingest.SubmitAndWait(Prepared(0)).value(), IngestOutcome::kDuplicate);
+  EXPECT_EQ(hooks, 1);
+  auto v = store_->Get(store_->games(), store::GameKey(store::GameId::SelfPlay(job_, 0)));
+  ASSERT_TRUE(v.ok() && v->has_value());
+  EXPECT_EQ(jobs_->Status(job_).value()[0].done(), 1u);
+}
+
+TEST_F(IngestTest, DuplicatesWithinOneBatchAndConcurrentSubmitters) {
+  std::vector<PreparedGame> games;
+  for (uint64_t i = 0; i < 100; ++i) games.push_back(Prepared(i % 50));
+  std::atomic<int> stored{0};
+  std::atomic<int> dups{0};
+  {
+    Ingestor ingest(store_.get(), IngestOptions{}, nullptr);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) {
+      threads.emplace_back([&, t] {
+        for (size_t i = t; i < games.size(); i += 4) {
+          auto r = ingest.SubmitAndWait(games[i]);
+          ASSERT_TRUE(r.ok());
+          (*r == IngestOutcome::kStored ? stored : dups)++;
+        }
+      });
+    }
+    for (auto& th : threads) th.join();
+    EXPECT_EQ(ingest.counters().stored, 50u);
+  }
+  EXPECT_EQ(stored, 50);
+  EXPECT_EQ(dups, 50);
+  // The empty board was reached by exactly the 50 distinct games.
+  rules::Board empty(9, 9);
+  const auto key = rules::SymmetricHasher(empty).Canonical(rules::Color::kBlack).key;
+  std::unique_ptr<rocksdb::Iterator> it(
+      store_->db()->NewIterator(rocksdb::ReadOptions(), store_->positions()));
+  const std::string prefix = store::PositionPrefix(9, 9, key);
+  uint64_t reached = 0;
+  uint64_t continued = 0;
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+    auto v = store::DecodePositionValue(
+        absl::string_view(it->value().data(), it->value().size()));
+    ASSERT_TRUE(v.ok());
+    reached += v->reached.games;
+    for (const auto& c : v->continuations) continued += c.outcome.games;
+  }
+  EXPECT_EQ(reached, 50u);
+  EXPECT_EQ(continued, 50u);
+  // One aggregate bucket counting 50 games.
+  std::unique_ptr<rocksdb::Iterator> ag(
+      store_->db()->NewIterator(rocksdb::ReadOptions(), store_->aggregates()));
+  uint64_t counted = 0;
+  for (ag->SeekToFirst(); ag->Valid(); ag->Next()) {
+    qipu::v1::AggregateStats a;
+    ASSERT_TRUE(a.ParseFromArray(ag->value().data(), static_cast<int>(ag->value().size())));
+    counted += a.outcomes().games();
+  }
+  EXPECT_EQ(counted, 50u);
+}
+
+TEST_F(IngestTest, StopCommitsWhatIsQueuedThenRefuses) {
+  Ingestor ingest(store_.get(), IngestOptions{}, nullptr);
+  std::atomic<int> done{0};
+  for (uint64_t i = 0; i < 30; ++i) {
+    ingest.Submit(Prepared(i), [&](absl::StatusOr<IngestOutcome> r) {
+      EXPECT_TRUE(r.ok());
+      ++done;
+    });
+  }
+  ingest.Stop();
+  EXPECT_EQ(done, 30);
+  absl::Notification refused;
+  ingest.Submit(Prepared(31), [&](absl::StatusOr<IngestOutcome> r) {
+    EXPECT_TRUE(absl::IsUnavailable(r.status()));
+    refused.Notify();
+  });
+  EXPECT_TRUE(refused.HasBeenNotified());
+}
+
+}  // namespace
+}  // namespace qipu::coordinator

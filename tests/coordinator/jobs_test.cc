@@ -1,0 +1,128 @@
+// JobManager: submission checks, leases (grant, renew, return, expiry),
+// completion, rejections, and restoring everything after a restart.
+#include "coordinator/jobs.h"
+
+#include "absl/time/clock.h"
+#include "core_fixture.h"
+#include "store/keys.h"
+
+namespace qipu::coordinator {
+namespace {
+
+class JobsTest : public CoreTest {
+ protected:
+  void SetUp() override {
+    job_options_.lease_games = 10;
+    job_options_.lease_ttl = absl::Seconds(5);
+    CoreTest::SetUp();
+  }
+};
+
+TEST_F(JobsTest, SubmitValidatesTheConfiguration) {
+  EXPECT_FALSE(jobs_->Submit(0, Config(9)).ok());
+  qipu::v1::JobConfig bad = Config(9);
+  bad.set_width(30);
+  auto s = jobs_->Submit(10, bad);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find("size"), std::string::npos);
+  bad = Config(9);
+  bad.set_policy("mcts");
+  EXPECT_NE(jobs_->Submit(10, bad).status().message().find("policy"),
+            std::string::npos);
+  bad = Config(9);
+  bad.set_handicap(1);
+  EXPECT_FALSE(jobs_->Submit(10, bad).ok());
+  bad = Config(9);
+  bad.mutable_rules()->set_komi(7.25);
+  EXPECT_NE(jobs_->Submit(10, bad).status().message().find("komi"),
+            std::string::npos);
+  EXPECT_EQ(jobs_->Submit(10, Config(9)).value(), 1u);
+  EXPECT_EQ(jobs_->Submit(10, Config(13)).value(), 2u);
+}
+
+TEST_F(JobsTest, LeasesCoverEveryGameOnce) {
+  const uint64_t job = jobs_->Submit(25, Config(9)).value();
+  std::vector<uint64_t> seen;
+  for (int i = 0; i < 3; ++i) {
+    auto lease = jobs_->Grant("w", 0).value();
+    ASSERT_TRUE(lease.has_value());
+    EXPECT_EQ(lease->job, job);
+    seen.insert(seen.end(), lease->indices.begin(), lease->indices.end());
+  }
+  EXPECT_FALSE(jobs_->Grant("w", 0).value().has_value());
+  std::sort(seen.begin(), seen.end());
+  ASSERT_EQ(seen.size(), 25u);
+  for (uint64_t i = 0; i < 25; ++i) EXPECT_EQ(seen[i], i);
+  EXPECT_EQ(jobs_->open_leases(), 3);
+}
+
+TEST_F(JobsTest, ExpiredAndReturnedLeasesGoBackWithoutStoredGames) {
+  const uint64_t job = jobs_->Submit(10, Config(9)).value();
+  auto a = jobs_->Grant("a", 0).value();
+  ASSERT_TRUE(a.has_value());
+  for (int i = 0; i < 4; ++i) jobs_->MarkStored(job, a->indices[i]);
+  EXPECT_EQ(jobs_->ExpireLeases(absl::Now() + absl::Seconds(10)), 1);
+  EXPECT_EQ(jobs_->expired_leases(), 1u);
+  EXPECT_TRUE(absl::IsNotFound(jobs_->Renew(a->id, "a").status()));
+  auto b = jobs_->Grant("b", 0).value();
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->indices.size(), 6u);
+  for (uint64_t i : b->indices) EXPECT_GE(i, 4u);
+  EXPECT_TRUE(jobs_->Renew(b->id, "b").ok());
+  ASSERT_TRUE(jobs_->Return(b->id, "b").ok());
+  auto c = jobs_->Grant("c", 3).value();
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->indices.size(), 3u);
+  auto st = jobs_->Status(job).value();
+  EXPECT_EQ(st[0].done(), 4u);
+  EXPECT_EQ(st[0].state(), qipu::v1::JOB_STATE_RUNNING);
+  for (uint64_t i = 4; i < 10; ++i) jobs_->MarkStored(job, i);
+  EXPECT_EQ(jobs_->Status(job).value()[0].state(), qipu::v1::JOB_STATE_DONE);
+  EXPECT_FALSE(jobs_->Grant("d", 0).value().has_value());
+}
+
+TEST_F(JobsTest, RepeatedRejectionsGiveAnIndexUp) {
+  const uint64_t job = jobs_->Submit(2, Config(9)).value();
+  jobs_->MarkStored(job, 0);
+  for (int i = 0; i < 3; ++i) jobs_->MarkRejected(job, 1, "bad");
+  auto st = jobs_->Status(job).value()[0];
+  EXPECT_EQ(st.rejected(), 3u);
+  EXPECT_EQ(st.state(), qipu::v1::JOB_STATE_DONE);
+  EXPECT_FALSE(jobs_->Grant("w", 0).value().has_value());
+}
+
+TEST_F(JobsTest, RestartRestoresJobsLeasesAndProgress) {
+  const uint64_t job = jobs_->Submit(30, Config(9)).value();
+  auto a = jobs_->Grant("a", 0).value();
+  auto b = jobs_->Grant("b", 0).value();
+  ASSERT_TRUE(a && b);
+  // Store two games of lease a the way ingest does: games CF keys.
+  rocksdb::WriteBatch wb;
+  for (int i = 0; i < 2; ++i) {
+    wb.Put(store_->games(), store::GameKey(store::GameId::SelfPlay(job, a->indices[i])), "g");
+  }
+  ASSERT_TRUE(store_->Commit(&wb).ok());
+  ASSERT_TRUE(jobs_->Return(b->id, "b").ok());
+  jobs_->MarkRejected(job, 29, "bad");
+  Close();
+  Open();
+  auto st = jobs_->Status(job).value()[0];
+  EXPECT_EQ(st.done(), 2u);
+  EXPECT_EQ(st.requested(), 30u);
+  EXPECT_EQ(st.rejected(), 1u);
+  EXPECT_EQ(st.open_leases(), 1u);
+  // Lease a survives the restart and can be renewed.
+  EXPECT_TRUE(jobs_->Renew(a->id, "a").ok());
+  // What is handed out now: b's games and the never-issued ones, not a's.
+  std::vector<uint64_t> got;
+  while (auto l = jobs_->Grant("c", 0).value()) {
+    got.insert(got.end(), l->indices.begin(), l->indices.end());
+  }
+  EXPECT_EQ(got.size(), 20u);
+  for (uint64_t i : got) {
+    EXPECT_EQ(std::count(a->indices.begin(), a->indices.end(), i), 0) << i;
+  }
+}
+
+}  // namespace
+}  // namespace qipu::coordinator
