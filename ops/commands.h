@@ -13,6 +13,29 @@ namespace qipu::ops {
 
 // `qipu bench playouts|...`: throughput benchmarks.
 void AddBenchCommand(CLI::App& app, int* exit_code);
+// `qipu replay FILE.sgf`: replay records under a rule set.
+void AddReplayCommand(CLI::App& app, int* exit_code);
+// `qipu selfplay`: offline self-play games to SGF files.
+void AddSelfplayCommand(CLI::App& app, int* exit_code);
+// `qipu job submit|status`: self-play jobs on a coordinator.
+void AddJobCommand(CLI::App& app, int* exit_code);
+// `qipu local`: coordinator + worker in one process, one job, a summary.
+void AddLocalCommand(CLI::App& app, int* exit_code);
+
+// `qipu query openings|ko|cycles|results|game`: database queries.
+void AddQueryCommand(CLI::App& app, int* exit_code);
+// `qipu bench query`: openings query latency over gRPC (on `bench`, the
+// subcommand AddBenchCommand() created).
+void AddBenchQueryCommand(CLI::App& bench, int* exit_code);
+// `qipu import`: SGF files and folders into the database (--db or --server).
+void AddImportCommand(CLI::App& app, int* exit_code);
+// `qipu export`: stored games out as SGF or JSON Lines.
+void AddExportCommand(CLI::App& app, int* exit_code);
+// `qipu bench import`: import throughput into a fresh temporary database
+// (on `bench`, the subcommand AddBenchCommand() created).
+void AddBenchImportCommand(CLI::App& bench, int* exit_code);
+// `qipu bench ingest`: uploads over gRPC vs raw RocksDB writes (on `bench`).
+void AddBenchIngestCommand(CLI::App& bench, int* exit_code);
 
 }  // namespace qipu::ops
 

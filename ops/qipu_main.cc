@@ -17,6 +17,9 @@ int main(int argc, char** argv) {
   CLI::App app{
       "qipu (棋谱): distributed batch self-play and game database for Go"};
   app.require_subcommand(1);
+  // A flag given twice takes its last value (./ops/run passes defaults
+  // that the user's arguments override).
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.set_version_flag("--version",
                        std::string("qipu ") + qipu::Version() + " (commit " +
                            qipu::GitCommit() + ")");
@@ -26,6 +29,16 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   int exit_code = 0;
   qipu::ops::AddBenchCommand(app, &exit_code);
+  qipu::ops::AddBenchQueryCommand(*app.get_subcommand("bench"), &exit_code);
+  qipu::ops::AddQueryCommand(app, &exit_code);
+  qipu::ops::AddReplayCommand(app, &exit_code);
+  qipu::ops::AddSelfplayCommand(app, &exit_code);
+  qipu::ops::AddJobCommand(app, &exit_code);
+  qipu::ops::AddLocalCommand(app, &exit_code);
+  qipu::ops::AddImportCommand(app, &exit_code);
+  qipu::ops::AddExportCommand(app, &exit_code);
+  qipu::ops::AddBenchImportCommand(*app.get_subcommand("bench"), &exit_code);
+  qipu::ops::AddBenchIngestCommand(*app.get_subcommand("bench"), &exit_code);
   app.parse_complete_callback([&] {
     if (absl::Status s = qipu::InitLogging("qipu", log_level); !s.ok()) {
       std::fprintf(stderr, "qipu: %s\n", std::string(s.message()).c_str());

@@ -1,0 +1,210 @@
+// `qipu local --games N --size S [job flags] [--threads T] --db DIR`: the
+// one-machine mode behind ./ops/run. Starts a coordinator in this process
+// (real gRPC on 127.0.0.1, RocksDB in DIR) and a worker with T playing
+// threads talking to it over that loopback channel, submits one job, shows
+// a progress bar, and prints a summary of what the games hold: results,
+// ko captures, cycles and the top openings -- all answered by the query
+// engine from the database, as `qipu query --db DIR` would.
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "coordinator/coordinator.h"
+#include "coordinator/queries.h"
+#include "nlohmann/json.hpp"
+#include "ops/cli_util.h"
+#include "ops/commands.h"
+#include "ops/job_spec.h"
+#include "rules/game.h"
+#include "spdlog/spdlog.h"
+#include "worker/worker.h"
+
+namespace qipu::ops {
+namespace {
+
+struct LocalOptions {
+  JobSpecFlags spec;
+  int threads = 2;
+  std::string db = "./qipu-data";
+  int top = 8;
+  bool json = false;
+};
+
+std::string Pct(uint64_t n, uint64_t of) {
+  return of == 0 ? "-" : absl::StrFormat("%.1f%%", 100.0 * n / of);
+}
+
+int Fail(const std::string& what) {
+  std::fprintf(stderr, "qipu local: %s\n", what.c_str());
+  return 1;
+}
+
+int RunLocal(const LocalOptions& o) {
+  auto req = o.spec.Request();
+  if (!req.ok()) return Fail(std::string(req.status().message()));
+  std::error_code ec;
+  std::filesystem::create_directories(o.db, ec);
+  if (ec) return Fail(absl::StrCat("--db ", o.db, ": ", ec.message()));
+
+  coordinator::CoordinatorOptions co;
+  co.db_dir = o.db;
+  co.listen = "127.0.0.1:0";
+  auto c = coordinator::Coordinator::Start(co);
+  if (!c.ok()) return Fail(c.status().ToString());
+  auto job = (*c)->jobs().Submit(req->games(), req->config());
+  if (!job.ok()) return Fail(job.status().ToString());
+
+  worker::WorkerOptions wo;
+  wo.coordinator = (*c)->address();
+  wo.threads = o.threads;
+  wo.spool_dir = (std::filesystem::path(o.db) / "worker-spool").string();
+  wo.name = "local";
+  worker::Worker w(wo);
+  if (absl::Status s = w.Start(); !s.ok()) return Fail(s.ToString());
+
+  const absl::Time t0 = absl::Now();
+  ProgressBar bar(absl::StrCat("job ", *job), req->games());
+  uint64_t done = 0;
+  for (;;) {
+    auto st = (*c)->jobs().Status(*job);
+    if (!st.ok()) return Fail(st.status().ToString());
+    done = (*st)[0].done();
+    bar.Update(done, absl::StrCat("rejected ", (*st)[0].rejected()));
+    if ((*st)[0].state() == qipu::v1::JOB_STATE_DONE) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  bar.Finish();
+  const double secs = absl::ToDoubleSeconds(absl::Now() - t0);
+  w.Stop(/*graceful=*/true);
+  if (absl::Status s = w.Wait(); !s.ok()) {
+    spdlog::warn("local: worker: {}", s.ToString());
+  }
+
+  // The summary comes from the database, through the query engine.
+  qipu::v1::Filter filter;
+  filter.set_source(absl::StrCat("job:", *job));
+  filter.set_width(req->config().width());
+  filter.set_height(req->config().height());
+  coordinator::QueryEngine& q = (*c)->queries();
+  qipu::v1::ResultsRequest rr;
+  *rr.mutable_filter() = filter;
+  qipu::v1::KoRequest kr;
+  *kr.mutable_filter() = filter;
+  qipu::v1::CyclesRequest cr;
+  *cr.mutable_filter() = filter;
+  qipu::v1::OpeningsRequest orq;
+  *orq.mutable_filter() = filter;
+  orq.set_limit(static_cast<uint32_t>(o.top));
+  auto results = q.Results(rr);
+  auto ko = q.Ko(kr);
+  auto cycles = q.Cycles(cr);
+  auto openings = q.Openings(orq);
+  for (const absl::Status& s : {results.status(), ko.status(), cycles.status(),
+                                openings.status()}) {
+    if (!s.ok()) return Fail(absl::StrCat("summary query: ", s.ToString()));
+  }
+  const auto& out = results->outcomes();
+  if (o.json) {
+    nlohmann::json cyc = nlohmann::json::array();
+    for (const auto& row : cycles->rows()) {
+      cyc.push_back({{"class", rules::CycleClassName(
+                                   static_cast<rules::CycleClass>(row.cls() - 1))},
+                     {"outcome", rules::CycleOutcomeName(static_cast<rules::CycleOutcome>(
+                                     row.outcome() - 1))},
+                     {"cycles", row.cycles()},
+                     {"games", row.games()}});
+    }
+    nlohmann::json op = nlohmann::json::array();
+    for (const auto& cont : openings->continuations()) {
+      op.push_back({{"move", cont.move()}, {"games", cont.outcomes().games()},
+                    {"black_wins", cont.outcomes().black_wins()}});
+    }
+    nlohmann::json j = {
+        {"job", *job},        {"seed", req->config().seed()},
+        {"games", out.games()}, {"seconds", secs},
+        {"games_per_sec", secs > 0 ? out.games() / secs : 0},
+        {"black_wins", out.black_wins()}, {"white_wins", out.white_wins()},
+        {"draws", out.draws()}, {"void", out.void_()},
+        {"ko_captures_mean", ko->all().mean()},
+        {"games_with_ko", ko->all().games_with_ko()},
+        {"cycles", cyc},       {"top_openings", op},
+        {"db", o.db}};
+    std::printf("%s\n", j.dump().c_str());
+  } else {
+    std::printf("\nqipu local: job %llu, %llu games of %ux%u %s (seed %llu) in "
+                "%.1f s (%.0f games/s), database %s\n",
+                static_cast<unsigned long long>(*job),
+                static_cast<unsigned long long>(out.games()),
+                req->config().width(), req->config().height(),
+                req->config().rules().preset().c_str(),
+                static_cast<unsigned long long>(req->config().seed()), secs,
+                secs > 0 ? out.games() / secs : 0.0, o.db.c_str());
+    std::printf("results: Black %llu (%s), White %llu (%s), draws %llu, "
+                "void %llu; mean length %.1f moves\n",
+                static_cast<unsigned long long>(out.black_wins()),
+                Pct(out.black_wins(), out.games()).c_str(),
+                static_cast<unsigned long long>(out.white_wins()),
+                Pct(out.white_wins(), out.games()).c_str(),
+                static_cast<unsigned long long>(out.draws()),
+                static_cast<unsigned long long>(out.void_()),
+                results->mean_length());
+    std::printf("ko: %.2f ko captures per game (median %.0f, p99 %.0f), %s of "
+                "games with at least one\n",
+                ko->all().mean(), ko->all().p50(), ko->all().p99(),
+                Pct(ko->all().games_with_ko(), ko->all().games()).c_str());
+    if (cycles->rows().empty()) {
+      std::printf("cycles: none\n");
+    } else {
+      std::printf("cycles:\n");
+      for (const auto& row : cycles->rows()) {
+        std::printf("  %-26s %-21s %6llu in %llu games (%.1f per 10,000)\n",
+                    rules::CycleClassName(static_cast<rules::CycleClass>(row.cls() - 1)),
+                    rules::CycleOutcomeName(static_cast<rules::CycleOutcome>(row.outcome() - 1)),
+                    static_cast<unsigned long long>(row.cycles()),
+                    static_cast<unsigned long long>(row.games()), row.per_10k());
+      }
+    }
+    std::printf("top openings (first move, all symmetries folded):\n");
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& cont : openings->continuations()) {
+      const auto& oc = cont.outcomes();
+      rows.push_back({"  " + cont.move(), std::to_string(oc.games()),
+                      Pct(oc.black_wins(), oc.games())});
+    }
+    PrintTable({"  move", "games", "Black wins"}, rows);
+    std::printf("ask more: qipu query openings --db %s --size %u --moves \"%s\"\n",
+                o.db.c_str(), req->config().width(),
+                openings->continuations().empty()
+                    ? ""
+                    : openings->continuations(0).move().c_str());
+  }
+  (*c)->Shutdown();
+  return 0;
+}
+
+}  // namespace
+
+void AddLocalCommand(CLI::App& app, int* exit_code) {
+  auto o = std::make_shared<LocalOptions>();
+  o->spec.games = 5000;
+  CLI::App* cmd = app.add_subcommand(
+      "local",
+      "Self-play on this machine: embedded coordinator + worker, then a summary");
+  o->spec.Add(cmd);
+  cmd->add_option("--threads", o->threads, "Worker playing threads")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  cmd->add_option("--db", o->db, "Database directory")->capture_default_str();
+  cmd->add_option("--top", o->top, "Openings in the summary")
+      ->check(CLI::Range(0, 400))
+      ->capture_default_str();
+  cmd->add_flag("--json", o->json, "Print the summary as JSON");
+  cmd->callback([o, exit_code] { *exit_code = RunLocal(*o); });
+}
+
+}  // namespace qipu::ops

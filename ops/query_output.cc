@@ -1,0 +1,385 @@
+#include "ops/query_output.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "google/protobuf/util/json_util.h"
+#include "ops/cli_util.h"
+#include "proto/convert.h"
+#include "rules/coord.h"
+#include "rules/result.h"
+
+namespace qipu::ops {
+namespace {
+
+nlohmann::json OutcomesJson(const qipu::v1::Outcomes& o) {
+  return {{"games", o.games()},
+          {"black_wins", o.black_wins()},
+          {"white_wins", o.white_wins()},
+          {"draws", o.draws()},
+          {"void", o.void_()},
+          {"black_win_rate", BlackWinRate(o)}};
+}
+
+std::string Percent(uint64_t part, uint64_t whole) {
+  if (whole == 0) return "-";
+  return absl::StrFormat("%.1f%%", 100.0 * static_cast<double>(part) / whole);
+}
+
+std::string Rate(const qipu::v1::Outcomes& o) {
+  const uint64_t decided = o.black_wins() + o.white_wins() + o.draws();
+  return decided == 0 ? "-" : absl::StrFormat("%.1f%%", 100 * BlackWinRate(o));
+}
+
+std::string OutcomesLine(const qipu::v1::Outcomes& o) {
+  return absl::StrFormat(
+      "%d games: Black %d (%s), White %d (%s), draws %d, void %d", o.games(),
+      o.black_wins(), Percent(o.black_wins(), o.games()), o.white_wins(),
+      Percent(o.white_wins(), o.games()), o.draws(), o.void_());
+}
+
+// Value at nearest-rank percentile q of a histogram (bucket width applied).
+double HistogramPercentile(const qipu::v1::Histogram& h, double q) {
+  uint64_t total = 0;
+  for (uint64_t c : h.counts()) total += c;
+  if (total == 0) return 0;
+  const uint64_t rank =
+      std::max<uint64_t>(1, static_cast<uint64_t>(q * total + 0.999999));
+  uint64_t cum = 0;
+  for (int i = 0; i < h.counts_size(); ++i) {
+    cum += h.counts(i);
+    if (cum >= rank) return i * h.bucket();
+  }
+  return (h.counts_size() - 1) * h.bucket();
+}
+
+// A text histogram, `group` buckets per line, bars scaled to 40 columns.
+void PrintHistogram(const qipu::v1::Histogram& h, int group,
+                    const std::string& unit) {
+  std::vector<uint64_t> lines;
+  for (int i = 0; i < h.counts_size(); ++i) {
+    if (i / group >= static_cast<int>(lines.size())) lines.push_back(0);
+    lines[i / group] += h.counts(i);
+  }
+  uint64_t peak = 1;
+  for (uint64_t c : lines) peak = std::max(peak, c);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const double lo = i * group * h.bucket();
+    const double hi = (i + 1) * group * h.bucket() - 1;
+    const std::string label =
+        group * h.bucket() == 1 ? absl::StrCat(lo) : absl::StrCat(lo, "-", hi);
+    const int bar = static_cast<int>(40.0 * lines[i] / peak + 0.5);
+    std::printf("  %9s %-5s %10llu  %s\n", label.c_str(), unit.c_str(),
+                static_cast<unsigned long long>(lines[i]),
+                std::string(bar, '#').c_str());
+  }
+}
+
+nlohmann::json KoGroupJson(const qipu::v1::KoGroup& g) {
+  return {
+      {"label", g.label()},
+      {"games", g.games()},
+      {"games_with_ko", g.games_with_ko()},
+      {"share_with_ko",
+       g.games() ? static_cast<double>(g.games_with_ko()) / g.games() : 0.0},
+      {"ko_captures", g.ko_captures()},
+      {"mean", g.mean()},
+      {"p50", g.p50()},
+      {"p90", g.p90()},
+      {"p99", g.p99()},
+      {"max", g.max()}};
+}
+
+std::vector<std::string> KoRow(const qipu::v1::KoGroup& g) {
+  return {g.label(),
+          absl::StrCat(g.games()),
+          Percent(g.games_with_ko(), g.games()),
+          absl::StrFormat("%.2f", g.mean()),
+          absl::StrCat(g.p50()),
+          absl::StrCat(g.p90()),
+          absl::StrCat(g.p99()),
+          absl::StrCat(g.max())};
+}
+
+}  // namespace
+
+const char* CycleClassText(qipu::v1::CycleClass c) {
+  switch (c) {
+    case qipu::v1::CYCLE_CLASS_TRIPLE_KO:
+      return "triple_ko";
+    case qipu::v1::CYCLE_CLASS_QUADRUPLE_KO:
+      return "quadruple_ko";
+    case qipu::v1::CYCLE_CLASS_ETERNAL_LIFE:
+      return "eternal_life";
+    case qipu::v1::CYCLE_CLASS_SENDING_TWO_RETURNING_ONE:
+      return "sending_two_returning_one";
+    case qipu::v1::CYCLE_CLASS_OTHER:
+      return "other";
+    default:
+      return "?";
+  }
+}
+
+const char* CycleOutcomeText(qipu::v1::CycleOutcome o) {
+  switch (o) {
+    case qipu::v1::CYCLE_OUTCOME_NO_RESULT:
+      return "no-result";
+    case qipu::v1::CYCLE_OUTCOME_DRAW:
+      return "draw";
+    case qipu::v1::CYCLE_OUTCOME_REPLAY:
+      return "replay";
+    case qipu::v1::CYCLE_OUTCOME_PREVENTED_SUPERKO:
+      return "prevented-superko";
+    case qipu::v1::CYCLE_OUTCOME_PREVENTED_CYCLE_RULE:
+      return "prevented-cycle-rule";
+    default:
+      return "?";
+  }
+}
+
+double BlackWinRate(const qipu::v1::Outcomes& o) {
+  const uint64_t decided = o.black_wins() + o.white_wins() + o.draws();
+  return decided ? static_cast<double>(o.black_wins()) / decided : 0;
+}
+
+nlohmann::json OpeningsJson(const qipu::v1::OpeningsResponse& r) {
+  nlohmann::json j = OutcomesJson(r.reached());
+  j["position_key"] = r.position_key();
+  nlohmann::json list = nlohmann::json::array();
+  for (const qipu::v1::Continuation& c : r.continuations()) {
+    nlohmann::json e = {{"move", c.move()}};
+    e.update(OutcomesJson(c.outcomes()));
+    e["examples"] = std::vector<std::string>(c.example_game_ids().begin(),
+                                             c.example_game_ids().end());
+    list.push_back(std::move(e));
+  }
+  j["continuations"] = std::move(list);
+  return j;
+}
+
+void PrintOpenings(const qipu::v1::OpeningsResponse& r,
+                   const std::vector<std::string>& moves, int width,
+                   int height) {
+  std::printf("Position after %s on %dx%d (key %s)\n",
+              moves.empty() ? "no moves (empty board)"
+                            : absl::StrJoin(moves, " ").c_str(),
+              width, height, r.position_key().c_str());
+  std::printf("Reached by %s; Black's winning rate %s\n\n",
+              OutcomesLine(r.reached()).c_str(), Rate(r.reached()).c_str());
+  if (r.continuations_size() == 0) {
+    std::printf("No continuations.\n");
+    return;
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const qipu::v1::Continuation& c : r.continuations()) {
+    const qipu::v1::Outcomes& o = c.outcomes();
+    rows.push_back({c.move(), absl::StrCat(o.games()),
+                    Percent(o.games(), r.reached().games()),
+                    absl::StrCat(o.black_wins()), absl::StrCat(o.white_wins()),
+                    absl::StrCat(o.draws()), absl::StrCat(o.void_()), Rate(o),
+                    absl::StrJoin(c.example_game_ids(), " ")});
+  }
+  PrintTable({"move", "games", "share", "B wins", "W wins", "draws", "void",
+              "B win%", "examples"},
+             rows);
+}
+
+nlohmann::json KoJson(const qipu::v1::KoResponse& r) {
+  nlohmann::json j = KoGroupJson(r.all());
+  j.erase("label");
+  j["histogram"] = std::vector<uint64_t>(r.histogram().counts().begin(),
+                                         r.histogram().counts().end());
+  auto groups = [](const auto& list) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const qipu::v1::KoGroup& g : list) a.push_back(KoGroupJson(g));
+    return a;
+  };
+  j["by_size"] = groups(r.by_size());
+  j["by_rules"] = groups(r.by_rules());
+  j["by_length"] = groups(r.by_length());
+  return j;
+}
+
+void PrintKo(const qipu::v1::KoResponse& r) {
+  const qipu::v1::KoGroup& a = r.all();
+  std::printf("Ko captures per game over %llu games\n",
+              static_cast<unsigned long long>(a.games()));
+  std::printf("  games with at least one: %llu (%s)\n",
+              static_cast<unsigned long long>(a.games_with_ko()),
+              Percent(a.games_with_ko(), a.games()).c_str());
+  std::printf("  mean %.3f  p50 %g  p90 %g  p99 %g  max %llu\n\n", a.mean(),
+              a.p50(), a.p90(), a.p99(),
+              static_cast<unsigned long long>(a.max()));
+  if (a.games() == 0) return;
+  std::printf("Histogram (ko captures: games)\n");
+  PrintHistogram(r.histogram(), 1, "");
+  const std::vector<std::string> header = {"group", "games", "with ko", "mean",
+                                           "p50",   "p90",   "p99",     "max"};
+  for (const auto& [title, list] :
+       {std::pair{"By board size", &r.by_size()},
+        std::pair{"By rules", &r.by_rules()},
+        std::pair{"By game length (moves)", &r.by_length()}}) {
+    std::printf("\n%s\n", title);
+    std::vector<std::vector<std::string>> rows;
+    for (const qipu::v1::KoGroup& g : *list) rows.push_back(KoRow(g));
+    PrintTable(header, rows);
+  }
+}
+
+nlohmann::json CyclesJson(const qipu::v1::CyclesResponse& r) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const qipu::v1::CycleRow& row : r.rows()) {
+    rows.push_back(
+        {{"class", CycleClassText(row.cls())},
+         {"outcome", CycleOutcomeText(row.outcome())},
+         {"cycles", row.cycles()},
+         {"games", row.games()},
+         {"per_10k", row.per_10k()},
+         {"examples", std::vector<std::string>(row.example_game_ids().begin(),
+                                               row.example_game_ids().end())},
+         {"results", OutcomesJson(row.results())}});
+  }
+  return {{"games", r.games()},
+          {"rows", std::move(rows)},
+          {"results_with_cycle", OutcomesJson(r.results_with_cycle())}};
+}
+
+void PrintCycles(const qipu::v1::CyclesResponse& r) {
+  std::printf("Cycles over %llu games (rates: games per 10,000)\n\n",
+              static_cast<unsigned long long>(r.games()));
+  std::vector<std::vector<std::string>> rows;
+  for (int cls = qipu::v1::CYCLE_CLASS_TRIPLE_KO;
+       cls <= qipu::v1::CYCLE_CLASS_OTHER; ++cls) {
+    for (int out = qipu::v1::CYCLE_OUTCOME_NO_RESULT;
+         out <= qipu::v1::CYCLE_OUTCOME_PREVENTED_CYCLE_RULE; ++out) {
+      const qipu::v1::CycleRow* found = nullptr;
+      for (const qipu::v1::CycleRow& row : r.rows()) {
+        if (row.cls() == cls && row.outcome() == out) found = &row;
+      }
+      qipu::v1::CycleRow zero;
+      const qipu::v1::CycleRow& row = found ? *found : zero;
+      const qipu::v1::Outcomes& o = row.results();
+      rows.push_back(
+          {CycleClassText(static_cast<qipu::v1::CycleClass>(cls)),
+           CycleOutcomeText(static_cast<qipu::v1::CycleOutcome>(out)),
+           absl::StrCat(row.cycles()), absl::StrCat(row.games()),
+           absl::StrFormat("%.2f", row.per_10k()),
+           found ? absl::StrFormat("%d/%d/%d/%d", o.black_wins(),
+                                   o.white_wins(), o.draws(), o.void_())
+                 : "",
+           absl::StrJoin(row.example_game_ids(), " ")});
+    }
+  }
+  PrintTable({"class", "ended", "cycles", "games", "per 10k", "B/W/draw/void",
+              "examples"},
+             rows);
+  std::printf("\nGames with a completed or prevented cycle: %s\n",
+              OutcomesLine(r.results_with_cycle()).c_str());
+}
+
+nlohmann::json ResultsJson(const qipu::v1::ResultsResponse& r) {
+  nlohmann::json j = OutcomesJson(r.outcomes());
+  nlohmann::json reasons = nlohmann::json::object();
+  for (const auto& [name, n] : r.by_reason()) reasons[name] = n;
+  j["by_reason"] = std::move(reasons);
+  auto hist = [](const qipu::v1::Histogram& h) {
+    return nlohmann::json{{"bucket", h.bucket()},
+                          {"counts", std::vector<uint64_t>(h.counts().begin(),
+                                                           h.counts().end())}};
+  };
+  j["black_margin"] = hist(r.black_margin());
+  j["white_margin"] = hist(r.white_margin());
+  j["length"] = hist(r.length());
+  j["mean_length"] = r.mean_length();
+  return j;
+}
+
+void PrintResults(const qipu::v1::ResultsResponse& r) {
+  const qipu::v1::Outcomes& o = r.outcomes();
+  std::printf("%s\n", OutcomesLine(o).c_str());
+  std::printf("Black's winning rate (draws count, void does not): %s\n\n",
+              Rate(o).c_str());
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& [name, n] : r.by_reason()) {
+    rows.push_back({name, absl::StrCat(n), Percent(n, o.games())});
+  }
+  std::sort(rows.begin(), rows.end());
+  PrintTable({"ended by", "games", "share"}, rows);
+  for (const auto& [title, h] :
+       {std::pair{"Black's winning margins (points)", &r.black_margin()},
+        std::pair{"White's winning margins (points)", &r.white_margin()}}) {
+    uint64_t n = 0;
+    for (uint64_t c : h->counts()) n += c;
+    std::printf("\n%s over %llu scored wins: p10 %g  p50 %g  p90 %g\n", title,
+                static_cast<unsigned long long>(n),
+                HistogramPercentile(*h, 0.1), HistogramPercentile(*h, 0.5),
+                HistogramPercentile(*h, 0.9));
+    if (n != 0) PrintHistogram(*h, 5, "pts");
+  }
+  std::printf("\nGame length (moves): mean %.1f  p10 %g  p50 %g  p90 %g\n",
+              r.mean_length(), HistogramPercentile(r.length(), 0.1),
+              HistogramPercentile(r.length(), 0.5),
+              HistogramPercentile(r.length(), 0.9));
+  if (o.games() != 0) PrintHistogram(r.length(), 1, "moves");
+}
+
+nlohmann::json GameJson(const qipu::v1::GetGameResponse& r) {
+  std::string game;
+  google::protobuf::util::JsonPrintOptions opts;
+  opts.preserve_proto_field_names = true;
+  if (!google::protobuf::util::MessageToJsonString(r.game(), &game, opts)
+           .ok()) {
+    game = "{}";
+  }
+  return {{"id", r.id()},
+          {"game", nlohmann::json::parse(game, nullptr, false)},
+          {"sgf", r.sgf()}};
+}
+
+void PrintGame(const qipu::v1::GetGameResponse& r) {
+  const qipu::v1::Game& g = r.game();
+  const qipu::v1::Provenance& p = g.provenance();
+  std::printf(
+      "Game %s: %ux%u, %s rules, komi %g, handicap %u\n", r.id().c_str(),
+      g.width(), g.height(),
+      g.rules().preset().empty() ? "custom" : g.rules().preset().c_str(),
+      g.rules().komi(), g.handicap());
+  auto result = wire::ResultFromProto(g.result());
+  std::printf("Result: %s (%s); %u moves, %u ko captures, %d cycles\n",
+              result.ok() ? rules::ResultToSgf(*result).c_str() : "?",
+              result.ok() ? rules::EndReasonName(result->reason) : "?",
+              g.num_moves(), g.ko_captures(), g.cycles_size());
+  for (const qipu::v1::Cycle& c : g.cycles()) {
+    std::printf("  cycle %s/%s: moves %u-%u, captures B %u W %u\n",
+                CycleClassText(c.cls()), CycleOutcomeText(c.outcome()),
+                c.first_move(), c.first_move() + c.period() - 1,
+                c.black_captures(), c.white_captures());
+  }
+  if (p.job() != 0) {
+    std::printf(
+        "Self-play: job %llu game %llu attempt %u seed %llu, worker %s\n",
+        static_cast<unsigned long long>(p.job()),
+        static_cast<unsigned long long>(p.game_index()), p.attempt(),
+        static_cast<unsigned long long>(p.seed()), p.worker().c_str());
+  } else {
+    std::printf("Imported from %s (%s game %u)\n", p.source().c_str(),
+                p.file().c_str(), p.file_game());
+  }
+  auto points = wire::UnpackPoints(g.moves(), static_cast<int>(g.width()),
+                                   static_cast<int>(g.height()), true);
+  if (points.ok()) {
+    std::string line;
+    for (size_t i = 0; i < points->size(); ++i) {
+      absl::StrAppend(
+          &line, i % 10 == 0 ? (i ? "\n  " : "  ") : " ", i + 1, ".",
+          rules::GtpPoint((*points)[i], static_cast<int>(g.height())));
+    }
+    std::printf("Moves:\n%s\n", line.c_str());
+  }
+}
+
+}  // namespace qipu::ops

@@ -1,0 +1,60 @@
+// Rendering of query answers (qipu/v1/query.proto) for `qipu query`: one
+// JSON object per answer for --json, aligned tables and text histograms
+// otherwise. Pure functions of the response; the tables print to stdout.
+#ifndef QIPU_OPS_QUERY_OUTPUT_H_
+#define QIPU_OPS_QUERY_OUTPUT_H_
+
+#include <string>
+#include <vector>
+
+#include "nlohmann/json.hpp"
+#include "qipu/v1/query.pb.h"
+
+namespace qipu::ops {
+
+// "triple_ko", "quadruple_ko", "eternal_life", "sending_two_returning_one",
+// "other" ("?" when unspecified).
+const char* CycleClassText(qipu::v1::CycleClass c);
+// "no-result", "draw", "replay", "prevented-superko",
+// "prevented-cycle-rule" ("?" when unspecified).
+const char* CycleOutcomeText(qipu::v1::CycleOutcome o);
+
+// Black's winning rate: black wins / (black wins + white wins + draws);
+// void games do not count. 0 when there is no decided game.
+double BlackWinRate(const qipu::v1::Outcomes& o);
+
+// {"games", "black_wins", "white_wins", "draws", "void", "position_key",
+//  "continuations": [{"move", "games", "black_wins", "white_wins", "draws",
+//  "void", "black_win_rate", "examples": [ids]}]}.
+nlohmann::json OpeningsJson(const qipu::v1::OpeningsResponse& r);
+// `moves` (as asked) and the board size head the table.
+void PrintOpenings(const qipu::v1::OpeningsResponse& r,
+                   const std::vector<std::string>& moves, int width,
+                   int height);
+
+// {"games", "games_with_ko", "share_with_ko", "ko_captures", "mean", "p50",
+//  "p90", "p99", "max", "histogram": [counts], "by_size" / "by_rules" /
+//  "by_length": [{"label", ... the same fields}]}.
+nlohmann::json KoJson(const qipu::v1::KoResponse& r);
+void PrintKo(const qipu::v1::KoResponse& r);
+
+// {"games", "rows": [{"class", "outcome", "cycles", "games", "per_10k",
+//  "examples", "results": {outcomes}}], "results_with_cycle": {outcomes}}.
+nlohmann::json CyclesJson(const qipu::v1::CyclesResponse& r);
+// Every class x outcome, zeros included.
+void PrintCycles(const qipu::v1::CyclesResponse& r);
+
+// {"games", "black_wins", "white_wins", "draws", "void", "by_reason": {},
+//  "black_margin" / "white_margin" / "length": {"bucket", "counts"},
+//  "mean_length"}.
+nlohmann::json ResultsJson(const qipu::v1::ResultsResponse& r);
+void PrintResults(const qipu::v1::ResultsResponse& r);
+
+// {"id", "game": the Game message as proto JSON, "sgf"}.
+nlohmann::json GameJson(const qipu::v1::GetGameResponse& r);
+// A summary: size, rules, result, moves in GTP, cycles, provenance.
+void PrintGame(const qipu::v1::GetGameResponse& r);
+
+}  // namespace qipu::ops
+
+#endif  // QIPU_OPS_QUERY_OUTPUT_H_
