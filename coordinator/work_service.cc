@@ -8,6 +8,8 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "coordinator/grpc_status.h"
+#include "grpcpp/impl/codegen/proto_utils.h"
+#include "grpcpp/support/method_handler.h"
 #include "spdlog/spdlog.h"
 
 namespace qipu::coordinator {
@@ -163,9 +165,27 @@ grpc::Status WorkServiceImpl::ReturnLease(
   return ToGrpc(jobs_->Return(req->lease_id(), req->worker()));
 }
 
+// Position of UploadGames among WorkService's methods in work.proto.
+constexpr int kUploadGamesMethod = 3;
+
+WorkServiceImpl::WorkServiceImpl(JobManager* jobs, Ingestor* ingest,
+                                 Metrics* metrics,
+                                 const WorkServiceOptions& options)
+    : jobs_(jobs), ingest_(ingest), metrics_(metrics), options_(options) {
+  using Stream = grpc::ServerReaderWriter<grpc::ByteBuffer, grpc::ByteBuffer>;
+  MarkMethodStreamed(
+      kUploadGamesMethod,
+      new grpc::internal::BidiStreamingHandler<WorkServiceImpl,
+                                               grpc::ByteBuffer,
+                                               grpc::ByteBuffer>(
+          [](WorkServiceImpl* service, grpc::ServerContext* ctx,
+             Stream* stream) { return service->UploadGames(ctx, stream); },
+          this));
+}
+
 grpc::Status WorkServiceImpl::UploadGames(
     grpc::ServerContext* ctx,
-    grpc::ServerReaderWriter<qipu::v1::GameAck, qipu::v1::GameUpload>* stream) {
+    grpc::ServerReaderWriter<grpc::ByteBuffer, grpc::ByteBuffer>* stream) {
   AckQueue acks(options_.upload_window);
   Metrics* metrics = metrics_;
   std::thread writer([&] {
@@ -175,7 +195,12 @@ grpc::Status WorkServiceImpl::UploadGames(
         metrics->ingest_latency().Observe(
             absl::ToDoubleSeconds(absl::Now() - slot.received));
       }
-      if (!stream->Write(slot.ack)) {
+      grpc::ByteBuffer bytes;
+      bool own = false;
+      if (!grpc::SerializationTraits<qipu::v1::GameAck>::Serialize(
+               slot.ack, &bytes, &own)
+               .ok() ||
+          !stream->Write(bytes)) {
         acks.Fail();
         break;
       }
@@ -184,7 +209,19 @@ grpc::Status WorkServiceImpl::UploadGames(
   });
 
   qipu::v1::GameUpload up;
-  while (!acks.failed() && stream->Read(&up)) {
+  grpc::ByteBuffer frame;
+  std::string bad_frame;
+  for (int64_t frames = 1; !acks.failed() && stream->Read(&frame); ++frames) {
+    const size_t bytes = frame.Length();
+    const grpc::Status parsed =
+        grpc::SerializationTraits<qipu::v1::GameUpload>::Deserialize(&frame,
+                                                                     &up);
+    if (!parsed.ok()) {
+      bad_frame = absl::StrCat("upload message ", frames, " of the stream (",
+                               bytes, " bytes) is not a qipu.v1.GameUpload: ",
+                               parsed.error_message());
+      break;
+    }
     const int64_t slot = acks.Reserve(up.seq());
     if (slot < 0) break;
     const uint64_t job = up.game().provenance().job();
@@ -229,6 +266,11 @@ grpc::Status WorkServiceImpl::UploadGames(
   acks.Close();
   acks.WaitFilled();
   writer.join();
+  if (!bad_frame.empty()) {
+    spdlog::warn("upload stream from {}: {}", ctx->peer(), bad_frame);
+    if (metrics_ != nullptr) metrics_->games_rejected().Increment();
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, bad_frame);
+  }
   if (acks.failed()) {
     return grpc::Status(grpc::StatusCode::UNAVAILABLE,
                         "storage failed or the stream broke; resend "

@@ -5,6 +5,7 @@
 #define QIPU_COORDINATOR_WORK_SERVICE_H_
 
 #include "coordinator/ingest.h"
+#include "grpcpp/support/byte_buffer.h"
 #include "coordinator/jobs.h"
 #include "coordinator/metrics.h"
 #include "qipu/v1/work.grpc.pb.h"
@@ -38,9 +39,9 @@ struct WorkServiceOptions {
 // WorkService. Thread-safe; does not own its collaborators.
 class WorkServiceImpl final : public qipu::v1::WorkService::Service {
  public:
+  // Installs UploadGames() as the handler of the UploadGames method.
   WorkServiceImpl(JobManager* jobs, Ingestor* ingest, Metrics* metrics,
-                  const WorkServiceOptions& options)
-      : jobs_(jobs), ingest_(ingest), metrics_(metrics), options_(options) {}
+                  const WorkServiceOptions& options);
 
   grpc::Status LeaseWork(grpc::ServerContext* ctx,
                          const qipu::v1::LeaseWorkRequest* req,
@@ -51,14 +52,17 @@ class WorkServiceImpl final : public qipu::v1::WorkService::Service {
   grpc::Status ReturnLease(grpc::ServerContext* ctx,
                            const qipu::v1::ReturnLeaseRequest* req,
                            qipu::v1::ReturnLeaseResponse* resp) override;
-  // Reads uploads on the handler thread (validating each), hands valid
-  // games to the ingestor, and writes acks in order from a second thread
-  // as each game becomes durable. A storage failure ends the stream with
-  // UNAVAILABLE: unacknowledged games must be resent.
+  // The UploadGames RPC. Reads uploads on the handler thread (validating
+  // each), hands valid games to the ingestor, and writes acks in order
+  // from a second thread as each game becomes durable. A storage failure
+  // ends the stream with UNAVAILABLE: unacknowledged games must be resent.
+  // Frames arrive as raw bytes and are parsed here, because the typed
+  // streaming API reports a frame that does not parse exactly like the
+  // end of the stream: such a frame ends the stream with INVALID_ARGUMENT
+  // (after the acks of the games before it), naming the frame.
   grpc::Status UploadGames(
       grpc::ServerContext* ctx,
-      grpc::ServerReaderWriter<qipu::v1::GameAck, qipu::v1::GameUpload>* stream)
-      override;
+      grpc::ServerReaderWriter<grpc::ByteBuffer, grpc::ByteBuffer>* stream);
 
  private:
   JobManager* jobs_;

@@ -36,6 +36,10 @@ class CoordinatorClient::CallScope {
       : client_(client), ctx_(ctx) {
     ctx->set_deadline(std::chrono::system_clock::now() +
                       absl::ToChronoMilliseconds(client->options_.rpc_timeout));
+    // Wait (up to the deadline) for a connection rather than failing at
+    // once while the channel is reconnecting: a call in flight is what
+    // makes gRPC notice at once that a restarted coordinator is back.
+    ctx->set_wait_for_ready(true);
     absl::MutexLock lock(&client_->mu_);
     client_->calls_.insert(ctx_);
   }
@@ -57,7 +61,6 @@ CoordinatorClient::CoordinatorClient(const ClientOptions& options)
   const int max_ms = static_cast<int>(
       absl::ToInt64Milliseconds(options.max_reconnect_backoff));
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, std::min(100, max_ms));
-  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, std::min(100, max_ms));
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, max_ms);
   channel_ = grpc::CreateCustomChannel(
       options.address, grpc::InsecureChannelCredentials(), args);

@@ -1,0 +1,388 @@
+// Process test: bad clients against a running qipu-coordinator process.
+// UploadGames is a bidirectional stream with one GameAck per game: a game
+// that parses but is wrong (an illegal move, a wrong claimed result, an
+// unknown job) is answered by an ACK_STATUS_REJECTED ack whose reason says
+// what is wrong and why, and the stream stays usable. Bytes that are no
+// GameUpload at all (truncated, garbage) and a message above the server's
+// 32 MiB receive limit end the stream with an error status; a connection
+// that does not speak HTTP/2 is closed. After each case nothing is
+// stored, the health check says SERVING, and a valid game uploaded
+// afterwards is stored -- and is then the only game in the database.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "grpcpp/completion_queue.h"
+#include "grpcpp/generic/generic_stub.h"
+#include "grpcpp/support/byte_buffer.h"
+#include "gtest/gtest.h"
+#include "proto/convert.h"
+#include "rules/game.h"
+#include "rules/selfplay.h"
+#include "tests/ops/process_fixture.h"
+
+namespace qipu::testing {
+namespace {
+
+using grpc::health::v1::HealthCheckResponse;
+
+constexpr char kUploadMethod[] = "/qipu.v1.WorkService/UploadGames";
+
+// Game `index` of `job` as a worker would upload it.
+qipu::v1::Game PlayGame(uint64_t job, const qipu::v1::JobConfig& config,
+                        uint64_t index) {
+  rules::SelfPlaySpec spec;
+  spec.width = static_cast<int>(config.width());
+  spec.height = static_cast<int>(config.height());
+  auto r = wire::RulesFromProto(config.rules());
+  EXPECT_TRUE(r.ok()) << r.status();
+  if (r.ok()) spec.rules = *r;
+  spec.handicap = static_cast<int>(config.handicap());
+  spec.job_seed = config.seed();
+  spec.index = index;
+  rules::Game g(spec.width, spec.height, spec.rules);
+  rules::SelfPlayOutcome outcome;
+  const absl::Status s = rules::PlaySelfPlay(spec, &g, &outcome);
+  EXPECT_TRUE(s.ok()) << s;
+  qipu::v1::Game out;
+  wire::SelfPlayToProto(g, spec, outcome, job, "bad-client", &out);
+  return out;
+}
+
+qipu::v1::GameUpload UploadOf(const qipu::v1::Game& game, uint64_t seq) {
+  qipu::v1::GameUpload up;
+  up.set_lease_id("no-such-lease");
+  *up.mutable_game() = game;
+  up.set_seq(seq);
+  return up;
+}
+
+// The end of one UploadGames stream.
+struct StreamOutcome {
+  grpc::Status status;
+  std::vector<qipu::v1::GameAck> acks;
+};
+
+// Sends `uploads` on one stream, half-closes, reads every ack.
+StreamOutcome Upload(Client& client,
+                     const std::vector<qipu::v1::GameUpload>& uploads) {
+  StreamOutcome out;
+  auto ctx = client.Context();
+  auto stream = client.work().UploadGames(ctx.get());
+  for (const auto& up : uploads) {
+    if (!stream->Write(up)) break;
+  }
+  stream->WritesDone();
+  qipu::v1::GameAck ack;
+  while (stream->Read(&ack)) out.acks.push_back(ack);
+  out.status = stream->Finish();
+  return out;
+}
+
+// Sends `frames` -- arbitrary bytes, each as one gRPC message -- on one
+// UploadGames stream through the generic stub, half-closes, and reads
+// whatever comes back. The context's deadline bounds every step.
+StreamOutcome RawUpload(Client& client,
+                        const std::vector<std::string>& frames) {
+  StreamOutcome out;
+  grpc::GenericStub stub(client.channel());
+  grpc::CompletionQueue cq;
+  auto ctx = client.Context();
+  auto call = stub.PrepareCall(ctx.get(), kUploadMethod, &cq);
+  // Each operation is started alone and waited for; its tag is its number.
+  intptr_t next = 0;
+  auto run = [&](auto&& start) {
+    void* const tag = reinterpret_cast<void*>(++next);
+    start(tag);
+    void* got = nullptr;
+    bool ok = false;
+    if (!cq.Next(&got, &ok)) return false;
+    EXPECT_EQ(got, tag);
+    return ok;
+  };
+  bool open = run([&](void* tag) { call->StartCall(tag); });
+  for (const std::string& frame : frames) {
+    if (!open) break;
+    grpc::Slice slice(frame);
+    grpc::ByteBuffer buffer(&slice, 1);
+    open = run([&](void* tag) { call->Write(buffer, tag); });
+  }
+  if (open) run([&](void* tag) { call->WritesDone(tag); });
+  for (;;) {
+    grpc::ByteBuffer reply;
+    if (!run([&](void* tag) { call->Read(&reply, tag); })) break;
+    std::vector<grpc::Slice> slices;
+    qipu::v1::GameAck ack;
+    std::string bytes;
+    if (reply.Dump(&slices).ok()) {
+      for (const grpc::Slice& s : slices) {
+        bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
+      }
+    }
+    EXPECT_TRUE(ack.ParseFromString(bytes));
+    out.acks.push_back(ack);
+  }
+  run([&](void* tag) { call->Finish(&out.status, tag); });
+  cq.Shutdown();
+  void* got = nullptr;
+  bool ok = false;
+  while (cq.Next(&got, &ok)) {
+  }
+  return out;
+}
+
+std::string Describe(const StreamOutcome& o) {
+  std::string s = absl::StrCat("status ", o.status.error_code(), " '",
+                               o.status.error_message(), "', acks:");
+  for (const auto& a : o.acks) {
+    absl::StrAppend(&s, " [", a.ShortDebugString(), "]");
+  }
+  return s;
+}
+
+// Writes `bytes` to a plain TCP connection to 127.0.0.1:`port` and reads
+// until the server closes it. True when it closed (or reset) it within
+// `timeout`; false when it kept the connection open.
+bool ServerClosesGarbageConnection(int port, const std::string& bytes,
+                                   absl::Duration timeout) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  timeval tv = absl::ToTimeval(timeout);
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+    close(fd);
+    return false;
+  }
+  // The server may close while we are still writing: that is fine.
+  send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+  bool closed = false;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = recv(fd, buf, sizeof(buf), 0);
+    if (n > 0) continue;
+    closed = n == 0 || errno == ECONNRESET;
+    break;
+  }
+  close(fd);
+  return closed;
+}
+
+// Makes the first stone of `g` be played again by the opponent on the next
+// move (a move on an occupied point); returns that move's 1-based number,
+// or 0 when the game has no such pair of moves.
+size_t MakeIllegal(qipu::v1::Game* g) {
+  std::string moves = g->moves();
+  size_t i = 0;
+  while (i + 1 < moves.size() && moves[i] == 0) ++i;  // skip passes
+  if (i + 1 >= moves.size()) return 0;
+  moves[i + 1] = moves[i];  // 9x9: one byte per move
+  g->set_moves(moves);
+  return i + 2;
+}
+
+// Claims the other side won.
+void FlipWinner(qipu::v1::Game* g) {
+  g->mutable_result()->set_winner(g->result().winner() == qipu::v1::WINNER_BLACK
+                                      ? qipu::v1::WINNER_WHITE
+                                      : qipu::v1::WINNER_BLACK);
+}
+
+// A coordinator process with one 10-game 9x9 job and nothing stored.
+class OpsBadClient : public ::testing::Test {
+ protected:
+  // The game index every test stores at the end, to show the coordinator
+  // still accepts valid games.
+  static constexpr uint64_t kValidIndex = 9;
+
+  void SetUp() override {
+    ASSERT_FALSE(tmp_.path().empty());
+    coord_ = std::make_unique<CoordinatorProcess>(tmp_.Sub("db"),
+                                                  tmp_.Sub("coordinator"));
+    ASSERT_TRUE(coord_->Start().ok()) << coord_->LogTail();
+    client_ = std::make_unique<Client>(coord_->address());
+    auto job = client_->SubmitJob(10, JobConfigFor(9, 4242));
+    ASSERT_TRUE(job.ok()) << job.status();
+    job_ = *job;
+    auto st = client_->JobStatus(job_);
+    ASSERT_TRUE(st.ok()) << st.status();
+    config_ = st->config();
+  }
+
+  // Nothing is stored, the process runs and its health check says
+  // SERVING; then a valid game is stored, and after a graceful stop it
+  // is the only game in the database.
+  void ExpectUnharmed(const std::string& after, uint64_t rejected) {
+    auto st = client_->JobStatus(job_);
+    ASSERT_TRUE(st.ok()) << after << ": " << st.status();
+    EXPECT_EQ(st->done(), 0u) << after;
+    EXPECT_EQ(st->rejected(), rejected) << after;
+    EXPECT_EQ(st->state(), qipu::v1::JOB_STATE_RUNNING) << after;
+    ASSERT_TRUE(coord_->process()->IsRunning()) << after << coord_->LogTail();
+    auto health = client_->Health();
+    ASSERT_TRUE(health.ok()) << after << ": " << health.status();
+    EXPECT_EQ(*health, HealthCheckResponse::SERVING) << after;
+
+    // The lease id of an upload is informational: none is needed.
+    const qipu::v1::Game good = PlayGame(job_, config_, kValidIndex);
+    const StreamOutcome o = Upload(*client_, {UploadOf(good, 1)});
+    ASSERT_TRUE(o.status.ok()) << after << ": " << Describe(o);
+    ASSERT_EQ(o.acks.size(), 1u) << after << ": " << Describe(o);
+    EXPECT_EQ(o.acks[0].status(), qipu::v1::ACK_STATUS_STORED) << Describe(o);
+    st = client_->JobStatus(job_);
+    ASSERT_TRUE(st.ok()) << st.status();
+    EXPECT_EQ(st->done(), 1u) << after;
+
+    // An open connection holds a graceful shutdown up for its whole grace
+    // period: close ours first.
+    client_.reset();
+    EXPECT_EQ(coord_->Stop(), 0) << coord_->LogTail();
+    uint64_t others = 0;
+    auto games = ReadStoredGames(tmp_.Sub("db"), job_, &others);
+    ASSERT_TRUE(games.ok()) << games.status();
+    EXPECT_EQ(others, 0u) << after;
+    ASSERT_EQ(games->size(), 1u) << after;
+    EXPECT_EQ(games->begin()->first, kValidIndex);
+    EXPECT_EQ(games->begin()->second.moves(), good.moves());
+  }
+
+  // The one ack of a one-game stream: REJECTED, for `index`, with a
+  // reason containing every string of `words`.
+  void ExpectRejected(const StreamOutcome& o, uint64_t job, uint64_t index,
+                      const std::vector<std::string>& words) {
+    EXPECT_TRUE(o.status.ok()) << Describe(o);
+    ASSERT_EQ(o.acks.size(), 1u) << Describe(o);
+    const qipu::v1::GameAck& ack = o.acks[0];
+    EXPECT_EQ(ack.seq(), 7u);
+    EXPECT_EQ(ack.status(), qipu::v1::ACK_STATUS_REJECTED) << Describe(o);
+    EXPECT_EQ(ack.game_id(), absl::StrCat("s", job, "-", index));
+    for (const std::string& w : words) {
+      EXPECT_TRUE(absl::StrContains(ack.reason(), w))
+          << "'" << w << "' not in the reason '" << ack.reason() << "'";
+    }
+  }
+
+  // A stream that carried bytes which are no GameUpload: it must end
+  // with INVALID_ARGUMENT (do not resend) saying so, and no ack.
+  void ExpectUnparsableRefused(const StreamOutcome& o) {
+    EXPECT_EQ(o.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+        << "an unparsable GameUpload was not refused: " << Describe(o);
+    EXPECT_FALSE(o.status.error_message().empty()) << Describe(o);
+    EXPECT_TRUE(o.acks.empty()) << Describe(o);
+  }
+
+  TempDir tmp_;
+  std::unique_ptr<CoordinatorProcess> coord_;
+  std::unique_ptr<Client> client_;
+  uint64_t job_ = 0;
+  qipu::v1::JobConfig config_;
+};
+
+TEST_F(OpsBadClient, IllegalMoveIsRejectedNamingTheMoveAndWhy) {
+  qipu::v1::Game g = PlayGame(job_, config_, 0);
+  const size_t move = MakeIllegal(&g);
+  ASSERT_GT(move, 0u);
+  ExpectRejected(Upload(*client_, {UploadOf(g, 7)}), job_, 0,
+                 {absl::StrCat("move ", move, " is illegal"), "occupied"});
+  ExpectUnharmed("an illegal game", /*rejected=*/1);
+}
+
+TEST_F(OpsBadClient, WrongClaimedResultIsRejectedWithClaimAndTruth) {
+  qipu::v1::Game g = PlayGame(job_, config_, 1);
+  FlipWinner(&g);
+  ExpectRejected(Upload(*client_, {UploadOf(g, 7)}), job_, 1,
+                 {"result: the game claims", "but the rules give"});
+  ExpectUnharmed("a wrong result", /*rejected=*/1);
+}
+
+TEST_F(OpsBadClient, GameOfAnUnknownJobIsRejected) {
+  const uint64_t unknown = job_ + 1000;
+  ExpectRejected(Upload(*client_, {UploadOf(PlayGame(unknown, config_, 2), 7)}),
+                 unknown, 2,
+                 {absl::StrCat("job ", unknown, " does not exist")});
+  // A game of no job is not a rejected upload of this one.
+  ExpectUnharmed("an unknown job", /*rejected=*/0);
+}
+
+TEST_F(OpsBadClient, BadGamesOnOneStreamAreRejectedInOrderAndItStaysUsable) {
+  qipu::v1::Game illegal = PlayGame(job_, config_, 0);
+  ASSERT_GT(MakeIllegal(&illegal), 0u);
+  qipu::v1::Game wrong = PlayGame(job_, config_, 1);
+  FlipWinner(&wrong);
+  const qipu::v1::Game foreign = PlayGame(job_ + 1000, config_, 2);
+  const qipu::v1::Game good = PlayGame(job_, config_, 3);
+  const StreamOutcome o =
+      Upload(*client_, {UploadOf(illegal, 11), UploadOf(wrong, 12),
+                        UploadOf(foreign, 13), UploadOf(good, 14)});
+  ASSERT_TRUE(o.status.ok()) << Describe(o);
+  ASSERT_EQ(o.acks.size(), 4u) << Describe(o);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(o.acks[i].seq(), static_cast<uint64_t>(11 + i)) << Describe(o);
+    EXPECT_EQ(o.acks[i].status(), i < 3 ? qipu::v1::ACK_STATUS_REJECTED
+                                        : qipu::v1::ACK_STATUS_STORED)
+        << Describe(o);
+    EXPECT_EQ(o.acks[i].reason().empty(), i == 3) << Describe(o);
+  }
+  auto st = client_->JobStatus(job_);
+  ASSERT_TRUE(st.ok()) << st.status();
+  EXPECT_EQ(st->done(), 1u);
+  EXPECT_EQ(st->rejected(), 2u);
+}
+
+TEST_F(OpsBadClient, TruncatedMessageEndsTheStreamWithAnError) {
+  const std::string whole =
+      UploadOf(PlayGame(job_, config_, 3), 7).SerializeAsString();
+  // Cut inside the length-delimited `game` field: it cannot parse.
+  ExpectUnparsableRefused(
+      RawUpload(*client_, {whole.substr(0, whole.size() / 2)}));
+  ExpectUnharmed("a truncated message", /*rejected=*/0);
+}
+
+TEST_F(OpsBadClient, GarbageMessageEndsTheStreamWithAnError) {
+  // 0xff... is an over-long varint tag: never a valid protobuf.
+  ExpectUnparsableRefused(RawUpload(*client_, {std::string(64, '\xff')}));
+  ExpectUnharmed("a garbage message", /*rejected=*/0);
+}
+
+TEST_F(OpsBadClient, ConnectionThatIsNotHttp2IsClosed) {
+  std::string garbage = "GET / HTTP/1.1\r\nHost: qipu\r\n\r\n";
+  for (int i = 0; garbage.size() < 64 * 1024; ++i) {
+    garbage.push_back(static_cast<char>((i * 7919) & 0xff));
+  }
+  EXPECT_TRUE(ServerClosesGarbageConnection(coord_->port(), garbage,
+                                            absl::Seconds(10) * kSlowdown));
+  ExpectUnharmed("garbage bytes on the port", /*rejected=*/0);
+}
+
+TEST_F(OpsBadClient, OversizedMessageIsRefusedWithResourceExhausted) {
+  qipu::v1::Game g = PlayGame(job_, config_, 3);
+  // Above the coordinator's 32 MiB receive limit.
+  g.mutable_meta()->set_event(std::string(33u << 20, 'x'));
+  const StreamOutcome o = Upload(*client_, {UploadOf(g, 7)});
+  EXPECT_EQ(o.status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED)
+      << Describe(o).substr(0, 500);
+  // gRPC's own message: "Received message larger than max (N vs. M)".
+  EXPECT_TRUE(absl::StrContains(o.status.error_message(), "larger than max"))
+      << o.status.error_message();
+  EXPECT_TRUE(o.acks.empty());
+  ExpectUnharmed("an oversized message", /*rejected=*/0);
+}
+
+}  // namespace
+}  // namespace qipu::testing

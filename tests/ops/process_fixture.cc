@@ -1,0 +1,386 @@
+#include "tests/ops/process_fixture.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "absl/time/clock.h"
+#include "grpcpp/create_channel.h"
+#include "grpcpp/security/credentials.h"
+#include "grpcpp/support/channel_arguments.h"
+#include "proto/convert.h"
+#include "rocksdb/iterator.h"
+#include "rules/rules.h"
+#include "store/game_id.h"
+#include "store/keys.h"
+#include "store/store.h"
+
+namespace qipu::testing {
+namespace {
+
+absl::Status FromGrpc(const grpc::Status& s, absl::string_view what) {
+  if (s.ok()) return absl::OkStatus();
+  return absl::Status(static_cast<absl::StatusCode>(s.error_code()),
+                      absl::StrCat(what, ": ", s.error_message()));
+}
+
+// The port of the "qipu-coordinator listening on HOST:PORT" line, or 0.
+int ListeningPort(const std::string& out) {
+  // A std::string: this Abseil's string_view is not std::string_view.
+  const std::string kMarker = "listening on ";
+  const size_t at = out.find(kMarker);
+  if (at == std::string::npos) return 0;
+  const size_t eol = out.find('\n', at);
+  if (eol == std::string::npos) return 0;
+  const std::string addr = out.substr(at + kMarker.size(), eol - at - kMarker.size());
+  const size_t colon = addr.rfind(':');
+  int port = 0;
+  if (colon == std::string::npos ||
+      !absl::SimpleAtoi(addr.substr(colon + 1), &port)) {
+    return 0;
+  }
+  return port;
+}
+
+}  // namespace
+
+TempDir::TempDir() {
+  const char* base = getenv("TMPDIR");
+  std::string tmpl =
+      absl::StrCat(base != nullptr ? base : "/tmp", "/qipu-ops-XXXXXX");
+  if (mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
+}
+
+TempDir::~TempDir() {
+  if (path_.empty()) return;
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+bool WaitUntil(const std::function<bool()>& done, absl::Duration timeout,
+               absl::Duration poll) {
+  const absl::Time until = absl::Now() + timeout;
+  while (!done()) {
+    if (absl::Now() > until) return false;
+    absl::SleepFor(poll);
+  }
+  return true;
+}
+
+qipu::v1::JobConfig JobConfigFor(int size, uint64_t seed, int depth) {
+  qipu::v1::JobConfig c;
+  c.set_width(static_cast<uint32_t>(size));
+  c.set_height(static_cast<uint32_t>(size));
+  *c.mutable_rules() = wire::RulesToProto(*rules::PresetRules("chinese"));
+  c.set_policy("random");
+  c.set_index_depth(static_cast<uint32_t>(depth));
+  c.set_seed(seed);
+  return c;
+}
+
+// --- Client ---------------------------------------------------------------
+
+Client::Client(const std::string& address, absl::Duration rpc_timeout)
+    : rpc_timeout_(rpc_timeout * kSlowdown) {
+  grpc::ChannelArguments args;
+  // Reconnect quickly to a restarted coordinator. (Not
+  // GRPC_ARG_MIN_RECONNECT_BACKOFF_MS: it is the minimum *connect timeout*,
+  // and 100 ms abandons handshakes with a busy or sanitized coordinator.)
+  args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
+  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 500);
+  channel_ = grpc::CreateCustomChannel(
+      address, grpc::InsecureChannelCredentials(), args);
+  jobs_ = qipu::v1::JobService::NewStub(channel_);
+  work_ = qipu::v1::WorkService::NewStub(channel_);
+  queries_ = qipu::v1::QueryService::NewStub(channel_);
+  health_ = grpc::health::v1::Health::NewStub(channel_);
+}
+
+std::unique_ptr<grpc::ClientContext> Client::Context() const {
+  auto ctx = std::make_unique<grpc::ClientContext>();
+  ctx->set_deadline(absl::ToChronoTime(absl::Now() + rpc_timeout_));
+  // Wait (until the deadline) for a connection instead of failing fast
+  // while the channel is in TRANSIENT_FAILURE: a waiting call polls the
+  // channel, so a reconnect to a restarted coordinator completes at once.
+  // A fail-fast call polls nothing, and the connection attempt is then
+  // only noticed by gRPC's backup poller, every 5 s.
+  ctx->set_wait_for_ready(true);
+  return ctx;
+}
+
+absl::StatusOr<uint64_t> Client::SubmitJob(uint64_t games,
+                                           const qipu::v1::JobConfig& config) {
+  qipu::v1::SubmitJobRequest req;
+  req.set_games(games);
+  *req.mutable_config() = config;
+  qipu::v1::SubmitJobResponse resp;
+  const grpc::Status s = jobs_->SubmitJob(Context().get(), req, &resp);
+  if (!s.ok()) return FromGrpc(s, "SubmitJob");
+  return resp.job();
+}
+
+absl::StatusOr<qipu::v1::JobStatus> Client::JobStatus(uint64_t job) {
+  qipu::v1::GetJobStatusRequest req;
+  req.set_job(job);
+  qipu::v1::GetJobStatusResponse resp;
+  const grpc::Status s = jobs_->GetJobStatus(Context().get(), req, &resp);
+  if (!s.ok()) return FromGrpc(s, "GetJobStatus");
+  if (resp.jobs_size() != 1) {
+    return absl::InternalError(
+        absl::StrCat("GetJobStatus(", job, ") gave ", resp.jobs_size(), " jobs"));
+  }
+  return resp.jobs(0);
+}
+
+absl::StatusOr<grpc::health::v1::HealthCheckResponse::ServingStatus>
+Client::Health() {
+  grpc::health::v1::HealthCheckRequest req;
+  grpc::health::v1::HealthCheckResponse resp;
+  const grpc::Status s = health_->Check(Context().get(), req, &resp);
+  if (!s.ok()) return FromGrpc(s, "Health.Check");
+  return resp.status();
+}
+
+absl::StatusOr<qipu::v1::ResultsResponse> Client::Results(
+    const qipu::v1::Filter& filter) {
+  qipu::v1::ResultsRequest req;
+  *req.mutable_filter() = filter;
+  qipu::v1::ResultsResponse resp;
+  const grpc::Status s = queries_->Results(Context().get(), req, &resp);
+  if (!s.ok()) return FromGrpc(s, "Results");
+  return resp;
+}
+
+absl::StatusOr<qipu::v1::KoResponse> Client::Ko(const qipu::v1::Filter& filter) {
+  qipu::v1::KoRequest req;
+  *req.mutable_filter() = filter;
+  qipu::v1::KoResponse resp;
+  const grpc::Status s = queries_->Ko(Context().get(), req, &resp);
+  if (!s.ok()) return FromGrpc(s, "Ko");
+  return resp;
+}
+
+absl::StatusOr<qipu::v1::OpeningsResponse> Client::RootOpenings(
+    const qipu::v1::Filter& filter) {
+  qipu::v1::OpeningsRequest req;
+  *req.mutable_filter() = filter;
+  req.set_limit(0);
+  qipu::v1::OpeningsResponse resp;
+  const grpc::Status s = queries_->Openings(Context().get(), req, &resp);
+  if (!s.ok()) return FromGrpc(s, "Openings");
+  return resp;
+}
+
+// --- CoordinatorProcess ---------------------------------------------------
+
+CoordinatorProcess::CoordinatorProcess(std::string db_dir,
+                                       std::string log_prefix,
+                                       std::vector<std::string> flags, int port)
+    : db_dir_(std::move(db_dir)),
+      log_prefix_(std::move(log_prefix)),
+      flags_(std::move(flags)),
+      port_(port) {}
+
+std::string CoordinatorProcess::address() const {
+  return absl::StrCat("127.0.0.1:", port_);
+}
+
+std::string CoordinatorProcess::LogTail() const {
+  return process_ == nullptr ? std::string() : process_->StderrTail();
+}
+
+absl::Status CoordinatorProcess::Start(absl::Duration timeout) {
+  if (process_ != nullptr && process_->IsRunning()) {
+    return absl::FailedPreconditionError("the coordinator is running");
+  }
+  ++starts_;
+  std::vector<std::string> argv = {kCoordinatorBinary,
+                                   "--db",
+                                   db_dir_,
+                                   "--listen",
+                                   address(),
+                                   "--log-level",
+                                   "info"};
+  argv.insert(argv.end(), flags_.begin(), flags_.end());
+  const std::string base = absl::StrCat(log_prefix_, ".", starts_);
+  auto p = Subprocess::Start(argv, base + ".out", base + ".log");
+  if (!p.ok()) return p.status();
+  process_ = *std::move(p);
+  timeout *= kSlowdown;
+  const absl::Time until = absl::Now() + timeout;
+  // The port first (when it was 0), from the line main() prints once the
+  // server is up.
+  while (port_ == 0) {
+    port_ = ListeningPort(process_->Stdout());
+    if (port_ != 0) break;
+    if (!process_->IsRunning() || absl::Now() > until) {
+      return absl::DeadlineExceededError(absl::StrCat(
+          "qipu-coordinator did not report its port; log:\n", LogTail()));
+    }
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  Client client(address(), absl::Milliseconds(500));
+  bool serving = WaitUntil(
+      [&] {
+        if (!process_->IsRunning()) return true;
+        auto h = client.Health();
+        return h.ok() && *h == grpc::health::v1::HealthCheckResponse::SERVING;
+      },
+      until - absl::Now(), absl::Milliseconds(20));
+  if (!serving || !process_->IsRunning()) {
+    return absl::DeadlineExceededError(absl::StrCat(
+        "qipu-coordinator on ", address(), " is not SERVING (",
+        process_->IsRunning() ? "running" : "exited", "); log:\n", LogTail()));
+  }
+  return absl::OkStatus();
+}
+
+std::optional<int> CoordinatorProcess::Kill() {
+  if (process_ == nullptr) return std::nullopt;
+  process_->Kill(SIGKILL);
+  return process_->Wait(absl::Seconds(10) * kSlowdown);
+}
+
+std::optional<int> CoordinatorProcess::Stop(absl::Duration timeout) {
+  if (process_ == nullptr) return std::nullopt;
+  process_->Kill(SIGTERM);
+  return process_->Wait(timeout * kSlowdown);
+}
+
+// --- Workers, metrics, the database ----------------------------------------
+
+absl::StatusOr<std::unique_ptr<Subprocess>> StartWorker(
+    const std::string& coordinator, const std::string& dir,
+    const std::string& name, int threads, int lease_games,
+    const std::vector<std::string>& extra) {
+  std::vector<std::string> argv = {kWorkerBinary,
+                                   "--coordinator",
+                                   coordinator,
+                                   "--threads",
+                                   absl::StrCat(threads),
+                                   "--spool",
+                                   absl::StrCat(dir, "/", name, ".spool"),
+                                   "--name",
+                                   name,
+                                   "--lease-games",
+                                   absl::StrCat(lease_games),
+                                   "--rpc-timeout",
+                                   absl::StrCat(2 * kSlowdown),
+                                   "--log-level",
+                                   "info"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  return Subprocess::Start(argv, absl::StrCat(dir, "/", name, ".out"),
+                           absl::StrCat(dir, "/", name, ".log"));
+}
+
+absl::StatusOr<std::string> ScrapeMetrics(int port, absl::Duration timeout) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return absl::InternalError(absl::StrCat("socket: ", strerror(errno)));
+  timeval tv = absl::ToTimeval(timeout);
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+    const int err = errno;
+    close(fd);
+    return absl::UnavailableError(
+        absl::StrCat("connect 127.0.0.1:", port, ": ", strerror(err)));
+  }
+  const std::string req =
+      "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+  if (send(fd, req.data(), req.size(), MSG_NOSIGNAL) !=
+      static_cast<ssize_t>(req.size())) {
+    close(fd);
+    return absl::UnavailableError("sending the metrics request failed");
+  }
+  std::string resp;
+  char buf[16384];
+  for (;;) {
+    const ssize_t n = recv(fd, buf, sizeof(buf), 0);
+    if (n <= 0) break;
+    resp.append(buf, static_cast<size_t>(n));
+  }
+  close(fd);
+  const size_t body = resp.find("\r\n\r\n");
+  if (!absl::StartsWith(resp, "HTTP/1.") || body == std::string::npos ||
+      resp.find(" 200 ") > body) {
+    return absl::UnavailableError(
+        absl::StrCat("unexpected metrics response: ", resp.substr(0, 200)));
+  }
+  return resp.substr(body + 4);
+}
+
+std::optional<double> MetricValue(const std::string& page,
+                                  const std::string& name) {
+  for (absl::string_view line : absl::StrSplit(page, '\n')) {
+    if (!absl::ConsumePrefix(&line, name) || !absl::ConsumePrefix(&line, " ")) {
+      continue;
+    }
+    double v = 0;
+    // The value, then an optional timestamp.
+    if (absl::SimpleAtod(line.substr(0, line.find(' ')), &v)) return v;
+  }
+  return std::nullopt;
+}
+
+absl::StatusOr<std::map<uint64_t, qipu::v1::Game>> ReadStoredGames(
+    const std::string& db_dir, uint64_t job, uint64_t* other_keys) {
+  store::StoreOptions options;
+  options.create_if_missing = false;
+  options.block_cache_bytes = 8u << 20;
+  options.write_buffer_bytes = 4u << 20;
+  options.total_write_buffer_bytes = 16u << 20;
+  auto db = store::Store::Open(db_dir, options);
+  if (!db.ok()) return db.status();
+  std::map<uint64_t, qipu::v1::Game> games;
+  uint64_t others = 0;
+  std::unique_ptr<rocksdb::Iterator> it(
+      (*db)->db()->NewIterator(rocksdb::ReadOptions(), (*db)->games()));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    const absl::string_view key(it->key().data(), it->key().size());
+    const std::optional<store::GameId> id = store::DecodeGameKey(key);
+    if (!id.has_value()) {
+      return absl::DataLossError(absl::StrCat(
+          "undecodable key in the games CF (", key.size(), " bytes)"));
+    }
+    if (id->kind != store::GameId::Kind::kSelfPlay || id->hi != job) {
+      ++others;
+      continue;
+    }
+    qipu::v1::Game g;
+    if (!g.ParseFromArray(it->value().data(),
+                          static_cast<int>(it->value().size()))) {
+      return absl::DataLossError(
+          absl::StrCat("game ", store::GameIdText(*id), " does not parse"));
+    }
+    if (!games.emplace(id->lo, std::move(g)).second) {
+      return absl::DataLossError(
+          absl::StrCat("game ", store::GameIdText(*id), " seen twice"));
+    }
+  }
+  if (!it->status().ok()) {
+    return absl::DataLossError(it->status().ToString());
+  }
+  if (other_keys != nullptr) *other_keys = others;
+  return games;
+}
+
+}  // namespace qipu::testing
