@@ -303,6 +303,10 @@ void Uploader::WriteLoop(
           "parse; dropped",
           options_.worker, g->lease_id, key.ToString());
       spool_->Ack(key).IgnoreError();
+      {
+        absl::MutexLock lock(&mu_);
+        ++stats_.rejected;
+      }
       if (on_ack_) on_ack_(key, g->lease_id, qipu::v1::ACK_STATUS_REJECTED);
       continue;
     }

@@ -273,15 +273,26 @@ void Worker::RenewLoop() {
   for (;;) {
     std::vector<std::string> to_return;
     std::vector<std::string> to_renew;
-    // With nothing left to upload, every game played has been acked, even
-    // one acked under another lease's id (a replay of a game an earlier
-    // run left in the spool).
-    const bool uploaded_all = uploader_->pending() == 0;
     {
       absl::MutexLock lock(&mu_);
       mu_.AwaitWithTimeout(absl::Condition(&renew_stop_),
                            absl::Milliseconds(100));
       if (renew_stop_) break;
+    }
+    // Every game handed to the uploader -- each played here, each left in
+    // the spool by an earlier run -- ends up acked, or folded into a copy
+    // still pending (already_pending): once the counts say so, the games
+    // of every finished runner are settled, even those acked under
+    // another lease's id. Counters only grow, and `played` is read after
+    // them, so this never says "settled" too early.
+    const UploaderStats u = uploader_->stats();
+    const uint64_t settled =
+        u.stored + u.duplicates + u.rejected + u.already_pending;
+    const uint64_t recovered = spool_->stats().recovered;
+    {
+      absl::MutexLock lock(&mu_);
+      if (renew_stop_) break;
+      const bool uploaded_all = settled >= stats_.played + recovered;
       const absl::Time now = absl::Now();
       for (auto& [id, h] : held_) {
         if (h.runner_done && (h.acked >= h.played || uploaded_all)) {
