@@ -6,11 +6,11 @@
 #include "absl/strings/str_cat.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/filter_policy.h"
-#include "rocksdb/memtablerep.h"
 #include "rocksdb/slice_transform.h"
 #include "rocksdb/table.h"
 #include "rocksdb/write_buffer_manager.h"
 #include "store/keys.h"
+#include "store/memtable.h"
 #include "store/merge_operators.h"
 #include "store/status.h"
 
@@ -63,7 +63,7 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir,
   db_options.keep_log_file_num = 3;
   db_options.max_log_file_size = 8u << 20;
   db_options.enable_pipelined_write = true;
-  // Required by the hash memtable of the positions CF; qipu has a single
+  // Required by the dual memtable of the positions CF; qipu has a single
   // writer thread (the ingest committer) anyway.
   db_options.allow_concurrent_memtable_write = false;
 
@@ -74,13 +74,13 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir,
   positions.prefix_extractor.reset(
       rocksdb::NewFixedPrefixTransform(kPositionPrefixLength));
   positions.merge_operator = NewPositionMergeOperator();
-  // Position keys are random hashes arriving ~30 per game: a hash of small
-  // skiplists per prefix makes a memtable insert a bucket lookup instead of
-  // a deep skiplist walk (the ingest hot spot). Reads are prefix scans.
+  // Position keys are random hashes arriving ~30 per game: the dual
+  // memtable (store/memtable.h) inserts into prefix buckets, serves the
+  // queries' prefix reads from them, and flushes from a vector sorted once.
   // The bucket array is allocated per memtable up front: keep it at an
   // eighth of the memtable so small write buffers still work.
-  positions.memtable_factory.reset(rocksdb::NewHashSkipListRepFactory(
-      std::max<size_t>(1024, o.write_buffer_bytes / 64), 4, 4));
+  positions.memtable_factory =
+      NewDualMemTableFactory(std::max<size_t>(1024, o.write_buffer_bytes / 64));
   rocksdb::ColumnFamilyOptions aggregates = CfOptions(o, s->cache_, true);
   aggregates.merge_operator = NewAggregateMergeOperator();
   aggregates.write_buffer_size = std::min<size_t>(o.write_buffer_bytes, 8u << 20);
