@@ -11,8 +11,8 @@ namespace {
 // Moves the engine's answer into *resp, or maps its error. Storage errors
 // (not the caller's fault) are logged.
 template <typename Response>
-grpc::Status Reply(const char* rpc, absl::StatusOr<Response> r,
-                   Response* resp) {
+grpc::Status Answer(const char* rpc, absl::StatusOr<Response> r,
+                    Response* resp) {
   if (!r.ok()) {
     const absl::StatusCode code = r.status().code();
     if (code != absl::StatusCode::kInvalidArgument &&
@@ -25,36 +25,46 @@ grpc::Status Reply(const char* rpc, absl::StatusOr<Response> r,
   return grpc::Status::OK;
 }
 
+// Finishes the call with Answer()'s status on the context's reactor.
+template <typename Response>
+grpc::ServerUnaryReactor* Reply(grpc::CallbackServerContext* ctx,
+                                const char* rpc, absl::StatusOr<Response> r,
+                                Response* resp) {
+  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  reactor->Finish(Answer(rpc, std::move(r), resp));
+  return reactor;
+}
+
 }  // namespace
 
-grpc::Status QueryServiceImpl::Openings(grpc::ServerContext* ctx,
-                                        const qipu::v1::OpeningsRequest* req,
-                                        qipu::v1::OpeningsResponse* resp) {
-  return Reply("Openings", engine_->Openings(*req), resp);
+grpc::ServerUnaryReactor* QueryServiceImpl::Openings(
+    grpc::CallbackServerContext* ctx, const qipu::v1::OpeningsRequest* req,
+    qipu::v1::OpeningsResponse* resp) {
+  return Reply(ctx, "Openings", engine_->Openings(*req), resp);
 }
 
-grpc::Status QueryServiceImpl::Ko(grpc::ServerContext* ctx,
-                                  const qipu::v1::KoRequest* req,
-                                  qipu::v1::KoResponse* resp) {
-  return Reply("Ko", engine_->Ko(*req), resp);
+grpc::ServerUnaryReactor* QueryServiceImpl::Ko(
+    grpc::CallbackServerContext* ctx, const qipu::v1::KoRequest* req,
+    qipu::v1::KoResponse* resp) {
+  return Reply(ctx, "Ko", engine_->Ko(*req), resp);
 }
 
-grpc::Status QueryServiceImpl::Cycles(grpc::ServerContext* ctx,
-                                      const qipu::v1::CyclesRequest* req,
-                                      qipu::v1::CyclesResponse* resp) {
-  return Reply("Cycles", engine_->Cycles(*req), resp);
+grpc::ServerUnaryReactor* QueryServiceImpl::Cycles(
+    grpc::CallbackServerContext* ctx, const qipu::v1::CyclesRequest* req,
+    qipu::v1::CyclesResponse* resp) {
+  return Reply(ctx, "Cycles", engine_->Cycles(*req), resp);
 }
 
-grpc::Status QueryServiceImpl::Results(grpc::ServerContext* ctx,
-                                       const qipu::v1::ResultsRequest* req,
-                                       qipu::v1::ResultsResponse* resp) {
-  return Reply("Results", engine_->Results(*req), resp);
+grpc::ServerUnaryReactor* QueryServiceImpl::Results(
+    grpc::CallbackServerContext* ctx, const qipu::v1::ResultsRequest* req,
+    qipu::v1::ResultsResponse* resp) {
+  return Reply(ctx, "Results", engine_->Results(*req), resp);
 }
 
-grpc::Status QueryServiceImpl::GetGame(grpc::ServerContext* ctx,
-                                       const qipu::v1::GetGameRequest* req,
-                                       qipu::v1::GetGameResponse* resp) {
-  return Reply("GetGame", engine_->GetGame(*req), resp);
+grpc::ServerUnaryReactor* QueryServiceImpl::GetGame(
+    grpc::CallbackServerContext* ctx, const qipu::v1::GetGameRequest* req,
+    qipu::v1::GetGameResponse* resp) {
+  return Reply(ctx, "GetGame", engine_->GetGame(*req), resp);
 }
 
 }  // namespace qipu::coordinator

@@ -11,26 +11,26 @@
 
 namespace qipu::coordinator {
 
-// QueryService. Thread-safe; does not own the engine, which must outlive
-// the service.
-class QueryServiceImpl final : public qipu::v1::QueryService::Service {
+// QueryService on gRPC's callback API: each query is answered inline on
+// the thread that received it (the engine reads aggregates and the
+// position index, never scans), which saves the hand-off to a sync-server
+// worker thread that otherwise dominates a sub-millisecond query.
+// Thread-safe; does not own the engine, which must outlive the service.
+class QueryServiceImpl final
+    : public qipu::v1::QueryService::CallbackService {
  public:
   explicit QueryServiceImpl(const QueryEngine* engine) : engine_(engine) {}
 
-  grpc::Status Openings(grpc::ServerContext* ctx,
-                        const qipu::v1::OpeningsRequest* req,
-                        qipu::v1::OpeningsResponse* resp) override;
-  grpc::Status Ko(grpc::ServerContext* ctx, const qipu::v1::KoRequest* req,
-                  qipu::v1::KoResponse* resp) override;
-  grpc::Status Cycles(grpc::ServerContext* ctx,
-                      const qipu::v1::CyclesRequest* req,
-                      qipu::v1::CyclesResponse* resp) override;
-  grpc::Status Results(grpc::ServerContext* ctx,
-                       const qipu::v1::ResultsRequest* req,
-                       qipu::v1::ResultsResponse* resp) override;
-  grpc::Status GetGame(grpc::ServerContext* ctx,
-                       const qipu::v1::GetGameRequest* req,
-                       qipu::v1::GetGameResponse* resp) override;
+  grpc::ServerUnaryReactor* Openings(grpc::CallbackServerContext* ctx,
+      const qipu::v1::OpeningsRequest* req, qipu::v1::OpeningsResponse* resp) override;
+  grpc::ServerUnaryReactor* Ko(grpc::CallbackServerContext* ctx,
+      const qipu::v1::KoRequest* req, qipu::v1::KoResponse* resp) override;
+  grpc::ServerUnaryReactor* Cycles(grpc::CallbackServerContext* ctx,
+      const qipu::v1::CyclesRequest* req, qipu::v1::CyclesResponse* resp) override;
+  grpc::ServerUnaryReactor* Results(grpc::CallbackServerContext* ctx,
+      const qipu::v1::ResultsRequest* req, qipu::v1::ResultsResponse* resp) override;
+  grpc::ServerUnaryReactor* GetGame(grpc::CallbackServerContext* ctx,
+      const qipu::v1::GetGameRequest* req, qipu::v1::GetGameResponse* resp) override;
 
  private:
   const QueryEngine* engine_;
