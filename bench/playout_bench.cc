@@ -98,8 +98,8 @@ void BM_LightPlayout(benchmark::State& state) {
     benchmark::DoNotOptimize(board.hash());
   }
   state.SetItemsProcessed(state.iterations());
-  state.counters["moves/s"] =
-      benchmark::Counter(static_cast<double>(moves), benchmark::Counter::kIsRate);
+  state.counters["moves/s"] = benchmark::Counter(static_cast<double>(moves),
+                                                 benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_LightPlayout)->Apply(SizeArgs);
 
@@ -114,8 +114,8 @@ void BM_FullPlayout(benchmark::State& state) {
     benchmark::DoNotOptimize(game.board().hash());
   }
   state.SetItemsProcessed(state.iterations());
-  state.counters["moves/s"] =
-      benchmark::Counter(static_cast<double>(moves), benchmark::Counter::kIsRate);
+  state.counters["moves/s"] = benchmark::Counter(static_cast<double>(moves),
+                                                 benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_FullPlayout)->Apply(SizeArgs);
 

@@ -23,10 +23,11 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
                                           options.jobs);
   if (absl::Status s = c->jobs_->Load(); !s.ok()) return s;
   JobManager* jobs = c->jobs_.get();
-  c->ingest_ = std::make_unique<Ingestor>(
-      c->store_.get(), options.ingest, [jobs](const PreparedGame& g) {
-        if (g.job != 0) jobs->MarkStored(g.job, g.index);
-      });
+  c->ingest_ = std::make_unique<Ingestor>(c->store_.get(), options.ingest,
+                                          [jobs](const PreparedGame& g) {
+                                            if (g.job != 0)
+                                              jobs->MarkStored(g.job, g.index);
+                                          });
   if (!options.metrics_listen.empty()) {
     if (absl::Status s = c->metrics_.Serve(options.metrics_listen); !s.ok()) {
       return s;
@@ -50,8 +51,7 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
       jobs, c->ingest_.get(), &c->metrics_, options.work));
   c->queries_ =
       std::make_unique<QueryEngine>(c->store_.get(), c->configs_.get());
-  c->services_.push_back(
-      std::make_unique<QueryServiceImpl>(c->queries_.get()));
+  c->services_.push_back(std::make_unique<QueryServiceImpl>(c->queries_.get()));
   c->importer_ = std::make_unique<Importer>(c->configs_.get(), c->ingest_.get(),
                                             options.import);
   c->services_.push_back(std::make_unique<CorpusServiceImpl>(

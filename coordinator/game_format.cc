@@ -30,8 +30,8 @@ const char* ColorLetter(rules::Color c) {
 std::string RulesText(const qipu::v1::RuleSet& p) {
   auto r = wire::RulesFromProto(p);
   if (!r.ok()) return p.preset();
-  for (const char* name : {"chinese", "chinese-superko", "tromp-taylor", "aga",
-                           "new-zealand"}) {
+  for (const char* name :
+       {"chinese", "chinese-superko", "tromp-taylor", "aga", "new-zealand"}) {
     auto preset = rules::PresetRules(name);
     if (!preset.ok()) continue;
     preset->komi = r->komi;

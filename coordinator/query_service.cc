@@ -43,9 +43,9 @@ grpc::ServerUnaryReactor* QueryServiceImpl::Openings(
   return Reply(ctx, "Openings", engine_->Openings(*req), resp);
 }
 
-grpc::ServerUnaryReactor* QueryServiceImpl::Ko(
-    grpc::CallbackServerContext* ctx, const qipu::v1::KoRequest* req,
-    qipu::v1::KoResponse* resp) {
+grpc::ServerUnaryReactor* QueryServiceImpl::Ko(grpc::CallbackServerContext* ctx,
+                                               const qipu::v1::KoRequest* req,
+                                               qipu::v1::KoResponse* resp) {
   return Reply(ctx, "Ko", engine_->Ko(*req), resp);
 }
 

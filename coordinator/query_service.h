@@ -16,21 +16,25 @@ namespace qipu::coordinator {
 // position index, never scans), which saves the hand-off to a sync-server
 // worker thread that otherwise dominates a sub-millisecond query.
 // Thread-safe; does not own the engine, which must outlive the service.
-class QueryServiceImpl final
-    : public qipu::v1::QueryService::CallbackService {
+class QueryServiceImpl final : public qipu::v1::QueryService::CallbackService {
  public:
   explicit QueryServiceImpl(const QueryEngine* engine) : engine_(engine) {}
 
   grpc::ServerUnaryReactor* Openings(grpc::CallbackServerContext* ctx,
-      const qipu::v1::OpeningsRequest* req, qipu::v1::OpeningsResponse* resp) override;
+                                     const qipu::v1::OpeningsRequest* req,
+                                     qipu::v1::OpeningsResponse* resp) override;
   grpc::ServerUnaryReactor* Ko(grpc::CallbackServerContext* ctx,
-      const qipu::v1::KoRequest* req, qipu::v1::KoResponse* resp) override;
+                               const qipu::v1::KoRequest* req,
+                               qipu::v1::KoResponse* resp) override;
   grpc::ServerUnaryReactor* Cycles(grpc::CallbackServerContext* ctx,
-      const qipu::v1::CyclesRequest* req, qipu::v1::CyclesResponse* resp) override;
+                                   const qipu::v1::CyclesRequest* req,
+                                   qipu::v1::CyclesResponse* resp) override;
   grpc::ServerUnaryReactor* Results(grpc::CallbackServerContext* ctx,
-      const qipu::v1::ResultsRequest* req, qipu::v1::ResultsResponse* resp) override;
+                                    const qipu::v1::ResultsRequest* req,
+                                    qipu::v1::ResultsResponse* resp) override;
   grpc::ServerUnaryReactor* GetGame(grpc::CallbackServerContext* ctx,
-      const qipu::v1::GetGameRequest* req, qipu::v1::GetGameResponse* resp) override;
+                                    const qipu::v1::GetGameRequest* req,
+                                    qipu::v1::GetGameResponse* resp) override;
 
  private:
   const QueryEngine* engine_;

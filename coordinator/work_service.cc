@@ -175,9 +175,8 @@ WorkServiceImpl::WorkServiceImpl(JobManager* jobs, Ingestor* ingest,
   using Stream = grpc::ServerReaderWriter<grpc::ByteBuffer, grpc::ByteBuffer>;
   MarkMethodStreamed(
       kUploadGamesMethod,
-      new grpc::internal::BidiStreamingHandler<WorkServiceImpl,
-                                               grpc::ByteBuffer,
-                                               grpc::ByteBuffer>(
+      new grpc::internal::BidiStreamingHandler<
+          WorkServiceImpl, grpc::ByteBuffer, grpc::ByteBuffer>(
           [](WorkServiceImpl* service, grpc::ServerContext* ctx,
              Stream* stream) { return service->UploadGames(ctx, stream); },
           this));
@@ -197,8 +196,8 @@ grpc::Status WorkServiceImpl::UploadGames(
       }
       grpc::ByteBuffer bytes;
       bool own = false;
-      if (!grpc::SerializationTraits<qipu::v1::GameAck>::Serialize(
-               slot.ack, &bytes, &own)
+      if (!grpc::SerializationTraits<qipu::v1::GameAck>::Serialize(slot.ack,
+                                                                   &bytes, &own)
                .ok() ||
           !stream->Write(bytes)) {
         acks.Fail();
@@ -217,9 +216,9 @@ grpc::Status WorkServiceImpl::UploadGames(
         grpc::SerializationTraits<qipu::v1::GameUpload>::Deserialize(&frame,
                                                                      &up);
     if (!parsed.ok()) {
-      bad_frame = absl::StrCat("upload message ", frames, " of the stream (",
-                               bytes, " bytes) is not a qipu.v1.GameUpload: ",
-                               parsed.error_message());
+      bad_frame = absl::StrCat(
+          "upload message ", frames, " of the stream (", bytes,
+          " bytes) is not a qipu.v1.GameUpload: ", parsed.error_message());
       break;
     }
     const int64_t slot = acks.Reserve(up.seq());
@@ -244,24 +243,23 @@ grpc::Status WorkServiceImpl::UploadGames(
       acks.Fill(slot, qipu::v1::ACK_STATUS_REJECTED, reason, id);
       continue;
     }
-    ingest_->Submit(std::move(*prepared),
-                    [&acks, slot, id, metrics](absl::StatusOr<IngestOutcome> r) {
-                      if (!r.ok()) {
-                        acks.Fill(slot, qipu::v1::ACK_STATUS_UNSPECIFIED,
-                                  std::string(r.status().message()), id, true);
-                        return;
-                      }
-                      const bool stored = *r == IngestOutcome::kStored;
-                      if (metrics != nullptr) {
-                        (stored ? metrics->games_accepted()
-                                : metrics->games_duplicate())
-                            .Increment();
-                      }
-                      acks.Fill(slot,
-                                stored ? qipu::v1::ACK_STATUS_STORED
-                                       : qipu::v1::ACK_STATUS_DUPLICATE,
-                                "", id);
-                    });
+    ingest_->Submit(std::move(*prepared), [&acks, slot, id, metrics](
+                                              absl::StatusOr<IngestOutcome> r) {
+      if (!r.ok()) {
+        acks.Fill(slot, qipu::v1::ACK_STATUS_UNSPECIFIED,
+                  std::string(r.status().message()), id, true);
+        return;
+      }
+      const bool stored = *r == IngestOutcome::kStored;
+      if (metrics != nullptr) {
+        (stored ? metrics->games_accepted() : metrics->games_duplicate())
+            .Increment();
+      }
+      acks.Fill(
+          slot,
+          stored ? qipu::v1::ACK_STATUS_STORED : qipu::v1::ACK_STATUS_DUPLICATE,
+          "", id);
+    });
   }
   acks.Close();
   acks.WaitFilled();

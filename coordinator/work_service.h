@@ -5,9 +5,9 @@
 #define QIPU_COORDINATOR_WORK_SERVICE_H_
 
 #include "coordinator/ingest.h"
-#include "grpcpp/support/byte_buffer.h"
 #include "coordinator/jobs.h"
 #include "coordinator/metrics.h"
+#include "grpcpp/support/byte_buffer.h"
 #include "qipu/v1/work.grpc.pb.h"
 
 namespace qipu::coordinator {

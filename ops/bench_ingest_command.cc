@@ -53,7 +53,8 @@ std::vector<qipu::v1::GameUpload> Generate(const qipu::v1::JobConfig& cfg,
   std::vector<qipu::v1::GameUpload> out(n);
   std::atomic<uint64_t> next{0};
   auto work = [&] {
-    rules::Game g(static_cast<int>(cfg.width()), static_cast<int>(cfg.height()), r);
+    rules::Game g(static_cast<int>(cfg.width()), static_cast<int>(cfg.height()),
+                  r);
     rules::SelfPlayOutcome outcome;
     for (uint64_t i = next++; i < n; i = next++) {
       rules::SelfPlaySpec spec;
@@ -64,7 +65,8 @@ std::vector<qipu::v1::GameUpload> Generate(const qipu::v1::JobConfig& cfg,
       spec.job_seed = cfg.seed();
       spec.index = i;
       (void)rules::PlaySelfPlay(spec, &g, &outcome);
-      wire::SelfPlayToProto(g, spec, outcome, job, "bench", out[i].mutable_game());
+      wire::SelfPlayToProto(g, spec, outcome, job, "bench",
+                            out[i].mutable_game());
       out[i].set_seq(i);
     }
   };
@@ -107,9 +109,10 @@ int RunIngestBench(const IngestBenchOptions& o) {
   auto req = o.spec.Request();
   if (!req.ok()) return Fail(std::string(req.status().message()));
   const std::filesystem::path root =
-      o.dir.empty() ? std::filesystem::temp_directory_path() /
-                          absl::StrCat("qipu-bench-ingest-", std::random_device{}())
-                    : std::filesystem::path(o.dir);
+      o.dir.empty()
+          ? std::filesystem::temp_directory_path() /
+                absl::StrCat("qipu-bench-ingest-", std::random_device{}())
+          : std::filesystem::path(o.dir);
   std::filesystem::remove_all(root);
   std::filesystem::create_directories(root);
 
@@ -147,7 +150,8 @@ int RunIngestBench(const IngestBenchOptions& o) {
   for (const auto& e : errors) {
     if (!e.empty()) return Fail(e);
   }
-  if (acked != n) return Fail(absl::StrCat(acked.load(), " of ", n, " games acknowledged"));
+  if (acked != n)
+    return Fail(absl::StrCat(acked.load(), " of ", n, " games acknowledged"));
 
   // Timed: the same keys straight into RocksDB.
   std::fprintf(stderr, "writing the same keys with WriteBatch...\n");
@@ -170,13 +174,15 @@ int RunIngestBench(const IngestBenchOptions& o) {
       wb.Put((*raw)->games(), g.key, g.value);
       for (const auto& p : g.positions) {
         wb.Merge((*raw)->positions(),
-                 store::PositionKey({p.width, p.height, p.position, g.config_id, g.day}),
+                 store::PositionKey(
+                     {p.width, p.height, p.position, g.config_id, g.day}),
                  store::EncodePositionValue(p.delta));
       }
       wb.Merge((*raw)->aggregates(), store::AggregateKey(g.config_id, g.day),
                g.aggregate.SerializeAsString());
     }
-    if (absl::Status s = (*raw)->Commit(&wb); !s.ok()) return Fail(s.ToString());
+    if (absl::Status s = (*raw)->Commit(&wb); !s.ok())
+      return Fail(s.ToString());
   }
   const double raw_secs = absl::ToDoubleSeconds(absl::Now() - t1);
   raw->reset();
@@ -202,7 +208,8 @@ int RunIngestBench(const IngestBenchOptions& o) {
                 req->config().height(), req->config().index_depth(), o.streams);
     std::printf("  gRPC ingest   %10.0f games/s  %10.0f positions/s\n", gps,
                 positions / grpc_secs);
-    std::printf("  raw RocksDB   %10.0f games/s (same keys, WriteBatch)\n", raw_gps);
+    std::printf("  raw RocksDB   %10.0f games/s (same keys, WriteBatch)\n",
+                raw_gps);
     std::printf("  ratio         %10.2f\n", gps / raw_gps);
   }
   return 0;
@@ -222,7 +229,8 @@ void AddBenchIngestCommand(CLI::App& bench, int* exit_code) {
   cmd->add_option("--batch", o->batch, "Games per WriteBatch (both paths)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  cmd->add_option("--dir", o->dir, "Keep the databases here (default: temp, removed)");
+  cmd->add_option("--dir", o->dir,
+                  "Keep the databases here (default: temp, removed)");
   cmd->add_flag("--json", o->json, "Print one JSON object");
   cmd->callback([o, exit_code] { *exit_code = RunIngestBench(*o); });
 }

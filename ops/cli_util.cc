@@ -23,8 +23,9 @@ std::shared_ptr<grpc::Channel> Dial(const std::string& address) {
 }
 
 void SetDeadline(grpc::ClientContext* ctx, double seconds) {
-  ctx->set_deadline(std::chrono::system_clock::now() +
-                    std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000)));
+  ctx->set_deadline(
+      std::chrono::system_clock::now() +
+      std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000)));
 }
 
 bool IsTerminal(int fd) { return isatty(fd) == 1; }
@@ -42,7 +43,8 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
   }
   std::ostringstream ss;
   ss << in.rdbuf();
-  if (in.bad()) return absl::UnavailableError(absl::StrCat(path, ": read error"));
+  if (in.bad())
+    return absl::UnavailableError(absl::StrCat(path, ": read error"));
   return ss.str();
 }
 
@@ -69,8 +71,10 @@ void ProgressBar::Update(uint64_t done, const std::string& suffix) {
   std::string bar;
   if (total_ != 0) {
     const int width = 30;
-    const int filled = static_cast<int>(width * std::min<double>(1.0, double(done) / total_));
-    bar = "[" + std::string(filled, '#') + std::string(width - filled, '.') + "] ";
+    const int filled =
+        static_cast<int>(width * std::min<double>(1.0, double(done) / total_));
+    bar = "[" + std::string(filled, '#') + std::string(width - filled, '.') +
+          "] ";
     bar += absl::StrFormat("%d/%d", done, total_);
   } else {
     bar = absl::StrCat(done);
@@ -128,7 +132,8 @@ void RuleFlags::Add(CLI::App* cmd) {
                   "Override the balanced-cycle outcome: no-result, draw, "
                   "replay, none");
   cmd->add_flag("--suicide", suicide, "Override: multi-stone suicide legal");
-  cmd->add_option("--komi", komi, "Override the komi (points, multiple of 0.5)");
+  cmd->add_option("--komi", komi,
+                  "Override the komi (points, multiple of 0.5)");
 }
 
 absl::StatusOr<rules::Rules> RuleFlags::Resolve(
@@ -136,17 +141,23 @@ absl::StatusOr<rules::Rules> RuleFlags::Resolve(
   rules::Rules r = fallback;
   if (!preset.empty()) {
     auto p = rules::PresetRules(preset);
-    if (!p.ok()) return absl::InvalidArgumentError(absl::StrCat("--rules: ", p.status().message()));
+    if (!p.ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat("--rules: ", p.status().message()));
     r = *p;
   }
   if (!ko.empty()) {
     auto k = rules::ParseKoRule(ko);
-    if (!k.ok()) return absl::InvalidArgumentError(absl::StrCat("--ko: ", k.status().message()));
+    if (!k.ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat("--ko: ", k.status().message()));
     r.ko = *k;
   }
   if (!cycle.empty()) {
     auto c = rules::ParseCycleRule(cycle);
-    if (!c.ok()) return absl::InvalidArgumentError(absl::StrCat("--cycle: ", c.status().message()));
+    if (!c.ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat("--cycle: ", c.status().message()));
     r.cycle = *c;
   }
   if (suicide) r.multi_stone_suicide = true;

@@ -32,7 +32,8 @@ struct StatusOptions {
 };
 
 int Fail(const char* what, const grpc::Status& s) {
-  std::fprintf(stderr, "qipu job %s: %s (%s)\n", what, s.error_message().c_str(),
+  std::fprintf(stderr, "qipu job %s: %s (%s)\n", what,
+               s.error_message().c_str(),
                s.error_code() == grpc::StatusCode::UNAVAILABLE
                    ? "is the coordinator running at that address?"
                    : "request refused");
@@ -42,7 +43,8 @@ int Fail(const char* what, const grpc::Status& s) {
 int RunSubmit(const SubmitOptions& o) {
   auto req = o.spec.Request();
   if (!req.ok()) {
-    std::fprintf(stderr, "qipu job submit: %s\n", std::string(req.status().message()).c_str());
+    std::fprintf(stderr, "qipu job submit: %s\n",
+                 std::string(req.status().message()).c_str());
     return 2;
   }
   auto stub = qipu::v1::JobService::NewStub(Dial(o.server));
@@ -101,33 +103,38 @@ int RunStatus(const StatusOptions& o) {
   }
   std::vector<std::vector<std::string>> rows;
   for (const auto& j : resp.jobs()) {
-    rows.push_back({std::to_string(j.job()), StateName(j.state()),
-                    std::to_string(j.done()) + "/" + std::to_string(j.requested()),
-                    std::to_string(j.rejected()), std::to_string(j.open_leases()),
-                    std::to_string(j.config().width()) + "x" +
-                        std::to_string(j.config().height()),
-                    j.config().rules().preset()});
+    rows.push_back(
+        {std::to_string(j.job()), StateName(j.state()),
+         std::to_string(j.done()) + "/" + std::to_string(j.requested()),
+         std::to_string(j.rejected()), std::to_string(j.open_leases()),
+         std::to_string(j.config().width()) + "x" +
+             std::to_string(j.config().height()),
+         j.config().rules().preset()});
   }
-  PrintTable({"job", "state", "stored", "rejected", "leases", "size", "rules"}, rows);
+  PrintTable({"job", "state", "stored", "rejected", "leases", "size", "rules"},
+             rows);
   return 0;
 }
 
 }  // namespace
 
 void AddJobCommand(CLI::App& app, int* exit_code) {
-  CLI::App* job = app.add_subcommand("job", "Submit self-play jobs and follow them");
+  CLI::App* job =
+      app.add_subcommand("job", "Submit self-play jobs and follow them");
   job->require_subcommand(1);
 
   auto so = std::make_shared<SubmitOptions>();
   CLI::App* submit = job->add_subcommand("submit", "Create a self-play job");
-  submit->add_option("--server", so->server, "Coordinator HOST:PORT")->required();
+  submit->add_option("--server", so->server, "Coordinator HOST:PORT")
+      ->required();
   so->spec.Add(submit);
   submit->add_flag("--json", so->json, "Print {\"job\": ID}");
   submit->callback([so, exit_code] { *exit_code = RunSubmit(*so); });
 
   auto st = std::make_shared<StatusOptions>();
   CLI::App* status = job->add_subcommand("status", "Progress of jobs");
-  status->add_option("--server", st->server, "Coordinator HOST:PORT")->required();
+  status->add_option("--server", st->server, "Coordinator HOST:PORT")
+      ->required();
   status->add_option("--job", st->job, "Job id (default: all jobs)");
   status->add_flag("--json", st->json, "Print JSON");
   status->callback([st, exit_code] { *exit_code = RunStatus(*st); });

@@ -104,69 +104,79 @@ int RunLocal(const LocalOptions& o) {
   auto ko = q.Ko(kr);
   auto cycles = q.Cycles(cr);
   auto openings = q.Openings(orq);
-  for (const absl::Status& s : {results.status(), ko.status(), cycles.status(),
-                                openings.status()}) {
+  for (const absl::Status& s :
+       {results.status(), ko.status(), cycles.status(), openings.status()}) {
     if (!s.ok()) return Fail(absl::StrCat("summary query: ", s.ToString()));
   }
   const auto& out = results->outcomes();
   if (o.json) {
     nlohmann::json cyc = nlohmann::json::array();
     for (const auto& row : cycles->rows()) {
-      cyc.push_back({{"class", rules::CycleClassName(
-                                   static_cast<rules::CycleClass>(row.cls() - 1))},
-                     {"outcome", rules::CycleOutcomeName(static_cast<rules::CycleOutcome>(
-                                     row.outcome() - 1))},
-                     {"cycles", row.cycles()},
-                     {"games", row.games()}});
+      cyc.push_back(
+          {{"class", rules::CycleClassName(
+                         static_cast<rules::CycleClass>(row.cls() - 1))},
+           {"outcome", rules::CycleOutcomeName(static_cast<rules::CycleOutcome>(
+                           row.outcome() - 1))},
+           {"cycles", row.cycles()},
+           {"games", row.games()}});
     }
     nlohmann::json op = nlohmann::json::array();
     for (const auto& cont : openings->continuations()) {
-      op.push_back({{"move", cont.move()}, {"games", cont.outcomes().games()},
+      op.push_back({{"move", cont.move()},
+                    {"games", cont.outcomes().games()},
                     {"black_wins", cont.outcomes().black_wins()}});
     }
-    nlohmann::json j = {
-        {"job", *job},        {"seed", req->config().seed()},
-        {"games", out.games()}, {"seconds", secs},
-        {"games_per_sec", secs > 0 ? out.games() / secs : 0},
-        {"black_wins", out.black_wins()}, {"white_wins", out.white_wins()},
-        {"draws", out.draws()}, {"void", out.void_()},
-        {"ko_captures_mean", ko->all().mean()},
-        {"games_with_ko", ko->all().games_with_ko()},
-        {"cycles", cyc},       {"top_openings", op},
-        {"db", o.db}};
+    nlohmann::json j = {{"job", *job},
+                        {"seed", req->config().seed()},
+                        {"games", out.games()},
+                        {"seconds", secs},
+                        {"games_per_sec", secs > 0 ? out.games() / secs : 0},
+                        {"black_wins", out.black_wins()},
+                        {"white_wins", out.white_wins()},
+                        {"draws", out.draws()},
+                        {"void", out.void_()},
+                        {"ko_captures_mean", ko->all().mean()},
+                        {"games_with_ko", ko->all().games_with_ko()},
+                        {"cycles", cyc},
+                        {"top_openings", op},
+                        {"db", o.db}};
     std::printf("%s\n", j.dump().c_str());
   } else {
-    std::printf("\nqipu local: job %llu, %llu games of %ux%u %s (seed %llu) in "
-                "%.1f s (%.0f games/s), database %s\n",
-                static_cast<unsigned long long>(*job),
-                static_cast<unsigned long long>(out.games()),
-                req->config().width(), req->config().height(),
-                req->config().rules().preset().c_str(),
-                static_cast<unsigned long long>(req->config().seed()), secs,
-                secs > 0 ? out.games() / secs : 0.0, o.db.c_str());
-    std::printf("results: Black %llu (%s), White %llu (%s), draws %llu, "
-                "void %llu; mean length %.1f moves\n",
-                static_cast<unsigned long long>(out.black_wins()),
-                Pct(out.black_wins(), out.games()).c_str(),
-                static_cast<unsigned long long>(out.white_wins()),
-                Pct(out.white_wins(), out.games()).c_str(),
-                static_cast<unsigned long long>(out.draws()),
-                static_cast<unsigned long long>(out.void_()),
-                results->mean_length());
-    std::printf("ko: %.2f ko captures per game (median %.0f, p99 %.0f), %s of "
-                "games with at least one\n",
-                ko->all().mean(), ko->all().p50(), ko->all().p99(),
-                Pct(ko->all().games_with_ko(), ko->all().games()).c_str());
+    std::printf(
+        "\nqipu local: job %llu, %llu games of %ux%u %s (seed %llu) in "
+        "%.1f s (%.0f games/s), database %s\n",
+        static_cast<unsigned long long>(*job),
+        static_cast<unsigned long long>(out.games()), req->config().width(),
+        req->config().height(), req->config().rules().preset().c_str(),
+        static_cast<unsigned long long>(req->config().seed()), secs,
+        secs > 0 ? out.games() / secs : 0.0, o.db.c_str());
+    std::printf(
+        "results: Black %llu (%s), White %llu (%s), draws %llu, "
+        "void %llu; mean length %.1f moves\n",
+        static_cast<unsigned long long>(out.black_wins()),
+        Pct(out.black_wins(), out.games()).c_str(),
+        static_cast<unsigned long long>(out.white_wins()),
+        Pct(out.white_wins(), out.games()).c_str(),
+        static_cast<unsigned long long>(out.draws()),
+        static_cast<unsigned long long>(out.void_()), results->mean_length());
+    std::printf(
+        "ko: %.2f ko captures per game (median %.0f, p99 %.0f), %s of "
+        "games with at least one\n",
+        ko->all().mean(), ko->all().p50(), ko->all().p99(),
+        Pct(ko->all().games_with_ko(), ko->all().games()).c_str());
     if (cycles->rows().empty()) {
       std::printf("cycles: none\n");
     } else {
       std::printf("cycles:\n");
       for (const auto& row : cycles->rows()) {
         std::printf("  %-26s %-21s %6llu in %llu games (%.1f per 10,000)\n",
-                    rules::CycleClassName(static_cast<rules::CycleClass>(row.cls() - 1)),
-                    rules::CycleOutcomeName(static_cast<rules::CycleOutcome>(row.outcome() - 1)),
+                    rules::CycleClassName(
+                        static_cast<rules::CycleClass>(row.cls() - 1)),
+                    rules::CycleOutcomeName(
+                        static_cast<rules::CycleOutcome>(row.outcome() - 1)),
                     static_cast<unsigned long long>(row.cycles()),
-                    static_cast<unsigned long long>(row.games()), row.per_10k());
+                    static_cast<unsigned long long>(row.games()),
+                    row.per_10k());
       }
     }
     std::printf("top openings (first move, all symmetries folded):\n");
@@ -177,11 +187,12 @@ int RunLocal(const LocalOptions& o) {
                       Pct(oc.black_wins(), oc.games())});
     }
     PrintTable({"  move", "games", "Black wins"}, rows);
-    std::printf("ask more: qipu query openings --db %s --size %u --moves \"%s\"\n",
-                o.db.c_str(), req->config().width(),
-                openings->continuations().empty()
-                    ? ""
-                    : openings->continuations(0).move().c_str());
+    std::printf(
+        "ask more: qipu query openings --db %s --size %u --moves \"%s\"\n",
+        o.db.c_str(), req->config().width(),
+        openings->continuations().empty()
+            ? ""
+            : openings->continuations(0).move().c_str());
   }
   (*c)->Shutdown();
   return 0;
@@ -192,9 +203,9 @@ int RunLocal(const LocalOptions& o) {
 void AddLocalCommand(CLI::App& app, int* exit_code) {
   auto o = std::make_shared<LocalOptions>();
   o->spec.games = 5000;
-  CLI::App* cmd = app.add_subcommand(
-      "local",
-      "Self-play on this machine: embedded coordinator + worker, then a summary");
+  CLI::App* cmd = app.add_subcommand("local",
+                                     "Self-play on this machine: embedded "
+                                     "coordinator + worker, then a summary");
   o->spec.Add(cmd);
   cmd->add_option("--threads", o->threads, "Worker playing threads")
       ->check(CLI::Range(1, 256))

@@ -20,9 +20,8 @@ int main(int argc, char** argv) {
   // A flag given twice takes its last value (./ops/run passes defaults
   // that the user's arguments override).
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  app.set_version_flag("--version",
-                       std::string("qipu ") + qipu::Version() + " (commit " +
-                           qipu::GitCommit() + ")");
+  app.set_version_flag("--version", std::string("qipu ") + qipu::Version() +
+                                        " (commit " + qipu::GitCommit() + ")");
   std::string log_level = "warn";
   app.add_option("--log-level", log_level,
                  "trace, debug, info, warn, error or off")

@@ -34,9 +34,9 @@ nlohmann::json ReportJson(const rules::GameRecord& rec, const rules::Rules& r,
   for (const auto& c : rep.cycles) cycles.push_back(CycleJson(c, rec.height));
   nlohmann::json j = {
       {"game", rec.game_number},
-      {"size", std::to_string(rec.width) + (rec.width == rec.height
-                                                ? ""
-                                                : ":" + std::to_string(rec.height))},
+      {"size",
+       std::to_string(rec.width) +
+           (rec.width == rec.height ? "" : ":" + std::to_string(rec.height))},
       {"moves", rep.moves},
       {"legal", rep.legal},
       {"illegal_move", nullptr},
@@ -81,37 +81,42 @@ void PrintText(const rules::GameRecord& rec, const nlohmann::json& j) {
               j["rules"]["preset"].get<std::string>().c_str(),
               j["rules"]["komi"].get<double>());
   if (!j["ended_at"].is_null()) {
-    std::printf("  the rules end the game at move %d\n", j["ended_at"].get<int>());
+    std::printf("  the rules end the game at move %d\n",
+                j["ended_at"].get<int>());
   }
   std::printf("  area B %g W %g (dame %d): %s = %s\n",
-              j["area"]["black"].get<double>(), j["area"]["white"].get<double>(),
-              j["area"]["dame"].get<int>(),
+              j["area"]["black"].get<double>(),
+              j["area"]["white"].get<double>(), j["area"]["dame"].get<int>(),
               j["area_result"].get<std::string>().c_str(),
               j["area_result_stones"].get<std::string>().c_str());
   if (!j["record_result"].is_null()) {
-    std::printf("  record result %s\n", j["record_result"].get<std::string>().c_str());
+    std::printf("  record result %s\n",
+                j["record_result"].get<std::string>().c_str());
   }
   std::printf("  ko captures %d, cycles %zu\n", j["ko_captures"].get<int>(),
               j["cycles"].size());
   for (const auto& c : j["cycles"]) {
     std::printf("    %s from move %d, period %d, captures %d/%d: %s\n",
-                c["class"].get<std::string>().c_str(), c["first_move"].get<int>(),
-                c["period"].get<int>(), c["black_captures"].get<int>(),
-                c["white_captures"].get<int>(), c["outcome"].get<std::string>().c_str());
+                c["class"].get<std::string>().c_str(),
+                c["first_move"].get<int>(), c["period"].get<int>(),
+                c["black_captures"].get<int>(), c["white_captures"].get<int>(),
+                c["outcome"].get<std::string>().c_str());
   }
 }
 
 int RunReplay(const ReplayOptions& o) {
   auto data = ReadFile(o.file);
   if (!data.ok()) {
-    std::fprintf(stderr, "qipu replay: %s\n", std::string(data.status().message()).c_str());
+    std::fprintf(stderr, "qipu replay: %s\n",
+                 std::string(data.status().message()).c_str());
     return 1;
   }
   const rules::SgfCollection sgf = rules::ReadSgf(*data);
   int status = sgf.errors.empty() ? 0 : 1;
   for (const auto& e : sgf.errors) {
     std::fprintf(stderr, "qipu replay: %s: game %d, byte %zu: %s\n",
-                 o.file.c_str(), e.game_number, e.byte_offset, e.reason.c_str());
+                 o.file.c_str(), e.game_number, e.byte_offset,
+                 e.reason.c_str());
   }
   for (const rules::GameRecord& rec : sgf.games) {
     std::string note;
@@ -120,7 +125,8 @@ int RunReplay(const ReplayOptions& o) {
     if (!o.rules.preset.empty()) note.clear();
     auto r = o.rules.Resolve(fallback);
     if (!r.ok()) {
-      std::fprintf(stderr, "qipu replay: %s\n", std::string(r.status().message()).c_str());
+      std::fprintf(stderr, "qipu replay: %s\n",
+                   std::string(r.status().message()).c_str());
       return 2;
     }
     if (!o.rules.preset.empty() && !o.rules.komi && rec.has_komi) {
@@ -129,7 +135,8 @@ int RunReplay(const ReplayOptions& o) {
     auto rep = rules::Replay(rec, *r);
     if (!rep.ok()) {
       std::fprintf(stderr, "qipu replay: %s: game %d: %s\n", o.file.c_str(),
-                   rec.game_number, std::string(rep.status().message()).c_str());
+                   rec.game_number,
+                   std::string(rep.status().message()).c_str());
       status = 1;
       continue;
     }

@@ -44,19 +44,20 @@ struct SelfplayOptions {
 std::string CyclesText(const std::vector<rules::CycleRecord>& cycles, int h) {
   std::vector<std::string> parts;
   for (const auto& c : cycles) {
-    parts.push_back(absl::StrCat(rules::CycleClassName(c.cls), ":", c.first_move,
-                                 ":", c.period, ":", c.black_captures, ":",
-                                 c.white_captures, ":",
-                                 rules::CycleOutcomeName(c.outcome), ":",
-                                 rules::GtpPoint(c.point, h)));
+    parts.push_back(absl::StrCat(
+        rules::CycleClassName(c.cls), ":", c.first_move, ":", c.period, ":",
+        c.black_captures, ":", c.white_captures, ":",
+        rules::CycleOutcomeName(c.outcome), ":", rules::GtpPoint(c.point, h)));
   }
   return absl::StrJoin(parts, ";");
 }
 
-rules::GameRecord ToRecord(const rules::Game& g, const rules::SelfPlaySpec& spec,
+rules::GameRecord ToRecord(const rules::Game& g,
+                           const rules::SelfPlaySpec& spec,
                            const rules::SelfPlayOutcome& outcome) {
   std::vector<rules::Point> stones;
-  if (spec.handicap > 0) stones = *rules::FixedHandicap(spec.width, spec.height, spec.handicap);
+  if (spec.handicap > 0)
+    stones = *rules::FixedHandicap(spec.width, spec.height, spec.handicap);
   rules::GameRecord r = wire::RecordOfGame(g, stones);
   r.handicap = spec.handicap;
   const std::string preset = rules::PresetName(spec.rules);
@@ -80,12 +81,14 @@ rules::GameRecord ToRecord(const rules::Game& g, const rules::SelfPlaySpec& spec
 
 int RunSelfplay(const SelfplayOptions& o) {
   if (absl::Status s = rules::ValidateSize(o.size, o.size); !s.ok()) {
-    std::fprintf(stderr, "qipu selfplay: --size: %s\n", std::string(s.message()).c_str());
+    std::fprintf(stderr, "qipu selfplay: --size: %s\n",
+                 std::string(s.message()).c_str());
     return 2;
   }
   auto r = o.rules.Resolve(rules::Rules{});
   if (!r.ok()) {
-    std::fprintf(stderr, "qipu selfplay: %s\n", std::string(r.status().message()).c_str());
+    std::fprintf(stderr, "qipu selfplay: %s\n",
+                 std::string(r.status().message()).c_str());
     return 2;
   }
   if (o.handicap != 0) {
@@ -115,8 +118,10 @@ int RunSelfplay(const SelfplayOptions& o) {
       spec.handicap = o.handicap;
       spec.job_seed = o.seed;
       spec.index = i;
-      if (absl::Status s = rules::PlaySelfPlay(spec, &game, &outcome); !s.ok()) {
-        std::fprintf(stderr, "qipu selfplay: %s\n", std::string(s.message()).c_str());
+      if (absl::Status s = rules::PlaySelfPlay(spec, &game, &outcome);
+          !s.ok()) {
+        std::fprintf(stderr, "qipu selfplay: %s\n",
+                     std::string(s.message()).c_str());
         failed = true;
         return;
       }
@@ -160,7 +165,8 @@ void AddSelfplayCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--games", o->games, "Number of games")
       ->check(CLI::Range(uint64_t{1}, uint64_t{100000000}))
       ->capture_default_str();
-  cmd->add_option("--size", o->size, "Board size (2..25)")->capture_default_str();
+  cmd->add_option("--size", o->size, "Board size (2..25)")
+      ->capture_default_str();
   o->rules.Add(cmd);
   cmd->add_option("--handicap", o->handicap, "Fixed handicap stones (0, 2..9)")
       ->capture_default_str();

@@ -99,8 +99,7 @@ template <Color kC>
                    (kOpp == Color::kBlack ? kBlackShift : kWhiteShift);
   if (opps == 0) return false;
   const int n0 = p - kStride, n1 = p - 1, n2 = p + 1, n3 = p + kStride;
-  const int i0 = chain_[n0], i1 = chain_[n1], i2 = chain_[n2],
-            i3 = chain_[n3];
+  const int i0 = chain_[n0], i1 = chain_[n1], i2 = chain_[n2], i3 = chain_[n3];
   // Empty points and walls are in the scratch chain, whose count is far
   // above any adjacency.
   const int l0 = libs_[i0], l1 = libs_[i1], l2 = libs_[i2], l3 = libs_[i3];
@@ -133,13 +132,17 @@ template <Color kC>
             e13 = i1 == i3, e23 = i2 == i3;
   // Directions of captured chains, each chain once.
   unsigned dead =
-      static_cast<unsigned>((color_[n[0]] == kOpp) & (l0 == 1 + e01 + e02 + e03)) |
-      static_cast<unsigned>((color_[n[1]] == kOpp) & (l1 == 1 + e01 + e12 + e13) &
-                            !e01) << 1 |
-      static_cast<unsigned>((color_[n[2]] == kOpp) & (l2 == 1 + e02 + e12 + e23) &
-                            !e02 & !e12) << 2 |
-      static_cast<unsigned>((color_[n[3]] == kOpp) & (l3 == 1 + e03 + e13 + e23) &
-                            !e03 & !e13 & !e23) << 3;
+      static_cast<unsigned>((color_[n[0]] == kOpp) &
+                            (l0 == 1 + e01 + e02 + e03)) |
+      static_cast<unsigned>((color_[n[1]] == kOpp) &
+                            (l1 == 1 + e01 + e12 + e13) & !e01)
+          << 1 |
+      static_cast<unsigned>((color_[n[2]] == kOpp) &
+                            (l2 == 1 + e02 + e12 + e23) & !e02 & !e12)
+          << 2 |
+      static_cast<unsigned>((color_[n[3]] == kOpp) &
+                            (l3 == 1 + e03 + e13 + e23) & !e03 & !e13 & !e23)
+          << 3;
   if (dead == 0) return false;
   const int ids[4] = {i0, i1, i2, i3};
   const auto& keys = zobrist_internal::kTables.stone[PlayerIndex(kOpp)];
@@ -168,8 +171,7 @@ template <Color kC>
   // never make the move legal.
   constexpr Color kOpp = Opponent(kC);
   const int n0 = p - kStride, n1 = p - 1, n2 = p + 1, n3 = p + kStride;
-  const int i0 = chain_[n0], i1 = chain_[n1], i2 = chain_[n2],
-            i3 = chain_[n3];
+  const int i0 = chain_[n0], i1 = chain_[n1], i2 = chain_[n2], i3 = chain_[n3];
   const int l0 = libs_[i0], l1 = libs_[i1], l2 = libs_[i2], l3 = libs_[i3];
   // A chain has at most as many adjacencies to p as p has neighbours of
   // its colour. When every chain has more pseudo-liberties than that, none
@@ -193,10 +195,10 @@ template <Color kC>
              o2 = color_[n2] == kC, o3 = color_[n3] == kC;
   const bool x0 = color_[n0] == kOpp, x1 = color_[n1] == kOpp,
              x2 = color_[n2] == kOpp, x3 = color_[n3] == kOpp;
-  const bool keeps = (o0 & (r0 > 0)) | (o1 & (r1 > 0)) | (o2 & (r2 > 0)) |
-                     (o3 & (r3 > 0));
-  const bool captures = (x0 & (r0 == 0)) | (x1 & (r1 == 0)) |
-                        (x2 & (r2 == 0)) | (x3 & (r3 == 0));
+  const bool keeps =
+      (o0 & (r0 > 0)) | (o1 & (r1 > 0)) | (o2 & (r2 > 0)) | (o3 & (r3 > 0));
+  const bool captures =
+      (x0 & (r0 == 0)) | (x1 & (r1 == 0)) | (x2 & (r2 == 0)) | (x3 & (r3 == 0));
   return (keeps | captures) | (multi_stone_suicide & (o0 | o1 | o2 | o3));
 }
 
@@ -213,8 +215,8 @@ template <Color kC>
   // Weights: an opponent stone 2, a wall 1. A point has 0, 2 or 3 wall
   // diagonals, so "at most one opponent diagonal, none with a wall" is a
   // weight sum of at most 3.
-  static constexpr uint8_t kWeight[4] = {
-      0, kC == Color::kWhite ? 2 : 0, kC == Color::kBlack ? 2 : 0, 1};
+  static constexpr uint8_t kWeight[4] = {0, kC == Color::kWhite ? 2 : 0,
+                                         kC == Color::kBlack ? 2 : 0, 1};
   const int sum = kWeight[static_cast<int>(color_[p - kStride - 1])] +
                   kWeight[static_cast<int>(color_[p - kStride + 1])] +
                   kWeight[static_cast<int>(color_[p + kStride - 1])] +

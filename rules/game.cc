@@ -149,8 +149,7 @@ absl::Status Game::ApplySetup(absl::Span<const Point> black,
   for (Point p : black) b.SetStone(p, Color::kBlack);
   for (Point p : white) b.SetStone(p, Color::kWhite);
   if (b.HasDeadChains()) {
-    return absl::InvalidArgumentError(
-        "setup leaves a chain without liberties");
+    return absl::InvalidArgumentError("setup leaves a chain without liberties");
   }
   board_ = b;
   if (to_play == Color::kBlack || to_play == Color::kWhite) to_play_ = to_play;
@@ -272,9 +271,8 @@ MoveVerdict Game::CheckBoardLegal(Color c, Point p) const {
   if (!removes && stones_now + 1 > max_stones_before_capture_) return v;
   // Initialised in place (never assigned: a copy of a struct just written
   // field by field stalls on store forwarding).
-  const MovePreview pv = removes
-                             ? board_.Preview(p, c)
-                             : MovePreview{board_.hash() ^ StoneKey(c, p)};
+  const MovePreview pv = removes ? board_.Preview(p, c)
+                                 : MovePreview{board_.hash() ^ StoneKey(c, p)};
   if (!FilterMayContain(pv.hash)) return v;
   // A repeat needs a removal between the two positions.
   const int before = (pv.captured > 0 || pv.suicided > 0)

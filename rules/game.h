@@ -188,9 +188,7 @@ class Game {
   // Area count of the current position under the game's dame rule.
   AreaCount Area() const { return CountArea(board_, rules_.dame); }
   // The counted result of the current position (what two passes give).
-  GameResult ScoreNow() const {
-    return ScoreResult(Area(), rules_, handicap_);
-  }
+  GameResult ScoreNow() const { return ScoreResult(Area(), rules_, handicap_); }
 
  private:
   // One position of the history.

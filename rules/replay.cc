@@ -8,8 +8,7 @@
 namespace qipu::rules {
 namespace {
 
-absl::Status ApplyStep(const SetupStep& step, bool root_handicap,
-                       Game* game) {
+absl::Status ApplyStep(const SetupStep& step, bool root_handicap, Game* game) {
   if (root_handicap && step.white.empty() && step.empty.empty()) {
     return game->PlaceFreeHandicap(step.black);
   }
@@ -50,9 +49,8 @@ absl::StatusOr<ReplayReport> ReplayInto(
       const bool root_handicap =
           step.before_move == 0 && record.handicap >= 2 && next_setup == 0;
       if (absl::Status s = ApplyStep(step, root_handicap, game); !s.ok()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("setup before move ", step.before_move + 1, ": ",
-                         s.message()));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "setup before move ", step.before_move + 1, ": ", s.message()));
       }
       ++next_setup;
     }
@@ -75,8 +73,7 @@ absl::StatusOr<ReplayReport> ReplayInto(
         return absl::InvalidArgumentError(absl::StrCat(
             "claimed prevented cycle at move ", k + 1, " (",
             GtpPoint(claim.point, record.height), ", ",
-            CycleClassName(claim.cls),
-            ") is not what the rules give there"));
+            CycleClassName(claim.cls), ") is not what the rules give there"));
       }
       game->RecordPrevented(v.cycle);
       claim_used[c] = true;

@@ -17,9 +17,9 @@
 namespace qipu::store {
 namespace {
 
-rocksdb::ColumnFamilyOptions CfOptions(const StoreOptions& o,
-                                       const std::shared_ptr<rocksdb::Cache>& cache,
-                                       bool whole_key_bloom) {
+rocksdb::ColumnFamilyOptions CfOptions(
+    const StoreOptions& o, const std::shared_ptr<rocksdb::Cache>& cache,
+    bool whole_key_bloom) {
   rocksdb::ColumnFamilyOptions cf;
   cf.write_buffer_size = o.write_buffer_bytes;
   cf.max_write_buffer_number = 3;
@@ -58,8 +58,9 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir,
   db_options.create_if_missing = o.create_if_missing;
   db_options.create_missing_column_families = true;
   db_options.max_background_jobs = o.max_background_jobs;
-  db_options.write_buffer_manager = std::make_shared<rocksdb::WriteBufferManager>(
-      o.total_write_buffer_bytes, s->cache_);
+  db_options.write_buffer_manager =
+      std::make_shared<rocksdb::WriteBufferManager>(o.total_write_buffer_bytes,
+                                                    s->cache_);
   db_options.keep_log_file_num = 3;
   db_options.max_log_file_size = 8u << 20;
   db_options.enable_pipelined_write = true;
@@ -83,7 +84,8 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir,
       NewDualMemTableFactory(std::max<size_t>(1024, o.write_buffer_bytes / 64));
   rocksdb::ColumnFamilyOptions aggregates = CfOptions(o, s->cache_, true);
   aggregates.merge_operator = NewAggregateMergeOperator();
-  aggregates.write_buffer_size = std::min<size_t>(o.write_buffer_bytes, 8u << 20);
+  aggregates.write_buffer_size =
+      std::min<size_t>(o.write_buffer_bytes, 8u << 20);
   rocksdb::ColumnFamilyOptions jobs = CfOptions(o, s->cache_, true);
   jobs.merge_operator = NewUint64AddOperator();
   jobs.write_buffer_size = std::min<size_t>(o.write_buffer_bytes, 8u << 20);
@@ -96,7 +98,8 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir,
       {kJobsCf, jobs},
   };
   rocksdb::DB* raw = nullptr;
-  rocksdb::Status st = rocksdb::DB::Open(db_options, dir, cfs, &s->handles_, &raw);
+  rocksdb::Status st =
+      rocksdb::DB::Open(db_options, dir, cfs, &s->handles_, &raw);
   if (!st.ok()) {
     if (st.IsIOError() && st.ToString().find("lock") != std::string::npos) {
       return absl::UnavailableError(absl::StrCat(
@@ -118,9 +121,9 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir,
   } else {
     uint32_t v = 0;
     if (!absl::SimpleAtoi(**version, &v) || v != kFormatVersion) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "database ", dir, " has format version '", **version,
-          "'; this qipu reads version ", kFormatVersion));
+      return absl::FailedPreconditionError(
+          absl::StrCat("database ", dir, " has format version '", **version,
+                       "'; this qipu reads version ", kFormatVersion));
     }
   }
   return s;
@@ -182,7 +185,8 @@ StoreSizes Store::Sizes() const {
     StoreSizes::Cf cf;
     cf.name = h->GetName();
     db_->GetIntProperty(h, "rocksdb.total-sst-files-size", &cf.sst_bytes);
-    db_->GetIntProperty(h, "rocksdb.cur-size-all-mem-tables", &cf.memtable_bytes);
+    db_->GetIntProperty(h, "rocksdb.cur-size-all-mem-tables",
+                        &cf.memtable_bytes);
     db_->GetIntProperty(h, "rocksdb.estimate-num-keys", &cf.estimated_keys);
     out.column_families.push_back(cf);
   }

@@ -36,7 +36,8 @@ class CoreTest : public ::testing::Test {
     store_ = *std::move(s);
     configs_ = std::make_unique<store::ConfigRegistry>(store_.get());
     ASSERT_TRUE(configs_->Load().ok());
-    jobs_ = std::make_unique<JobManager>(store_.get(), configs_.get(), job_options_);
+    jobs_ = std::make_unique<JobManager>(store_.get(), configs_.get(),
+                                         job_options_);
     ASSERT_TRUE(jobs_->Load().ok());
   }
   void Close() {

@@ -7,10 +7,10 @@
 
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
-#include "core_fixture.h"
 #include "coordinator/prepare.h"
-#include "store/keys.h"
+#include "core_fixture.h"
 #include "rules/symmetry.h"
+#include "store/keys.h"
 #include "store/position_value.h"
 
 namespace qipu::coordinator {
@@ -34,15 +34,16 @@ class IngestTest : public CoreTest {
 
 TEST_F(IngestTest, StoresOnceAndReportsDuplicates) {
   std::atomic<int> hooks{0};
-  Ingestor ingest(store_.get(), IngestOptions{},
-                  [&](const PreparedGame& g) {
-                    ++hooks;
-                    jobs_->MarkStored(g.job, g.index);
-                  });
+  Ingestor ingest(store_.get(), IngestOptions{}, [&](const PreparedGame& g) {
+    ++hooks;
+    jobs_->MarkStored(g.job, g.index);
+  });
   EXPECT_EQ(ingest.SubmitAndWait(Prepared(0)).value(), IngestOutcome::kStored);
-  EXPECT_EQ(ingest.SubmitAndWait(Prepared(0)).value(), IngestOutcome::kDuplicate);
+  EXPECT_EQ(ingest.SubmitAndWait(Prepared(0)).value(),
+            IngestOutcome::kDuplicate);
   EXPECT_EQ(hooks, 1);
-  auto v = store_->Get(store_->games(), store::GameKey(store::GameId::SelfPlay(job_, 0)));
+  auto v = store_->Get(store_->games(),
+                       store::GameKey(store::GameId::SelfPlay(job_, 0)));
   ASSERT_TRUE(v.ok() && v->has_value());
   EXPECT_EQ(jobs_->Status(job_).value()[0].done(), 1u);
 }
@@ -71,13 +72,15 @@ TEST_F(IngestTest, DuplicatesWithinOneBatchAndConcurrentSubmitters) {
   EXPECT_EQ(dups, 50);
   // The empty board was reached by exactly the 50 distinct games.
   rules::Board empty(9, 9);
-  const auto key = rules::SymmetricHasher(empty).Canonical(rules::Color::kBlack).key;
+  const auto key =
+      rules::SymmetricHasher(empty).Canonical(rules::Color::kBlack).key;
   std::unique_ptr<rocksdb::Iterator> it(
       store_->db()->NewIterator(rocksdb::ReadOptions(), store_->positions()));
   const std::string prefix = store::PositionPrefix(9, 9, key);
   uint64_t reached = 0;
   uint64_t continued = 0;
-  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
+       it->Next()) {
     auto v = store::DecodePositionValue(
         absl::string_view(it->value().data(), it->value().size()));
     ASSERT_TRUE(v.ok());
@@ -92,7 +95,8 @@ TEST_F(IngestTest, DuplicatesWithinOneBatchAndConcurrentSubmitters) {
   uint64_t counted = 0;
   for (ag->SeekToFirst(); ag->Valid(); ag->Next()) {
     qipu::v1::AggregateStats a;
-    ASSERT_TRUE(a.ParseFromArray(ag->value().data(), static_cast<int>(ag->value().size())));
+    ASSERT_TRUE(a.ParseFromArray(ag->value().data(),
+                                 static_cast<int>(ag->value().size())));
     counted += a.outcomes().games();
   }
   EXPECT_EQ(counted, 50u);

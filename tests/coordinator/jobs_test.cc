@@ -99,7 +99,8 @@ TEST_F(JobsTest, RestartRestoresJobsLeasesAndProgress) {
   // Store two games of lease a the way ingest does: games CF keys.
   rocksdb::WriteBatch wb;
   for (int i = 0; i < 2; ++i) {
-    wb.Put(store_->games(), store::GameKey(store::GameId::SelfPlay(job, a->indices[i])), "g");
+    wb.Put(store_->games(),
+           store::GameKey(store::GameId::SelfPlay(job, a->indices[i])), "g");
   }
   ASSERT_TRUE(store_->Commit(&wb).ok());
   ASSERT_TRUE(jobs_->Return(b->id, "b").ok());

@@ -56,7 +56,8 @@ TEST_F(PrepareTest, IllegalMoveIsNamed) {
 TEST_F(PrepareTest, WrongClaimsAreNamed) {
   const qipu::v1::Game good = Play(job_, 2);
   qipu::v1::Game g = good;
-  g.mutable_result()->set_winner(good.result().winner() == qipu::v1::WINNER_BLACK
+  g.mutable_result()->set_winner(good.result().winner() ==
+                                         qipu::v1::WINNER_BLACK
                                      ? qipu::v1::WINNER_WHITE
                                      : qipu::v1::WINNER_BLACK);
   EXPECT_NE(Reject(g).find("result"), std::string::npos);

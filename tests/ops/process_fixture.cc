@@ -47,7 +47,8 @@ int ListeningPort(const std::string& out) {
   if (at == std::string::npos) return 0;
   const size_t eol = out.find('\n', at);
   if (eol == std::string::npos) return 0;
-  const std::string addr = out.substr(at + kMarker.size(), eol - at - kMarker.size());
+  const std::string addr =
+      out.substr(at + kMarker.size(), eol - at - kMarker.size());
   const size_t colon = addr.rfind(':');
   int port = 0;
   if (colon == std::string::npos ||
@@ -141,8 +142,8 @@ absl::StatusOr<qipu::v1::JobStatus> Client::JobStatus(uint64_t job) {
   const grpc::Status s = jobs_->GetJobStatus(Context().get(), req, &resp);
   if (!s.ok()) return FromGrpc(s, "GetJobStatus");
   if (resp.jobs_size() != 1) {
-    return absl::InternalError(
-        absl::StrCat("GetJobStatus(", job, ") gave ", resp.jobs_size(), " jobs"));
+    return absl::InternalError(absl::StrCat("GetJobStatus(", job, ") gave ",
+                                            resp.jobs_size(), " jobs"));
   }
   return resp.jobs(0);
 }
@@ -166,7 +167,8 @@ absl::StatusOr<qipu::v1::ResultsResponse> Client::Results(
   return resp;
 }
 
-absl::StatusOr<qipu::v1::KoResponse> Client::Ko(const qipu::v1::Filter& filter) {
+absl::StatusOr<qipu::v1::KoResponse> Client::Ko(
+    const qipu::v1::Filter& filter) {
   qipu::v1::KoRequest req;
   *req.mutable_filter() = filter;
   qipu::v1::KoResponse resp;
@@ -209,13 +211,9 @@ absl::Status CoordinatorProcess::Start(absl::Duration timeout) {
     return absl::FailedPreconditionError("the coordinator is running");
   }
   ++starts_;
-  std::vector<std::string> argv = {kCoordinatorBinary,
-                                   "--db",
-                                   db_dir_,
-                                   "--listen",
-                                   address(),
-                                   "--log-level",
-                                   "info"};
+  std::vector<std::string> argv = {
+      kCoordinatorBinary, "--db",        db_dir_, "--listen",
+      address(),          "--log-level", "info"};
   argv.insert(argv.end(), flags_.begin(), flags_.end());
   const std::string base = absl::StrCat(log_prefix_, ".", starts_);
   auto p = Subprocess::Start(argv, base + ".out", base + ".log");
@@ -290,7 +288,8 @@ absl::StatusOr<std::unique_ptr<Subprocess>> StartWorker(
 
 absl::StatusOr<std::string> ScrapeMetrics(int port, absl::Duration timeout) {
   const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return absl::InternalError(absl::StrCat("socket: ", strerror(errno)));
+  if (fd < 0)
+    return absl::InternalError(absl::StrCat("socket: ", strerror(errno)));
   timeval tv = absl::ToTimeval(timeout);
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
   setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));

@@ -90,8 +90,7 @@ class Client {
                                      const qipu::v1::JobConfig& config);
   absl::StatusOr<qipu::v1::JobStatus> JobStatus(uint64_t job);
   // SERVING / NOT_SERVING of the whole server ("" service name).
-  absl::StatusOr<grpc::health::v1::HealthCheckResponse::ServingStatus>
-  Health();
+  absl::StatusOr<grpc::health::v1::HealthCheckResponse::ServingStatus> Health();
   absl::StatusOr<qipu::v1::ResultsResponse> Results(
       const qipu::v1::Filter& filter);
   absl::StatusOr<qipu::v1::KoResponse> Ko(const qipu::v1::Filter& filter);
@@ -154,8 +153,8 @@ absl::StatusOr<std::unique_ptr<Subprocess>> StartWorker(
 
 // The body of GET /metrics on 127.0.0.1:`port` (plain HTTP/1.0 over a
 // socket, with a timeout). Unavailable when nothing answers.
-absl::StatusOr<std::string> ScrapeMetrics(int port,
-                                          absl::Duration timeout = absl::Seconds(5));
+absl::StatusOr<std::string> ScrapeMetrics(
+    int port, absl::Duration timeout = absl::Seconds(5));
 // The value of sample `name` (with its labels, exactly as exposed, e.g.
 // qipu_leases{state="expired"}) in a Prometheus text page, or nullopt.
 std::optional<double> MetricValue(const std::string& page,

@@ -157,7 +157,8 @@ std::string Subprocess::StderrTail(size_t bytes) const {
 
 absl::StatusOr<int> FreeLocalPort() {
   const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return absl::InternalError(absl::StrCat("socket: ", strerror(errno)));
+  if (fd < 0)
+    return absl::InternalError(absl::StrCat("socket: ", strerror(errno)));
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -167,7 +168,8 @@ absl::StatusOr<int> FreeLocalPort() {
       getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
     const int err = errno;
     close(fd);
-    return absl::InternalError(absl::StrCat("bind 127.0.0.1:0: ", strerror(err)));
+    return absl::InternalError(
+        absl::StrCat("bind 127.0.0.1:0: ", strerror(err)));
   }
   close(fd);
   return static_cast<int>(ntohs(addr.sin_port));

@@ -85,7 +85,8 @@ TEST_F(DualMemTableTest, LiveAndFlushedReadsAgree) {
   std::map<std::string, std::string> expected;
   std::vector<std::string> keys;
   for (uint64_t p = 0; p < 2000; ++p) {
-    for (uint32_t b = 0; b <= p % 3; ++b) keys.push_back(Key(p, b + 1, 20260101 + b));
+    for (uint32_t b = 0; b <= p % 3; ++b)
+      keys.push_back(Key(p, b + 1, 20260101 + b));
   }
   std::mt19937_64 rng(7);
   std::shuffle(keys.begin(), keys.end(), rng);
