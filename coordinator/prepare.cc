@@ -21,8 +21,8 @@ bool SameResult(const rules::GameResult& a, const rules::GameResult& b) {
 }
 
 std::string Describe(const rules::GameResult& r) {
-  return absl::StrCat(rules::ResultToSgf(r), " (", rules::EndReasonName(r.reason),
-                      ")");
+  return absl::StrCat(rules::ResultToSgf(r), " (",
+                      rules::EndReasonName(r.reason), ")");
 }
 
 std::string Describe(const rules::CycleRecord& c, int height) {
@@ -43,8 +43,16 @@ void FinishPrepared(const rules::GameRecord& record, int plies, int depth,
                     PreparedGame* out) {
   out->id = facts.id;
   out->key = store::GameKey(facts.id);
-  out->positions = store::IndexGame(record, plies, depth, facts.result.winner,
-                                    facts.id);
+  out->positions =
+      store::IndexGame(record, plies, depth, facts.result.winner, facts.id);
+  out->position_ops.clear();
+  out->position_ops.reserve(out->positions.size());
+  for (const store::IndexedPosition& p : out->positions) {
+    out->position_ops.emplace_back(
+        store::PositionKey(
+            {p.width, p.height, p.position, out->config_id, out->day}),
+        store::EncodePositionValue(p.delta));
+  }
   out->aggregate = store::AggregateFromGame(facts);
   out->value = game->SerializeAsString();
 }
@@ -80,7 +88,8 @@ uint32_t DayOfSgfDate(const std::string& dt) {
   }
   if (n == 0 || parts[0] < 1000) return 0;
   const int month = n >= 2 && parts[1] >= 1 && parts[1] <= 12 ? parts[1] : 0;
-  const int day = n >= 3 && month && parts[2] >= 1 && parts[2] <= 31 ? parts[2] : 0;
+  const int day =
+      n >= 3 && month && parts[2] >= 1 && parts[2] <= 31 ? parts[2] : 0;
   return static_cast<uint32_t>(parts[0] * 10000 + month * 100 + day);
 }
 
@@ -93,15 +102,15 @@ absl::StatusOr<PreparedGame> PrepareSelfPlay(const qipu::v1::Game& upload,
         absl::StrCat("provenance.job ", prov.job(), " is not job ", job.job));
   }
   if (prov.game_index() >= job.requested) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "game index ", prov.game_index(), " is outside job ", job.job, " (",
-        job.requested, " games)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("game index ", prov.game_index(), " is outside job ",
+                     job.job, " (", job.requested, " games)"));
   }
   const qipu::v1::JobConfig& cfg = job.config;
   if (upload.width() != cfg.width() || upload.height() != cfg.height()) {
-    return Mismatch("board size",
-                    absl::StrCat(upload.width(), "x", upload.height()),
-                    absl::StrCat(cfg.width(), "x", cfg.height(), " (the job's)"));
+    return Mismatch(
+        "board size", absl::StrCat(upload.width(), "x", upload.height()),
+        absl::StrCat(cfg.width(), "x", cfg.height(), " (the job's)"));
   }
   if (upload.handicap() != cfg.handicap()) {
     return Mismatch("handicap", absl::StrCat(upload.handicap()),
@@ -133,13 +142,13 @@ absl::StatusOr<PreparedGame> PrepareSelfPlay(const qipu::v1::Game& upload,
     if (!fixed.ok()) return fixed.status();
     stones = *fixed;
   }
-  const bool setup_ok =
-      stones.empty() ? record->setup.empty()
-                     : record->setup.size() == 1 &&
-                           record->setup[0].before_move == 0 &&
-                           record->setup[0].white.empty() &&
-                           record->setup[0].empty.empty() &&
-                           record->setup[0].black == stones;
+  const bool setup_ok = stones.empty()
+                            ? record->setup.empty()
+                            : record->setup.size() == 1 &&
+                                  record->setup[0].before_move == 0 &&
+                                  record->setup[0].white.empty() &&
+                                  record->setup[0].empty.empty() &&
+                                  record->setup[0].black == stones;
   if (!setup_ok) {
     return absl::InvalidArgumentError(
         "setup: a self-play game may only set up its job's handicap stones");
@@ -159,15 +168,16 @@ absl::StatusOr<PreparedGame> PrepareSelfPlay(const qipu::v1::Game& upload,
   auto report = rules::Replay(*record, job.rules, claimed_prevented);
   if (!report.ok()) return report.status();
   if (!report->legal) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "move ", report->illegal_move, " is illegal (",
-        rules::IllegalReasonName(report->illegal_reason), ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("move ", report->illegal_move, " is illegal (",
+                     rules::IllegalReasonName(report->illegal_reason), ")"));
   }
   if (report->ended_at == 0 || report->ended_at != report->moves) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the game has ", report->moves, " moves but the rules ",
-        report->ended_at == 0 ? "do not end it"
-                              : absl::StrCat("end it at move ", report->ended_at)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the game has ", report->moves, " moves but the rules ",
+                     report->ended_at == 0
+                         ? "do not end it"
+                         : absl::StrCat("end it at move ", report->ended_at)));
   }
   auto claimed_result = wire::ResultFromProto(upload.result());
   if (!claimed_result.ok()) return claimed_result.status();
@@ -193,10 +203,10 @@ absl::StatusOr<PreparedGame> PrepareSelfPlay(const qipu::v1::Game& upload,
   if (std::fabs(area.black() - report->area.black) > 1e-9 ||
       std::fabs(area.white() - report->area.white) > 1e-9 ||
       std::fabs(area.dame() - report->area.dame) > 1e-9) {
-    return Mismatch("area",
-                    absl::StrCat(area.black(), "/", area.white(), "/", area.dame()),
-                    absl::StrCat(report->area.black, "/", report->area.white,
-                                 "/", report->area.dame));
+    return Mismatch(
+        "area", absl::StrCat(area.black(), "/", area.white(), "/", area.dame()),
+        absl::StrCat(report->area.black, "/", report->area.white, "/",
+                     report->area.dame));
   }
   // Voided attempts are re-played from their seeds: they must have ended by
   // a replay cycle exactly as claimed.
@@ -271,10 +281,10 @@ absl::StatusOr<PreparedImport> PrepareImport(const rules::GameRecord& record,
   auto report = rules::Replay(record, r);
   if (!report.ok()) return report.status();
   if (!report->legal) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "move ", report->illegal_move, " is illegal under ",
-        rules::PresetName(r), " rules (",
-        rules::IllegalReasonName(report->illegal_reason), ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("move ", report->illegal_move, " is illegal under ",
+                     rules::PresetName(r), " rules (",
+                     rules::IllegalReasonName(report->illegal_reason), ")"));
   }
   rules::GameResult result;
   std::vector<std::string> notes = record.notes;
@@ -283,7 +293,8 @@ absl::StatusOr<PreparedImport> PrepareImport(const rules::GameRecord& record,
     result = *parsed;
   } else {
     result.reason = rules::EndReason::kUnknown;
-    notes.push_back(absl::StrCat("RE[", record.result, "] not understood; result unknown"));
+    notes.push_back(
+        absl::StrCat("RE[", record.result, "] not understood; result unknown"));
   }
 
   qipu::v1::Game game;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -33,6 +34,11 @@ struct PreparedGame {
   // YYYYMMDD bucket day.
   uint32_t day = 0;
   std::vector<store::IndexedPosition> positions;
+  // The position-index merge operands of `positions`, encoded by the
+  // preparing thread so that the single ingest committer does not: one
+  // (store::PositionKey, store::EncodePositionValue of the delta) pair per
+  // entry of `positions`, in the same order.
+  std::vector<std::pair<std::string, std::string>> position_ops;
   qipu::v1::AggregateStats aggregate;
   // Self-play: job and index (job 0 for imports).
   uint64_t job = 0;

@@ -172,11 +172,8 @@ int RunIngestBench(const IngestBenchOptions& o) {
     for (size_t i = b; i < std::min(n, b + o.batch); ++i) {
       const auto& g = prepared[i];
       wb.Put((*raw)->games(), g.key, g.value);
-      for (const auto& p : g.positions) {
-        wb.Merge((*raw)->positions(),
-                 store::PositionKey(
-                     {p.width, p.height, p.position, g.config_id, g.day}),
-                 store::EncodePositionValue(p.delta));
+      for (const auto& [key, value] : g.position_ops) {
+        wb.Merge((*raw)->positions(), key, value);
       }
       wb.Merge((*raw)->aggregates(), store::AggregateKey(g.config_id, g.day),
                g.aggregate.SerializeAsString());
