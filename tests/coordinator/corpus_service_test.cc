@@ -42,8 +42,8 @@ qipu::v1::ImportRequest Request(const std::string& file,
 }
 
 TEST(CorpusService, ImportAnswersEachFileInOrder) {
-  ScratchDir tmp;
-  auto c = StartCorpusCoordinator(tmp.Sub("db"));
+  TempDir tmp;
+  auto c = StartCoordinator(tmp.Sub("db"));
   ASSERT_NE(c, nullptr);
   auto stub = Stub(*c);
   std::string collection;
@@ -88,8 +88,8 @@ TEST(CorpusService, ImportAnswersEachFileInOrder) {
 }
 
 TEST(CorpusService, ExportStreamsFilteredGames) {
-  ScratchDir tmp;
-  auto c = StartCorpusCoordinator(tmp.Sub("db"));
+  TempDir tmp;
+  auto c = StartCoordinator(tmp.Sub("db"));
   ASSERT_NE(c, nullptr);
   for (uint64_t i = 0; i < 12; ++i) {
     WriteFile(tmp.Sub("in/" + std::to_string(i) + ".sgf"),
@@ -150,7 +150,7 @@ nlohmann::json Json(const CommandRun& r) {
 }
 
 TEST(QipuCommand, ImportExportLocallyAndThroughTheServer) {
-  ScratchDir tmp;
+  TempDir tmp;
   for (uint64_t i = 0; i < 10; ++i) {
     WriteFile(tmp.Sub("in/" + std::to_string(i) + ".sgf"),
               rules::WriteSgf(PlayedRecord(9, 8, i)));
@@ -176,7 +176,7 @@ TEST(QipuCommand, ImportExportLocallyAndThroughTheServer) {
   EXPECT_EQ(r.status, 0);
   WriteFile(tmp.Sub("all.sgf"), r.out);
 
-  auto c = StartCorpusCoordinator(tmp.Sub("served"));
+  auto c = StartCoordinator(tmp.Sub("served"));
   ASSERT_NE(c, nullptr);
   const std::string server = " --server " + c->address();
   j = Json(Qipu("import" + server + " " + tmp.Sub("all.jsonl") + " --json"));

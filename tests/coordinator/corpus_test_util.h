@@ -28,6 +28,7 @@
 #include "store/configs.h"
 #include "store/game_id.h"
 #include "store/store.h"
+#include "tests/common/temp_dir.h"
 #include "tests/coordinator/query_fixture.h"
 
 namespace qipu::coordinator::testing {
@@ -39,30 +40,6 @@ inline std::string FoxCorpusDir() {
   std::error_code ec;
   return std::filesystem::is_directory(dir, ec) ? dir : std::string();
 }
-
-// A fresh directory under $TMPDIR, removed with its contents at the end.
-class ScratchDir {
- public:
-  ScratchDir() {
-    const char* base = getenv("TMPDIR");
-    std::string tmpl =
-        absl::StrCat(base != nullptr ? base : "/tmp", "/qipu-corpus-XXXXXX");
-    EXPECT_NE(mkdtemp(tmpl.data()), nullptr);
-    path_ = tmpl;
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-
-  const std::string& path() const { return path_; }
-  std::string Sub(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
 
 inline std::string ReadAll(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -117,20 +94,6 @@ class CorpusDb {
   std::unique_ptr<Ingestor> ingest_;
   std::unique_ptr<Importer> importer_;
 };
-
-// A coordinator on 127.0.0.1:0 over a new database in `dir`, with the
-// default memtable sizes (see CorpusDb) and no fsync.
-inline std::unique_ptr<Coordinator> StartCorpusCoordinator(
-    const std::string& dir) {
-  CoordinatorOptions o;
-  o.db_dir = dir;
-  o.listen = "127.0.0.1:0";
-  o.store.block_cache_bytes = 16u << 20;
-  o.store.sync = false;
-  auto c = Coordinator::Start(o);
-  EXPECT_TRUE(c.ok()) << c.status();
-  return c.ok() ? std::move(*c) : nullptr;
-}
 
 inline void WriteFile(const std::string& path, const std::string& data) {
   std::filesystem::create_directories(

@@ -52,7 +52,7 @@ std::vector<rules::GameRecord> WriteCorpus(const std::string& dir) {
 }
 
 TEST(Export, SgfAndJsonlReimportAsTheSameGames) {
-  ScratchDir tmp;
+  TempDir tmp;
   std::vector<std::string> inputs = {tmp.Sub("in")};
   const std::vector<rules::GameRecord> records = WriteCorpus(tmp.Sub("in"));
   if (const std::string fox = FoxCorpusDir(); !fox.empty()) {
@@ -111,8 +111,8 @@ uint64_t QueryCount(QueryEngine& q, const qipu::v1::Filter& f) {
 }
 
 TEST(Export, FiltersSelectWhatTheQueriesCount) {
-  ScratchDir tmp;
-  auto c = StartCorpusCoordinator(tmp.Sub("db"));
+  TempDir tmp;
+  auto c = StartCoordinator(tmp.Sub("db"));
   ASSERT_NE(c, nullptr);
   PlayJob(*c, JobConfigFor(9, "chinese", 10, 5), 12);
   PlayJob(*c, JobConfigFor(9, "tromp-taylor", 10, 6), 6);
@@ -188,8 +188,8 @@ TEST(Export, FiltersSelectWhatTheQueriesCount) {
 }
 
 TEST(GameFormat, SelfPlayExportsCarryProvenance) {
-  ScratchDir tmp;
-  auto c = StartCorpusCoordinator(tmp.Sub("db"));
+  TempDir tmp;
+  auto c = StartCoordinator(tmp.Sub("db"));
   ASSERT_NE(c, nullptr);
   const uint64_t job = PlayJob(*c, JobConfigFor(9, "chinese", 10, 5), 2);
   const auto games = StoredGames(c->store());

@@ -124,7 +124,7 @@ Counts& Tally(Counts& c, const std::string& re) {
 TEST(Importer, FoxProCorpusMatchesIndependentCounts) {
   const std::string dir = FoxCorpusDir();
   if (dir.empty()) GTEST_SKIP() << "corpus not in this checkout";
-  ScratchDir tmp;
+  TempDir tmp;
   CorpusDb db(tmp.Sub("db"));
   const ImportSummary first = db.Import({dir});
   EXPECT_EQ(first.files, 679u);
@@ -214,7 +214,7 @@ std::vector<qipu::v1::ImportError> RowsOf(const ImportSummary& s,
 }
 
 TEST(Importer, EveryMalformedInputIsOneCleanErrorRow) {
-  ScratchDir tmp;
+  TempDir tmp;
   const std::string in = tmp.Sub("in");
   const auto path = [&](const std::string& name) { return in + "/" + name; };
   WriteFile(path("a_empty.sgf"), "");
@@ -302,7 +302,7 @@ TEST(Importer, EveryMalformedInputIsOneCleanErrorRow) {
 }
 
 TEST(Importer, CollectionsSpreadOverThreadsKeepFileOrder) {
-  ScratchDir tmp;
+  TempDir tmp;
   std::vector<rules::GameRecord> records;
   std::string collection;
   for (uint64_t i = 0; i < 120; ++i) {
@@ -333,7 +333,7 @@ TEST(Importer, CollectionsSpreadOverThreadsKeepFileOrder) {
 }
 
 TEST(ListImportFiles, RecursiveSortedSgfOnly) {
-  ScratchDir tmp;
+  TempDir tmp;
   WriteFile(tmp.Sub("b/z.sgf"), "x");
   WriteFile(tmp.Sub("b/a.SGF"), "x");
   WriteFile(tmp.Sub("a/c/d.sgf"), "x");
@@ -398,7 +398,7 @@ TEST(FoxResult, StoneMarginsDoubledArtefactsDropped) {
 }
 
 TEST(FoxResult, StoredResultConvertedRawKept) {
-  ScratchDir tmp;
+  TempDir tmp;
   WriteFile(tmp.Sub("g.sgf"),
             "(;GM[1]FF[4]SZ[19]AP[foxwq]KM[375]RE[B+2.75];B[pd];W[dp])");
   CorpusDb db(tmp.Sub("db"));

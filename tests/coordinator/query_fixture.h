@@ -37,6 +37,8 @@
 #include "rules/selfplay.h"
 #include "store/game_id.h"
 #include "store/keys.h"
+#include "tests/common/job_config.h"
+#include "tests/common/temp_dir.h"
 
 namespace qipu::coordinator::testing {
 
@@ -62,28 +64,7 @@ inline std::ostream& operator<<(std::ostream& os, const Counts& c) {
             << c.draws << " V " << c.voids << ")";
 }
 
-// A fresh directory under $TMPDIR, removed with its contents at the end.
-class TempDir {
- public:
-  TempDir() {
-    const char* base = getenv("TMPDIR");
-    std::string tmpl =
-        absl::StrCat(base != nullptr ? base : "/tmp", "/qipu-query-XXXXXX");
-    EXPECT_NE(mkdtemp(tmpl.data()), nullptr);
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using ::qipu::test_util::TempDir;
 
 // A coordinator on 127.0.0.1:0 over a new database in `dir` (small block
 // cache, default memtables, no fsync: tests do not survive power loss).
@@ -102,16 +83,7 @@ inline std::unique_ptr<Coordinator> StartCoordinator(const std::string& dir) {
 // the random policy, `depth` plies indexed.
 inline qipu::v1::JobConfig JobConfigFor(int size, const char* preset, int depth,
                                         uint64_t seed, double komi = -1) {
-  qipu::v1::JobConfig c;
-  c.set_width(static_cast<uint32_t>(size));
-  c.set_height(static_cast<uint32_t>(size));
-  rules::Rules r = *rules::PresetRules(preset);
-  if (komi >= 0) r.komi = komi;
-  *c.mutable_rules() = wire::RulesToProto(r);
-  c.set_policy("random");
-  c.set_index_depth(static_cast<uint32_t>(depth));
-  c.set_seed(seed);
-  return c;
+  return test_util::SelfPlayConfig(size, seed, depth, preset, komi);
 }
 
 // Submits a job of `games` games, plays all of them with the rules core on

@@ -29,6 +29,7 @@
 #include "store/game_id.h"
 #include "store/keys.h"
 #include "store/store.h"
+#include "tests/common/job_config.h"
 
 namespace qipu::testing {
 namespace {
@@ -60,19 +61,6 @@ int ListeningPort(const std::string& out) {
 
 }  // namespace
 
-TempDir::TempDir() {
-  const char* base = getenv("TMPDIR");
-  std::string tmpl =
-      absl::StrCat(base != nullptr ? base : "/tmp", "/qipu-ops-XXXXXX");
-  if (mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
-}
-
-TempDir::~TempDir() {
-  if (path_.empty()) return;
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
 bool WaitUntil(const std::function<bool()>& done, absl::Duration timeout,
                absl::Duration poll) {
   const absl::Time until = absl::Now() + timeout;
@@ -84,14 +72,7 @@ bool WaitUntil(const std::function<bool()>& done, absl::Duration timeout,
 }
 
 qipu::v1::JobConfig JobConfigFor(int size, uint64_t seed, int depth) {
-  qipu::v1::JobConfig c;
-  c.set_width(static_cast<uint32_t>(size));
-  c.set_height(static_cast<uint32_t>(size));
-  *c.mutable_rules() = wire::RulesToProto(*rules::PresetRules("chinese"));
-  c.set_policy("random");
-  c.set_index_depth(static_cast<uint32_t>(depth));
-  c.set_seed(seed);
-  return c;
+  return test_util::SelfPlayConfig(size, seed, depth);
 }
 
 // --- Client ---------------------------------------------------------------

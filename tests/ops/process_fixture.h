@@ -32,6 +32,7 @@
 #include "qipu/v1/game.pb.h"
 #include "qipu/v1/query.grpc.pb.h"
 #include "qipu/v1/work.grpc.pb.h"
+#include "tests/common/temp_dir.h"
 #include "tests/ops/subprocess.h"
 
 namespace qipu::testing {
@@ -49,21 +50,7 @@ inline constexpr char kCoordinatorBinary[] =
     QIPU_BINARY_DIR "/coordinator/qipu-coordinator";
 inline constexpr char kWorkerBinary[] = QIPU_BINARY_DIR "/worker/qipu-worker";
 
-// A fresh directory under $TMPDIR (else /tmp), removed with everything in
-// it when the object goes away.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::string& path() const { return path_; }
-  std::string Sub(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using ::qipu::test_util::TempDir;
 
 // Polls `done` every `poll` until it holds (true) or `timeout` passes.
 bool WaitUntil(const std::function<bool()>& done, absl::Duration timeout,

@@ -19,47 +19,18 @@
 #include "qipu/v1/work.pb.h"
 #include "rules/rules.h"
 #include "rules/selfplay.h"
+#include "tests/common/job_config.h"
+#include "tests/common/temp_dir.h"
 #include "worker/game_queue.h"
 
 namespace qipu::worker::testing {
 
-// A fresh directory under $TMPDIR, removed with everything in it when the
-// object goes away.
-class TempDir {
- public:
-  TempDir() {
-    const char* base = getenv("TMPDIR");
-    std::string tmpl =
-        absl::StrCat(base != nullptr ? base : "/tmp", "/qipu-worker-XXXXXX");
-    char* p = mkdtemp(tmpl.data());
-    EXPECT_NE(p, nullptr);
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::string& path() const { return path_; }
-  std::string Sub(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using ::qipu::test_util::TempDir;
 
 // A job configuration: width x width board, chinese rules, light policy.
 inline qipu::v1::JobConfig Config(int width, uint64_t seed,
                                   const char* preset = "chinese") {
-  qipu::v1::JobConfig c;
-  c.set_width(static_cast<uint32_t>(width));
-  c.set_height(static_cast<uint32_t>(width));
-  *c.mutable_rules() = wire::RulesToProto(*rules::PresetRules(preset));
-  c.set_policy("random");
-  c.set_index_depth(8);
-  c.set_seed(seed);
-  return c;
+  return test_util::SelfPlayConfig(width, seed, /*depth=*/8, preset);
 }
 
 // Game `index` of a job, played directly with the rules core, as the
