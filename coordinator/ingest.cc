@@ -52,6 +52,28 @@ void Ingestor::Submit(PreparedGame game, Callback done) {
   done(absl::UnavailableError("the coordinator is shutting down"));
 }
 
+void Ingestor::SubmitBatch(std::vector<Submission>* games) {
+  size_t next = 0;
+  while (next < games->size()) {
+    absl::MutexLock lock(&mu_);
+    auto room = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return stopping_ || static_cast<int>(queue_.size()) < options_.max_queue;
+    };
+    mu_.Await(absl::Condition(&room));
+    if (stopping_) break;
+    while (next < games->size() &&
+           static_cast<int>(queue_.size()) < options_.max_queue) {
+      Submission& g = (*games)[next++];
+      queue_.push_back(Item{std::move(g.game), std::move(g.done)});
+    }
+  }
+  for (; next < games->size(); ++next) {
+    (*games)[next].done(
+        absl::UnavailableError("the coordinator is shutting down"));
+  }
+  games->clear();
+}
+
 absl::StatusOr<IngestOutcome> Ingestor::SubmitAndWait(PreparedGame game) {
   auto promise =
       std::make_shared<std::promise<absl::StatusOr<IngestOutcome>>>();

@@ -16,6 +16,7 @@
 #include <deque>
 #include <functional>
 #include <thread>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
@@ -59,6 +60,15 @@ class Ingestor {
   // failed (Unavailable etc.; nothing of the batch was written). After
   // Stop(), `done` runs at once with Unavailable.
   void Submit(PreparedGame game, Callback done);
+  // A game and its callback, for SubmitBatch().
+  struct Submission {
+    PreparedGame game;
+    Callback done;
+  };
+  // Submit() of every entry, in order, under one lock acquisition (one
+  // wakeup of the committer for many games). Blocks while the queue is
+  // full, queueing what fits. Empties *games.
+  void SubmitBatch(std::vector<Submission>* games);
   // Submit() and wait for the outcome.
   absl::StatusOr<IngestOutcome> SubmitAndWait(PreparedGame game);
 

@@ -1,8 +1,10 @@
 #include "coordinator/work_service.h"
 
+#include <atomic>
 #include <deque>
 #include <memory>
 #include <thread>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
@@ -46,6 +48,18 @@ class AckQueue {
     return next_++;
   }
 
+  // Reserve() without blocking: -2 when the window is full.
+  int64_t TryReserve(uint64_t seq) {
+    absl::MutexLock lock(&mu_);
+    if (failed_) return -1;
+    if (static_cast<int>(slots_.size()) >= window_) return -2;
+    Slot s;
+    s.ack.set_seq(seq);
+    s.received = absl::Now();
+    slots_.push_back(std::move(s));
+    return next_++;
+  }
+
   void Fill(int64_t n, qipu::v1::AckStatus status, std::string reason,
             std::string game_id, bool failed = false) {
     absl::MutexLock lock(&mu_);
@@ -57,9 +71,10 @@ class AckQueue {
     s.ready = true;
   }
 
-  // Waits for the front slot to be ready; false when closed and drained,
-  // or after a failure.
-  bool Pop(Slot* out) {
+  // Waits for the front slot to be ready, then moves it and every ready
+  // slot after it (up to `max`) to *out. False when closed and drained,
+  // or after a failure (a slot filled as failed).
+  bool PopReady(size_t max, std::vector<Slot>* out) {
     absl::MutexLock lock(&mu_);
     auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
       return (!slots_.empty() && slots_.front().ready) ||
@@ -67,11 +82,20 @@ class AckQueue {
     };
     mu_.Await(absl::Condition(&ready));
     if (failed_ || slots_.empty()) return false;
-    *out = std::move(slots_.front());
-    slots_.pop_front();
-    ++first_;
-    if (out->failed) failed_ = true;
-    return !out->failed;
+    size_t n = 0;
+    while (n < max && !slots_.empty() && slots_.front().ready) {
+      if (slots_.front().failed) {
+        // Send what came before the failure first.
+        if (n > 0) break;
+        failed_ = true;
+        return false;
+      }
+      out->push_back(std::move(slots_.front()));
+      slots_.pop_front();
+      ++first_;
+      ++n;
+    }
+    return true;
   }
 
   void Close() {
@@ -165,6 +189,9 @@ grpc::Status WorkServiceImpl::ReturnLease(
   return ToGrpc(jobs_->Return(req->lease_id(), req->worker()));
 }
 
+// Most acks in one batched GameAck message.
+constexpr size_t kMaxAcksPerMessage = 1024;
+
 // Position of UploadGames among WorkService's methods in work.proto.
 constexpr int kUploadGamesMethod = 3;
 
@@ -187,25 +214,102 @@ grpc::Status WorkServiceImpl::UploadGames(
     grpc::ServerReaderWriter<grpc::ByteBuffer, grpc::ByteBuffer>* stream) {
   AckQueue acks(options_.upload_window);
   Metrics* metrics = metrics_;
+  // Set by the reader before it reserves the slots of the stream's first
+  // batched upload; from then on acks go out batched.
+  std::atomic<bool> batched{false};
   std::thread writer([&] {
-    AckQueue::Slot slot;
-    while (acks.Pop(&slot)) {
+    std::vector<AckQueue::Slot> ready;
+    qipu::v1::GameAck message;
+    while (acks.PopReady(kMaxAcksPerMessage, &ready)) {
+      const absl::Time now = absl::Now();
       if (metrics != nullptr) {
-        metrics->ingest_latency().Observe(
-            absl::ToDoubleSeconds(absl::Now() - slot.received));
+        for (const AckQueue::Slot& slot : ready) {
+          metrics->ingest_latency().Observe(
+              absl::ToDoubleSeconds(now - slot.received));
+        }
       }
-      grpc::ByteBuffer bytes;
-      bool own = false;
-      if (!grpc::SerializationTraits<qipu::v1::GameAck>::Serialize(slot.ack,
-                                                                   &bytes, &own)
-               .ok() ||
-          !stream->Write(bytes)) {
+      const bool as_batch = batched.load(std::memory_order_acquire);
+      bool ok = true;
+      for (size_t i = 0; ok && i < ready.size(); ++i) {
+        if (as_batch) {
+          *message.add_batch() = std::move(ready[i].ack);
+          if (i + 1 < ready.size()) continue;
+        } else {
+          message = std::move(ready[i].ack);
+        }
+        grpc::ByteBuffer bytes;
+        bool own = false;
+        ok = grpc::SerializationTraits<qipu::v1::GameAck>::Serialize(
+                 message, &bytes, &own)
+                 .ok() &&
+             stream->Write(bytes);
+        message.Clear();
+      }
+      ready.clear();
+      if (!ok) {
         acks.Fail();
         break;
       }
     }
     if (acks.failed()) ctx->TryCancel();
   });
+
+  // Valid games of the current message, handed to the ingestor together.
+  std::vector<Ingestor::Submission> valid;
+  auto flush = [&] {
+    if (!valid.empty()) ingest_->SubmitBatch(&valid);
+  };
+  // Validates one game and reserves its ack; false when the stream is
+  // over (failed).
+  auto accept = [&](const qipu::v1::GameUpload& up) {
+    int64_t slot = acks.TryReserve(up.seq());
+    if (slot == -2) {
+      // Window full: what is held back must reach the ingestor first, or
+      // the acks that would open the window never come.
+      flush();
+      slot = acks.Reserve(up.seq());
+    }
+    if (slot < 0) return false;
+    const uint64_t job = up.game().provenance().job();
+    const uint64_t index = up.game().provenance().game_index();
+    std::string id = absl::StrCat("s", job, "-", index);
+    auto info = jobs_->Find(job);
+    if (!info.ok()) {
+      if (metrics_ != nullptr) metrics_->games_rejected().Increment();
+      acks.Fill(slot, qipu::v1::ACK_STATUS_REJECTED,
+                std::string(info.status().message()), std::move(id));
+      return true;
+    }
+    auto prepared = PrepareSelfPlay(up.game(), *info, absl::Now());
+    if (!prepared.ok()) {
+      const std::string reason(prepared.status().message());
+      spdlog::warn("job {}: game {} from {} rejected: {}", job, index,
+                   up.game().provenance().worker(), reason);
+      if (metrics_ != nullptr) metrics_->games_rejected().Increment();
+      jobs_->MarkRejected(job, index, reason);
+      acks.Fill(slot, qipu::v1::ACK_STATUS_REJECTED, reason, std::move(id));
+      return true;
+    }
+    valid.push_back(Ingestor::Submission{
+        std::move(*prepared), [&acks, slot, id = std::move(id), metrics](
+                                  absl::StatusOr<IngestOutcome> r) mutable {
+          if (!r.ok()) {
+            acks.Fill(slot, qipu::v1::ACK_STATUS_UNSPECIFIED,
+                      std::string(r.status().message()), std::move(id), true);
+            return;
+          }
+          const bool stored = *r == IngestOutcome::kStored;
+          if (metrics != nullptr) {
+            (stored ? metrics->games_accepted() : metrics->games_duplicate())
+                .Increment();
+          }
+          acks.Fill(slot,
+                    stored ? qipu::v1::ACK_STATUS_STORED
+                           : qipu::v1::ACK_STATUS_DUPLICATE,
+                    "", std::move(id));
+        }});
+    return true;
+  };
 
   qipu::v1::GameUpload up;
   grpc::ByteBuffer frame;
@@ -221,46 +325,32 @@ grpc::Status WorkServiceImpl::UploadGames(
           " bytes) is not a qipu.v1.GameUpload: ", parsed.error_message());
       break;
     }
-    const int64_t slot = acks.Reserve(up.seq());
-    if (slot < 0) break;
-    const uint64_t job = up.game().provenance().job();
-    const uint64_t index = up.game().provenance().game_index();
-    const std::string id = absl::StrCat("s", job, "-", index);
-    auto info = jobs_->Find(job);
-    if (!info.ok()) {
-      if (metrics_ != nullptr) metrics_->games_rejected().Increment();
-      acks.Fill(slot, qipu::v1::ACK_STATUS_REJECTED,
-                std::string(info.status().message()), id);
-      continue;
-    }
-    auto prepared = PrepareSelfPlay(up.game(), *info, absl::Now());
-    if (!prepared.ok()) {
-      const std::string reason(prepared.status().message());
-      spdlog::warn("job {}: game {} from {} rejected: {}", job, index,
-                   up.game().provenance().worker(), reason);
-      if (metrics_ != nullptr) metrics_->games_rejected().Increment();
-      jobs_->MarkRejected(job, index, reason);
-      acks.Fill(slot, qipu::v1::ACK_STATUS_REJECTED, reason, id);
-      continue;
-    }
-    ingest_->Submit(std::move(*prepared), [&acks, slot, id, metrics](
-                                              absl::StatusOr<IngestOutcome> r) {
-      if (!r.ok()) {
-        acks.Fill(slot, qipu::v1::ACK_STATUS_UNSPECIFIED,
-                  std::string(r.status().message()), id, true);
-        return;
+    bool live = true;
+    if (up.batch_size() == 0) {
+      live = accept(up);
+    } else {
+      if (up.has_game() || up.seq() != 0 || !up.lease_id().empty()) {
+        bad_frame = absl::StrCat(
+            "upload message ", frames,
+            " of the stream mixes the single form (lease_id, game, seq) "
+            "with the batched form (batch)");
+        break;
       }
-      const bool stored = *r == IngestOutcome::kStored;
-      if (metrics != nullptr) {
-        (stored ? metrics->games_accepted() : metrics->games_duplicate())
-            .Increment();
+      batched.store(true, std::memory_order_release);
+      for (int i = 0; live && i < up.batch_size(); ++i) {
+        if (up.batch(i).batch_size() != 0) {
+          bad_frame = absl::StrCat("upload message ", frames,
+                                   " of the stream: batch entry ", i + 1,
+                                   " is itself a batch");
+          break;
+        }
+        live = accept(up.batch(i));
       }
-      acks.Fill(
-          slot,
-          stored ? qipu::v1::ACK_STATUS_STORED : qipu::v1::ACK_STATUS_DUPLICATE,
-          "", id);
-    });
+    }
+    flush();
+    if (!live || !bad_frame.empty()) break;
   }
+  flush();
   acks.Close();
   acks.WaitFilled();
   writer.join();

@@ -1,12 +1,13 @@
 // `qipu bench ingest --games N --size S [--index-depth D] [--streams K]
-// [--json]`: ingest throughput of the coordinator. Pre-generates N
-// self-play games of one job (not timed), then streams them over loopback
-// gRPC (K upload streams) into a fresh database and times until every game
-// is acknowledged as durable: games_per_sec, positions_per_sec. In the same
-// run it writes the same keys -- each game's record, its position-index
-// merge operands and its aggregate operand -- directly with RocksDB
-// WriteBatches (same options, same group size, fsync per batch) into a
-// second fresh database: raw_rocksdb_games_per_sec, and the ratio.
+// [--upload-batch B] [--json]`: ingest throughput of the coordinator.
+// Pre-generates N self-play games of one job (not timed), then streams them
+// over loopback gRPC (K upload streams, B games to a message) into a fresh
+// database and times until every game is acknowledged as durable:
+// games_per_sec, positions_per_sec. In the same run it writes the same keys --
+// each game's record, its position-index merge operands and its aggregate
+// operand -- directly with RocksDB WriteBatches (same options, same group size,
+// fsync per batch) into a second fresh database: raw_rocksdb_games_per_sec, and
+// the ratio.
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
@@ -37,6 +38,8 @@ struct IngestBenchOptions {
   JobSpecFlags spec;
   int streams = 2;
   int batch = 1024;
+  // Games per upload message (GameUpload.batch); 1 sends the single form.
+  int upload_batch = 64;
   std::string dir;
   bool json = false;
 };
@@ -77,26 +80,41 @@ std::vector<qipu::v1::GameUpload> Generate(const qipu::v1::JobConfig& cfg,
   return out;
 }
 
-// Streams uploads[begin, end) on one UploadGames call; returns acks seen.
+// Streams uploads[begin, end) on one UploadGames call, `per_message` to a
+// message; returns acks seen.
 uint64_t Stream(const std::string& address,
                 const std::vector<qipu::v1::GameUpload>& uploads, size_t begin,
-                size_t end, std::string* error) {
+                size_t end, size_t per_message, std::string* error) {
   auto stub = qipu::v1::WorkService::NewStub(Dial(address));
   grpc::ClientContext ctx;
   SetDeadline(&ctx, 600);
   auto stream = stub->UploadGames(&ctx);
   std::atomic<uint64_t> acked{0};
   std::thread reader([&] {
-    qipu::v1::GameAck ack;
-    while (stream->Read(&ack)) {
+    qipu::v1::GameAck message;
+    auto one = [&](const qipu::v1::GameAck& ack) {
       if (ack.status() != qipu::v1::ACK_STATUS_STORED && error->empty()) {
         *error = absl::StrCat("game ", ack.game_id(), ": ", ack.reason());
       }
       ++acked;
+    };
+    while (stream->Read(&message)) {
+      if (message.batch_size() == 0) one(message);
+      for (const auto& ack : message.batch()) one(ack);
     }
   });
-  for (size_t i = begin; i < end; ++i) {
-    if (!stream->Write(uploads[i])) break;
+  qipu::v1::GameUpload batch;
+  for (size_t i = begin; i < end; i += per_message) {
+    const size_t stop = std::min(end, i + per_message);
+    bool ok;
+    if (per_message == 1) {
+      ok = stream->Write(uploads[i]);
+    } else {
+      batch.Clear();
+      for (size_t k = i; k < stop; ++k) *batch.add_batch() = uploads[k];
+      ok = stream->Write(batch);
+    }
+    if (!ok) break;
   }
   stream->WritesDone();
   reader.join();
@@ -141,7 +159,8 @@ int RunIngestBench(const IngestBenchOptions& o) {
     const size_t b = n * s / o.streams;
     const size_t e = n * (s + 1) / o.streams;
     streams.emplace_back([&, s, b, e] {
-      acked += Stream((*c)->address(), uploads, b, e, &errors[s]);
+      acked += Stream((*c)->address(), uploads, b, e,
+                      static_cast<size_t>(o.upload_batch), &errors[s]);
     });
   }
   for (auto& t : streams) t.join();
@@ -192,6 +211,7 @@ int RunIngestBench(const IngestBenchOptions& o) {
                         {"size", req->config().width()},
                         {"index_depth", req->config().index_depth()},
                         {"streams", o.streams},
+                        {"upload_batch", o.upload_batch},
                         {"seconds", grpc_secs},
                         {"games_per_sec", gps},
                         {"positions_per_sec", positions / grpc_secs},
@@ -225,6 +245,10 @@ void AddBenchIngestCommand(CLI::App& bench, int* exit_code) {
       ->capture_default_str();
   cmd->add_option("--batch", o->batch, "Games per WriteBatch (both paths)")
       ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  cmd->add_option("--upload-batch", o->upload_batch,
+                  "Games per upload message (1: one game a message)")
+      ->check(CLI::Range(1, 4096))
       ->capture_default_str();
   cmd->add_option("--dir", o->dir,
                   "Keep the databases here (default: temp, removed)");

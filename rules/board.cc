@@ -640,7 +640,8 @@ void Board::SetStone(Point p, Color c) {
 void Board::Rebuild() {
   num_empty_ = 0;
   stones_ = {0, 0};
-  for (int p = 0; p < kNumCells; ++p) {
+  // Cells past UsedCells() are walls in the scratch chain already.
+  for (int p = 0; p < UsedCells(); ++p) {
     if (color_[p] != Color::kBlack && color_[p] != Color::kWhite) {
       chain_[p] = kScratch;
     }

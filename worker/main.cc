@@ -81,6 +81,10 @@ int main(int argc, char** argv) {
                  "Most games sent and not yet acknowledged")
       ->check(CLI::Range(1, 65536))
       ->capture_default_str();
+  app.add_option("--upload-batch", o.upload.batch,
+                 "Most games per upload message (1: one game a message)")
+      ->check(CLI::Range(1, 4096))
+      ->capture_default_str();
   app.add_option("--log-level", log_level,
                  "trace, debug, info, warn, error or off")
       ->capture_default_str();

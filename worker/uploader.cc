@@ -280,8 +280,11 @@ absl::Status Uploader::RunStream() {
 void Uploader::WriteLoop(
     grpc::ClientReaderWriter<qipu::v1::GameUpload, qipu::v1::GameAck>* stream) {
   const size_t window = static_cast<size_t>(std::max(options_.window, 1));
+  const size_t batch = static_cast<size_t>(std::max(options_.batch, 1));
+  std::vector<GameKey> keys;
+  qipu::v1::GameUpload message;
   for (;;) {
-    GameKey key;
+    keys.clear();
     {
       absl::MutexLock lock(&mu_);
       auto ready = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
@@ -291,34 +294,48 @@ void Uploader::WriteLoop(
       mu_.Await(absl::Condition(&ready));
       if (writer_exit_) return;
       if (close_writes_) break;
-      key = unsent_.front();
-      unsent_.pop_front();
+      const size_t n =
+          std::min({batch, unsent_.size(), window - in_flight_.size()});
+      keys.assign(unsent_.begin(), unsent_.begin() + n);
+      unsent_.erase(unsent_.begin(), unsent_.begin() + n);
     }
-    absl::StatusOr<FinishedGame> g = spool_->Get(key);
-    if (!g.ok()) continue;  // Acknowledged meanwhile.
-    qipu::v1::GameUpload upload;
-    if (!upload.mutable_game()->ParseFromString(g->game)) {
-      spdlog::error(
-          "worker {} lease {} game {}: spooled game does not "
-          "parse; dropped",
-          options_.worker, g->lease_id, key.ToString());
-      spool_->Ack(key).IgnoreError();
-      {
-        absl::MutexLock lock(&mu_);
-        ++stats_.rejected;
+    message.Clear();
+    std::vector<InFlight> sent;
+    sent.reserve(keys.size());
+    for (const GameKey& key : keys) {
+      absl::StatusOr<FinishedGame> g = spool_->Get(key);
+      if (!g.ok()) continue;  // Acknowledged meanwhile.
+      qipu::v1::GameUpload* upload = batch > 1 ? message.add_batch() : &message;
+      if (!upload->mutable_game()->ParseFromString(g->game)) {
+        spdlog::error(
+            "worker {} lease {} game {}: spooled game does not "
+            "parse; dropped",
+            options_.worker, g->lease_id, key.ToString());
+        if (batch > 1) message.mutable_batch()->RemoveLast();
+        spool_->Ack(key).IgnoreError();
+        {
+          absl::MutexLock lock(&mu_);
+          ++stats_.rejected;
+        }
+        if (on_ack_) on_ack_(key, g->lease_id, qipu::v1::ACK_STATUS_REJECTED);
+        continue;
       }
-      if (on_ack_) on_ack_(key, g->lease_id, qipu::v1::ACK_STATUS_REJECTED);
-      continue;
+      upload->set_lease_id(g->lease_id);
+      sent.push_back(InFlight{0, key, std::move(g->lease_id)});
     }
-    upload.set_lease_id(g->lease_id);
+    if (sent.empty()) continue;
     {
       absl::MutexLock lock(&mu_);
-      upload.set_seq(next_seq_++);
       if (in_flight_.empty()) last_progress_ = absl::Now();
-      in_flight_.push_back(InFlight{upload.seq(), key, g->lease_id});
-      ++stats_.sent;
+      for (size_t i = 0; i < sent.size(); ++i) {
+        sent[i].seq = next_seq_++;
+        (batch > 1 ? message.mutable_batch(static_cast<int>(i)) : &message)
+            ->set_seq(sent[i].seq);
+        in_flight_.push_back(std::move(sent[i]));
+      }
+      stats_.sent += sent.size();
     }
-    if (!stream->Write(upload)) {
+    if (!stream->Write(message)) {
       absl::MutexLock lock(&mu_);
       write_failed_ = true;
       return;
@@ -327,39 +344,66 @@ void Uploader::WriteLoop(
   stream->WritesDone();
 }
 
+std::string Uploader::ApplyAck(const qipu::v1::GameAck& ack) {
+  InFlight f;
+  {
+    absl::MutexLock lock(&mu_);
+    if (in_flight_.empty() || in_flight_.front().seq != ack.seq()) {
+      return absl::StrCat("ack for seq ", ack.seq(), " but expected ",
+                          in_flight_.empty()
+                              ? std::string("none")
+                              : absl::StrCat(in_flight_.front().seq));
+    }
+    if (ack.status() != qipu::v1::ACK_STATUS_STORED &&
+        ack.status() != qipu::v1::ACK_STATUS_DUPLICATE &&
+        ack.status() != qipu::v1::ACK_STATUS_REJECTED) {
+      return absl::StrCat("ack for seq ", ack.seq(), " has status ",
+                          static_cast<int>(ack.status()));
+    }
+    f = std::move(in_flight_.front());
+    in_flight_.pop_front();
+    last_progress_ = absl::Now();
+    ++stream_acks_;
+    if (ack.status() == qipu::v1::ACK_STATUS_STORED) ++stats_.stored;
+    if (ack.status() == qipu::v1::ACK_STATUS_DUPLICATE) ++stats_.duplicates;
+    if (ack.status() == qipu::v1::ACK_STATUS_REJECTED) ++stats_.rejected;
+  }
+  if (ack.status() == qipu::v1::ACK_STATUS_REJECTED) {
+    spdlog::warn(
+        "worker {} lease {} game {}: rejected by the coordinator "
+        "({}); dropped",
+        options_.worker, f.lease_id, f.key.ToString(), ack.reason());
+  } else {
+    spdlog::trace("worker {} lease {} game {}: {}", options_.worker, f.lease_id,
+                  f.key.ToString(), AckName(ack.status()));
+  }
+  if (absl::Status s = spool_->Ack(f.key); !s.ok()) {
+    spdlog::warn("worker {}: spool: {}", options_.worker, s.ToString());
+  }
+  if (on_ack_) on_ack_(f.key, f.lease_id, ack.status());
+  return "";
+}
+
 void Uploader::ReadLoop(
     grpc::ClientReaderWriter<qipu::v1::GameUpload, qipu::v1::GameAck>* stream,
     grpc::ClientContext* ctx) {
   qipu::v1::GameAck ack;
   while (stream->Read(&ack)) {
-    InFlight f;
     std::string bad;
-    {
-      absl::MutexLock lock(&mu_);
-      if (in_flight_.empty() || in_flight_.front().seq != ack.seq()) {
-        bad = absl::StrCat("ack for seq ", ack.seq(), " but expected ",
-                           in_flight_.empty()
-                               ? std::string("none")
-                               : absl::StrCat(in_flight_.front().seq));
-      } else if (ack.status() != qipu::v1::ACK_STATUS_STORED &&
-                 ack.status() != qipu::v1::ACK_STATUS_DUPLICATE &&
-                 ack.status() != qipu::v1::ACK_STATUS_REJECTED) {
-        bad = absl::StrCat("ack for seq ", ack.seq(), " has status ",
-                           static_cast<int>(ack.status()));
-      } else {
-        f = std::move(in_flight_.front());
-        in_flight_.pop_front();
-        last_progress_ = absl::Now();
-        ++stream_acks_;
-        if (ack.status() == qipu::v1::ACK_STATUS_STORED) ++stats_.stored;
-        if (ack.status() == qipu::v1::ACK_STATUS_DUPLICATE) {
-          ++stats_.duplicates;
-        }
-        if (ack.status() == qipu::v1::ACK_STATUS_REJECTED) ++stats_.rejected;
+    if (ack.batch_size() == 0) {
+      bad = ApplyAck(ack);
+    } else {
+      for (int i = 0; bad.empty() && i < ack.batch_size(); ++i) {
+        bad = ack.batch(i).batch_size() == 0
+                  ? ApplyAck(ack.batch(i))
+                  : std::string("a batched ack holds a batch");
       }
-      if (!bad.empty()) protocol_error_ = bad;
     }
     if (!bad.empty()) {
+      {
+        absl::MutexLock lock(&mu_);
+        protocol_error_ = bad;
+      }
       spdlog::error("worker {}: protocol error on the upload stream: {}",
                     options_.worker, bad);
       ctx->TryCancel();
@@ -367,19 +411,6 @@ void Uploader::ReadLoop(
       }
       break;
     }
-    if (ack.status() == qipu::v1::ACK_STATUS_REJECTED) {
-      spdlog::warn(
-          "worker {} lease {} game {}: rejected by the coordinator "
-          "({}); dropped",
-          options_.worker, f.lease_id, f.key.ToString(), ack.reason());
-    } else {
-      spdlog::trace("worker {} lease {} game {}: {}", options_.worker,
-                    f.lease_id, f.key.ToString(), AckName(ack.status()));
-    }
-    if (absl::Status s = spool_->Ack(f.key); !s.ok()) {
-      spdlog::warn("worker {}: spool: {}", options_.worker, s.ToString());
-    }
-    if (on_ack_) on_ack_(f.key, f.lease_id, ack.status());
   }
   absl::MutexLock lock(&mu_);
   reader_done_ = true;

@@ -10,9 +10,10 @@
 // gRPC sync API requires.
 //
 // Flow control. At most `window` games are sent and unacknowledged on a
-// stream; the writer waits for acks beyond that. At most `max_pending`
-// games sit in the spool; beyond that the uploader stops draining the
-// queue, the queue fills, and the game runner's threads block.
+// stream; the writer waits for acks beyond that. Games go up to `batch` to
+// a message (whatever is ready, not waiting for a full batch). At most
+// `max_pending` games sit in the spool; beyond that the uploader stops draining
+// the queue, the queue fills, and the game runner's threads block.
 //
 // Failures. A stream that fails (coordinator down, restarted, storage
 // error: UNAVAILABLE), that answers out of order, or that goes ack_timeout
@@ -49,6 +50,10 @@ namespace qipu::worker {
 struct UploaderOptions {
   // Most games sent and not yet acknowledged on a stream, >= 1.
   int window = 256;
+  // Most games per upload message, >= 1. Above 1 the stream uses the
+  // batched form (GameUpload.batch) and gets batched acks; 1 sends the
+  // single form, one game per message.
+  int batch = 64;
   // Most games taken off the queue per spool sync, >= 1.
   int spool_group = 64;
   // Most games pending in the spool before the queue is left to fill.
@@ -145,6 +150,10 @@ class Uploader {
   void ReadLoop(
       grpc::ClientReaderWriter<qipu::v1::GameUpload, qipu::v1::GameAck>* s,
       grpc::ClientContext* ctx);
+  // Applies one single-form ack: forgets its game. Returns a description
+  // of the protocol error when the ack is out of order or malformed
+  // (nothing applied), else an empty string.
+  std::string ApplyAck(const qipu::v1::GameAck& ack);
   // True after SpoolEverything() or Stop().
   bool SpoolsEverything() const;
   // True when Stop() was called and either everything is uploaded or the

@@ -1,5 +1,6 @@
 // Process test: bad clients against a running qipu-coordinator process.
-// UploadGames is a bidirectional stream with one GameAck per game: a game
+// UploadGames is a bidirectional stream with one ack per game (several to
+// a message in the batched form, which is tested here too): a game
 // that parses but is wrong (an illegal move, a wrong claimed result, an
 // unknown job) is answered by an ACK_STATUS_REJECTED ack whose reason says
 // what is wrong and why, and the stream stays usable. Bytes that are no
@@ -88,6 +89,26 @@ StreamOutcome Upload(Client& client,
   qipu::v1::GameAck ack;
   while (stream->Read(&ack)) out.acks.push_back(ack);
   out.status = stream->Finish();
+  return out;
+}
+
+// Sends `entries` as one batched GameUpload (GameUpload.batch) on one
+// stream, half-closes, reads every ack message. *messages, when given,
+// receives the ack messages as they came; the outcome's acks are the
+// entries of the batched ones, flattened.
+StreamOutcome UploadBatch(Client& client,
+                          const std::vector<qipu::v1::GameUpload>& entries,
+                          std::vector<qipu::v1::GameAck>* messages = nullptr) {
+  qipu::v1::GameUpload batch;
+  for (const auto& e : entries) *batch.add_batch() = e;
+  StreamOutcome raw = Upload(client, {batch});
+  StreamOutcome out;
+  out.status = raw.status;
+  for (const auto& m : raw.acks) {
+    if (m.batch_size() == 0) out.acks.push_back(m);
+    for (const auto& a : m.batch()) out.acks.push_back(a);
+  }
+  if (messages != nullptr) *messages = std::move(raw.acks);
   return out;
 }
 
@@ -343,6 +364,75 @@ TEST_F(OpsBadClient, BadGamesOnOneStreamAreRejectedInOrderAndItStaysUsable) {
   ASSERT_TRUE(st.ok()) << st.status();
   EXPECT_EQ(st->done(), 1u);
   EXPECT_EQ(st->rejected(), 2u);
+}
+
+TEST_F(OpsBadClient, BatchedUploadIsAckedInOrderInBatchedAcks) {
+  qipu::v1::Game illegal = PlayGame(job_, config_, 0);
+  ASSERT_GT(MakeIllegal(&illegal), 0u);
+  qipu::v1::Game wrong = PlayGame(job_, config_, 1);
+  FlipWinner(&wrong);
+  const qipu::v1::Game good = PlayGame(job_, config_, 3);
+  const qipu::v1::Game other = PlayGame(job_, config_, 4);
+  // The same game twice in one message: stored once, then a duplicate.
+  std::vector<qipu::v1::GameAck> messages;
+  const StreamOutcome o = UploadBatch(
+      *client_,
+      {UploadOf(illegal, 21), UploadOf(good, 22), UploadOf(wrong, 23),
+       UploadOf(good, 24), UploadOf(other, 25)},
+      &messages);
+  ASSERT_TRUE(o.status.ok()) << Describe(o);
+  ASSERT_EQ(o.acks.size(), 5u) << Describe(o);
+  const qipu::v1::AckStatus want[] = {
+      qipu::v1::ACK_STATUS_REJECTED, qipu::v1::ACK_STATUS_STORED,
+      qipu::v1::ACK_STATUS_REJECTED, qipu::v1::ACK_STATUS_DUPLICATE,
+      qipu::v1::ACK_STATUS_STORED};
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(o.acks[i].seq(), static_cast<uint64_t>(21 + i)) << Describe(o);
+    EXPECT_EQ(o.acks[i].status(), want[i]) << Describe(o);
+  }
+  EXPECT_TRUE(absl::StrContains(o.acks[0].reason(), "is illegal"));
+  EXPECT_TRUE(absl::StrContains(o.acks[2].reason(), "result"));
+  EXPECT_EQ(o.acks[1].game_id(), absl::StrCat("s", job_, "-3"));
+  // Every ack message of a batched stream is in the batched form.
+  for (const auto& m : messages) {
+    EXPECT_GT(m.batch_size(), 0) << m.ShortDebugString();
+    EXPECT_EQ(m.seq(), 0u) << m.ShortDebugString();
+  }
+  auto st = client_->JobStatus(job_);
+  ASSERT_TRUE(st.ok()) << st.status();
+  EXPECT_EQ(st->done(), 2u);
+  EXPECT_EQ(st->rejected(), 2u);
+}
+
+TEST_F(OpsBadClient, BatchMixedWithTheSingleFormIsRefused) {
+  qipu::v1::GameUpload mixed = UploadOf(PlayGame(job_, config_, 3), 7);
+  *mixed.add_batch() = UploadOf(PlayGame(job_, config_, 4), 8);
+  const StreamOutcome o = Upload(*client_, {mixed});
+  EXPECT_EQ(o.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+      << Describe(o);
+  EXPECT_TRUE(absl::StrContains(o.status.error_message(), "mixes"))
+      << Describe(o);
+  EXPECT_TRUE(o.acks.empty()) << Describe(o);
+  ExpectUnharmed("a batch mixed with a single game", /*rejected=*/0);
+}
+
+TEST_F(OpsBadClient, NestedBatchIsRefusedAfterTheEntriesBeforeIt) {
+  // Entry 1 is a valid game of index 5; entry 2 nests a batch. The stream
+  // ends with INVALID_ARGUMENT naming entry 2, after acking entry 1.
+  qipu::v1::GameUpload nested;
+  *nested.add_batch() = UploadOf(PlayGame(job_, config_, 6), 9);
+  const StreamOutcome o =
+      UploadBatch(*client_, {UploadOf(PlayGame(job_, config_, 5), 8), nested});
+  EXPECT_EQ(o.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+      << Describe(o);
+  EXPECT_TRUE(absl::StrContains(o.status.error_message(), "entry 2"))
+      << Describe(o);
+  ASSERT_EQ(o.acks.size(), 1u) << Describe(o);
+  EXPECT_EQ(o.acks[0].seq(), 8u);
+  EXPECT_EQ(o.acks[0].status(), qipu::v1::ACK_STATUS_STORED);
+  auto st = client_->JobStatus(job_);
+  ASSERT_TRUE(st.ok()) << st.status();
+  EXPECT_EQ(st->done(), 1u);
 }
 
 TEST_F(OpsBadClient, TruncatedMessageEndsTheStreamWithAnError) {

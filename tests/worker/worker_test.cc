@@ -62,13 +62,17 @@ TEST(Worker, PlaysAJobToTheEndAndExitsWhenIdle) {
   EXPECT_EQ(s.spool.pending, 0u);
 }
 
-TEST(Worker, TwoWorkersShareAJobAndStoreEachGameOnce) {
+TEST(Worker, TwoWorkersShareAJobAndStoreEachGameOnceBatchedOrNot) {
   TempDir tmp;
   auto c = StartCoordinator(tmp.Sub("db"));
   ASSERT_NE(c, nullptr);
   const uint64_t job = SubmitJob(*c, 500, Config(9, 2));
   Worker a(Options(c->address(), tmp.Sub("a"), "wa"));
-  Worker b(Options(c->address(), tmp.Sub("b"), "wb"));
+  // One batches its uploads (the default), the other sends the single
+  // form, one game a message: the coordinator serves both.
+  WorkerOptions single = Options(c->address(), tmp.Sub("b"), "wb");
+  single.upload.batch = 1;
+  Worker b(single);
   ASSERT_TRUE(a.Start().ok());
   ASSERT_TRUE(b.Start().ok());
   ASSERT_TRUE(a.Wait().ok());
