@@ -75,9 +75,20 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
 Coordinator::~Coordinator() { Shutdown(); }
 
 void Coordinator::Tick() {
+  bool serving = true;
   while (!stop_.WaitForNotificationWithTimeout(options_.tick)) {
     jobs_->ExpireLeases(absl::Now());
-    metrics_.Sample(*jobs_, *ingest_, store_->Sizes());
+    const bool writable = !store_->health().failing();
+    metrics_.Sample(*jobs_, *ingest_, store_->Sizes(), writable);
+    // Health checks report NOT_SERVING while the store refuses writes, so
+    // that load balancers and operators see it; SERVING again after.
+    if (writable != serving) {
+      absl::MutexLock lock(&shutdown_mu_);
+      if (!shut_down_) {
+        server_->GetHealthCheckService()->SetServingStatus(writable);
+        serving = writable;
+      }
+    }
   }
 }
 

@@ -26,13 +26,14 @@ absl::StatusOr<rules::Rules> ValidateJobConfig(const qipu::v1::JobConfig& c) {
   const int w = static_cast<int>(c.width());
   const int h = static_cast<int>(c.height());
   if (absl::Status s = rules::ValidateSize(w, h); !s.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("config.size: ", s.message()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("config.size: ", s.message()));
   }
   auto r = wire::RulesFromProto(c.rules());
   if (!r.ok()) return r.status();
   if (c.handicap() == 1 || c.handicap() > 9) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "config.handicap: ", c.handicap(), " (use 0 or 2..9)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("config.handicap: ", c.handicap(), " (use 0 or 2..9)"));
   }
   if (c.handicap() > 0) {
     if (auto s = rules::FixedHandicap(w, h, static_cast<int>(c.handicap()));
@@ -46,8 +47,8 @@ absl::StatusOr<rules::Rules> ValidateJobConfig(const qipu::v1::JobConfig& c) {
         "config.policy: '", c.policy(), "' is not a policy (known: random)"));
   }
   if (c.index_depth() > 1000) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "config.index_depth: ", c.index_depth(), " exceeds 1000"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("config.index_depth: ", c.index_depth(), " exceeds 1000"));
   }
   return *r;
 }
@@ -101,7 +102,8 @@ absl::Status JobManager::Load() {
       JobState j;
       if (!j.record.ParseFromArray(it->value().data(),
                                    static_cast<int>(it->value().size()))) {
-        return absl::DataLossError(absl::StrCat("job record ", key.size(), " damaged"));
+        return absl::DataLossError(
+            absl::StrCat("job record ", key.size(), " damaged"));
       }
       auto r = ValidateJobConfig(j.record.config());
       if (!r.ok()) return r.status();
@@ -123,7 +125,7 @@ absl::Status JobManager::Load() {
       uint64_t job = 0;
       uint64_t index = 0;
       auto jt = store::DecodeAbandonedKey(key, &job, &index) ? jobs_.find(job)
-                                                              : jobs_.end();
+                                                             : jobs_.end();
       if (jt != jobs_.end() && index < jt->second.record.requested() &&
           !jt->second.abandoned[index] && !jt->second.done[index]) {
         jt->second.abandoned[index] = true;
@@ -151,7 +153,8 @@ absl::Status JobManager::Load() {
       leases_[rec.lease_id()] = std::move(l);
     }
   }
-  if (absl::Status s = store::FromRocks(it->status(), "loading jobs"); !s.ok()) {
+  if (absl::Status s = store::FromRocks(it->status(), "loading jobs");
+      !s.ok()) {
     return s;
   }
   // Rebuild the pools: everything below the highest issued index that is
@@ -163,7 +166,8 @@ absl::Status JobManager::Load() {
     }
     j.cursor = cursor;
     for (uint64_t i = 0; i < cursor; ++i) {
-      if (!j.done[i] && !j.leased[i] && !j.abandoned[i]) j.returned.push_back(i);
+      if (!j.done[i] && !j.leased[i] && !j.abandoned[i])
+        j.returned.push_back(i);
     }
     spdlog::info("job {}: {} of {} games stored, {} leases restored", id,
                  j.done_count, j.record.requested(), j.open_leases);
@@ -212,13 +216,17 @@ void JobManager::PersistLease(const std::string& id, const LeaseState& lease) {
   for (uint64_t i : lease.indices) rec.add_indices(i);
   rec.set_expires_unix_micros(ToMicros(lease.expires));
   rocksdb::WriteOptions w;  // not synced, see the class comment
-  store_->db()->Put(w, store_->jobs(), store::LeaseKey(lease.job, id),
-                    rec.SerializeAsString());
+  store_->RecordWrite(store::FromRocks(
+      store_->db()->Put(w, store_->jobs(), store::LeaseKey(lease.job, id),
+                        rec.SerializeAsString()),
+      "storing lease"));
 }
 
 void JobManager::DeleteLease(const std::string& id, uint64_t job) {
-  store_->db()->Delete(rocksdb::WriteOptions(), store_->jobs(),
-                       store::LeaseKey(job, id));
+  store_->RecordWrite(store::FromRocks(
+      store_->db()->Delete(rocksdb::WriteOptions(), store_->jobs(),
+                           store::LeaseKey(job, id)),
+      "deleting lease"));
 }
 
 absl::StatusOr<std::optional<Lease>> JobManager::Grant(
@@ -241,8 +249,8 @@ absl::StatusOr<std::optional<Lease>> JobManager::Grant(
     }
     if (picked.empty()) continue;
     absl::BitGen gen;
-    const std::string id = absl::StrFormat(
-        "%d-%016x", job, absl::Uniform<uint64_t>(gen));
+    const std::string id =
+        absl::StrFormat("%d-%016x", job, absl::Uniform<uint64_t>(gen));
     LeaseState l;
     l.job = job;
     l.worker = worker;
@@ -369,8 +377,8 @@ void JobManager::MarkRejected(uint64_t job, uint64_t index,
     j.abandoned[index] = true;
     ++j.abandoned_count;
     batch.Put(store_->jobs(), store::AbandonedKey(job, index), reason);
-    spdlog::warn("job {}: game {} given up after {} rejections: {}", job,
-                 index, options_.max_rejections, reason);
+    spdlog::warn("job {}: game {} given up after {} rejections: {}", job, index,
+                 options_.max_rejections, reason);
   }
   if (absl::Status s = store_->Commit(&batch); !s.ok()) {
     spdlog::error("job {}: recording a rejection: {}", job, s.ToString());
@@ -421,7 +429,8 @@ uint64_t JobManager::queued_games() const {
   absl::ReaderMutexLock lock(&mu_);
   uint64_t n = 0;
   for (const auto& [id, j] : jobs_) {
-    if (!Finished(j)) n += j.record.requested() - j.done_count - j.abandoned_count;
+    if (!Finished(j))
+      n += j.record.requested() - j.done_count - j.abandoned_count;
   }
   return n;
 }

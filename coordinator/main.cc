@@ -72,14 +72,38 @@ int main(int argc, char** argv) {
 
   auto c = qipu::coordinator::Coordinator::Start(o);
   if (!c.ok()) {
-    std::fprintf(stderr, "qipu-coordinator: %s\n", c.status().ToString().c_str());
+    std::fprintf(stderr, "qipu-coordinator: %s\n",
+                 c.status().ToString().c_str());
     return 1;
   }
   std::printf("qipu-coordinator listening on %s\n", (*c)->address().c_str());
   std::fflush(stdout);
-  int sig = 0;
-  sigwait(&signals, &sig);
-  spdlog::info("coordinator: signal {}", sig);
+  // Waits for a signal, watching the store meanwhile: after an error
+  // RocksDB does not resume from, only a reopen brings writes back, so the
+  // coordinator exits (status 3) for its supervisor to restart it. Every
+  // acknowledged game is in the WAL; workers resend the others.
+  const timespec poll = {0, 200 * 1000 * 1000};
+  for (;;) {
+    const int sig = sigtimedwait(&signals, nullptr, &poll);
+    if (sig > 0) {
+      spdlog::info("coordinator: signal {}", sig);
+      break;
+    }
+    if ((*c)->store().health().fatal()) {
+      const std::string why = (*c)->store().health().Get().ToString();
+      spdlog::critical(
+          "coordinator: the database no longer takes writes and must be "
+          "reopened: {}; exiting",
+          why);
+      (*c)->Shutdown(absl::Seconds(1));
+      std::fprintf(stderr,
+                   "qipu-coordinator: storage failed: %s\n  every "
+                   "acknowledged game is durable; fix the cause (free disk "
+                   "space, restore the directory) and restart\n",
+                   why.c_str());
+      return 3;
+    }
+  }
   (*c)->Shutdown();
   return 0;
 }

@@ -58,6 +58,13 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                       .Help("Block cache usage")
                       .Register(*registry_)
                       .Add({});
+  storage_writable_ = &prometheus::BuildGauge()
+                           .Name("qipu_storage_writable")
+                           .Help(
+                               "1 while the database takes writes, 0 while "
+                               "an error (full disk, ...) stops them")
+                           .Register(*registry_)
+                           .Add({});
 }
 
 absl::Status Metrics::Serve(const std::string& listen) {
@@ -78,7 +85,8 @@ int Metrics::port() const {
 }
 
 void Metrics::Sample(const JobManager& jobs, const Ingestor& ingest,
-                     const store::StoreSizes& sizes) {
+                     const store::StoreSizes& sizes, bool storage_writable) {
+  storage_writable_->Set(storage_writable ? 1 : 0);
   leases_open_->Set(jobs.open_leases());
   leases_expired_->Set(static_cast<double>(jobs.expired_leases()));
   queue_depth_->Set(ingest.queue_depth());
@@ -88,7 +96,8 @@ void Metrics::Sample(const JobManager& jobs, const Ingestor& ingest,
         .Set(static_cast<double>(cf.sst_bytes));
     cf_bytes_->Add({{"cf", cf.name}, {"kind", "memtable"}})
         .Set(static_cast<double>(cf.memtable_bytes));
-    cf_keys_->Add({{"cf", cf.name}}).Set(static_cast<double>(cf.estimated_keys));
+    cf_keys_->Add({{"cf", cf.name}})
+        .Set(static_cast<double>(cf.estimated_keys));
   }
   block_cache_->Set(static_cast<double>(sizes.block_cache_usage));
 }

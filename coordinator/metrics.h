@@ -32,9 +32,10 @@ class Metrics {
   // The bound port, or 0 when not serving.
   int port() const;
 
-  // Refreshes the gauges from the job manager, ingestor and store sizes.
+  // Refreshes the gauges from the job manager, ingestor, store sizes and
+  // whether the store takes writes.
   void Sample(const JobManager& jobs, const Ingestor& ingest,
-              const store::StoreSizes& sizes);
+              const store::StoreSizes& sizes, bool storage_writable);
 
   prometheus::Counter& games_accepted() { return *accepted_; }
   prometheus::Counter& games_rejected() { return *rejected_; }
@@ -62,6 +63,7 @@ class Metrics {
   prometheus::Family<prometheus::Gauge>* cf_bytes_;
   prometheus::Family<prometheus::Gauge>* cf_keys_;
   prometheus::Gauge* block_cache_;
+  prometheus::Gauge* storage_writable_;
 };
 
 }  // namespace qipu::coordinator

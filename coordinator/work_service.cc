@@ -85,10 +85,14 @@ class AckQueue {
     size_t n = 0;
     while (n < max && !slots_.empty() && slots_.front().ready) {
       if (slots_.front().failed) {
-        // Send what came before the failure first.
+        // Send what came before the failure first, then the failed slot's
+        // NOT_STORED ack (with the cause) as the stream's last.
         if (n > 0) break;
         failed_ = true;
-        return false;
+        out->push_back(std::move(slots_.front()));
+        slots_.pop_front();
+        ++first_;
+        return true;
       }
       out->push_back(std::move(slots_.front()));
       slots_.pop_front();
@@ -294,8 +298,10 @@ grpc::Status WorkServiceImpl::UploadGames(
         std::move(*prepared), [&acks, slot, id = std::move(id), metrics](
                                   absl::StatusOr<IngestOutcome> r) mutable {
           if (!r.ok()) {
-            acks.Fill(slot, qipu::v1::ACK_STATUS_UNSPECIFIED,
-                      std::string(r.status().message()), std::move(id), true);
+            acks.Fill(slot, qipu::v1::ACK_STATUS_NOT_STORED,
+                      absl::StrCat("not stored, resend later: ",
+                                   r.status().message()),
+                      std::move(id), true);
             return;
           }
           const bool stored = *r == IngestOutcome::kStored;

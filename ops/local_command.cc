@@ -22,6 +22,7 @@
 #include "ops/job_spec.h"
 #include "rules/game.h"
 #include "spdlog/spdlog.h"
+#include "store/store.h"
 #include "worker/worker.h"
 
 namespace qipu::ops {
@@ -38,6 +39,9 @@ struct LocalOptions {
 std::string Pct(uint64_t n, uint64_t of) {
   return of == 0 ? "-" : absl::StrFormat("%.1f%%", 100.0 * n / of);
 }
+
+// How long the store may refuse writes before `qipu local` gives up.
+constexpr absl::Duration kStorageFailureGrace = absl::Seconds(5);
 
 int Fail(const std::string& what) {
   std::fprintf(stderr, "qipu local: %s\n", what.c_str());
@@ -76,6 +80,24 @@ int RunLocal(const LocalOptions& o) {
     done = (*st)[0].done();
     bar.Update(done, absl::StrCat("rejected ", (*st)[0].rejected()));
     if ((*st)[0].state() == qipu::v1::JOB_STATE_DONE) break;
+    // A store that refuses writes (full disk, deleted directory) would
+    // have the worker resend forever: give it a few of the store's resume
+    // attempts, then stop with the cause.
+    const store::StorageHealth& health = (*c)->store().health();
+    if (health.failing() && (health.fatal() || absl::Now() - health.Since() >
+                                                   kStorageFailureGrace)) {
+      const absl::Status cause = health.Get();
+      bar.Finish();
+      w.Stop(/*graceful=*/false);
+      (void)w.Wait();
+      (*c)->Shutdown(absl::Seconds(1));
+      return Fail(absl::StrCat(
+          "stopped: the database no longer takes writes: ", cause.ToString(),
+          "\n  ", done, " games of job ", *job,
+          " were stored and acknowledged before the failure; free space "
+          "(or restore ",
+          o.db, ") and run again"));
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   bar.Finish();

@@ -22,7 +22,8 @@ absl::Status ConfigRegistry::Load() {
   const std::string prefix = ConfigKeyPrefix();
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
        it->Next()) {
-    auto id = DecodeConfigKey(absl::string_view(it->key().data(), it->key().size()));
+    auto id =
+        DecodeConfigKey(absl::string_view(it->key().data(), it->key().size()));
     if (!id) continue;
     qipu::v1::ConfigRecord rec;
     if (!rec.ParseFromArray(it->value().data(),
@@ -58,10 +59,10 @@ absl::StatusOr<uint32_t> ConfigRegistry::Intern(
   batch.Put(store_->meta(), ConfigTupleKey(tuple), idv);
   rocksdb::WriteOptions w;
   w.sync = true;
-  if (absl::Status s = FromRocks(store_->db()->Write(w, &batch), "storing config");
-      !s.ok()) {
-    return s;
-  }
+  const absl::Status s =
+      FromRocks(store_->db()->Write(w, &batch), "storing config");
+  store_->RecordWrite(s);
+  if (!s.ok()) return s;
   by_tuple_[tuple] = id;
   by_id_[id] = rec;
   return id;

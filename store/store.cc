@@ -9,6 +9,7 @@
 #include "rocksdb/slice_transform.h"
 #include "rocksdb/table.h"
 #include "rocksdb/write_buffer_manager.h"
+#include "spdlog/spdlog.h"
 #include "store/keys.h"
 #include "store/memtable.h"
 #include "store/merge_operators.h"
@@ -61,8 +62,11 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir,
   db_options.write_buffer_manager =
       std::make_shared<rocksdb::WriteBufferManager>(o.total_write_buffer_bytes,
                                                     s->cache_);
-  db_options.keep_log_file_num = 3;
-  db_options.max_log_file_size = 8u << 20;
+  // RocksDB's info log goes to spdlog, not to a LOG file in `dir` (see
+  // rocks_events.h); its background errors to health_.
+  db_options.info_log = NewSpdlogRocksLogger(dir);
+  db_options.listeners.push_back(NewHealthListener(&s->health_, dir));
+  if (o.env != nullptr) db_options.env = o.env;
   db_options.enable_pipelined_write = true;
   // Required by the dual memtable of the positions CF; qipu has a single
   // writer thread (the ingest committer) anyway.
@@ -136,10 +140,37 @@ Store::~Store() {
   db_->Close();
 }
 
+void Store::MaybeResume() {
+  if (!health_.ShouldTryResume(options_.resume_every)) return;
+  const rocksdb::Status st = db_->Resume();
+  if (st.ok()) {
+    spdlog::info("database {}: writes resumed", dir_);
+    health_.RecordSuccess();
+  } else if (st.severity() >= rocksdb::Status::Severity::kFatalError) {
+    health_.RecordError(
+        FromRocks(st, absl::StrCat("database ", dir_, ": resuming writes")),
+        /*fatal=*/true);
+  } else {
+    spdlog::debug("database {}: resume failed: {}", dir_, st.ToString());
+  }
+}
+
 absl::Status Store::Commit(rocksdb::WriteBatch* batch) {
+  if (health_.failing()) MaybeResume();
   rocksdb::WriteOptions w;
   w.sync = options_.sync;
-  return FromRocks(db_->Write(w, batch), "committing batch");
+  absl::Status s = FromRocks(db_->Write(w, batch), "committing batch");
+  RecordWrite(s);
+  return s;
+}
+
+void Store::RecordWrite(const absl::Status& s) {
+  if (s.ok()) {
+    health_.RecordSuccess();
+  } else {
+    health_.RecordError(absl::Status(
+        s.code(), absl::StrCat("database ", dir_, ": ", s.message())));
+  }
 }
 
 absl::StatusOr<std::optional<std::string>> Store::Get(
@@ -168,8 +199,11 @@ absl::StatusOr<uint64_t> Store::NextCounter(absl::string_view name) {
   ++v;
   rocksdb::WriteOptions w;
   w.sync = true;
-  rocksdb::Status st = db_->Put(w, meta(), key, EncodeUint64Value(v));
-  if (!st.ok()) return FromRocks(st, absl::StrCat("advancing counter ", name));
+  const absl::Status st =
+      FromRocks(db_->Put(w, meta(), key, EncodeUint64Value(v)),
+                absl::StrCat("advancing counter ", name));
+  RecordWrite(st);
+  if (!st.ok()) return st;
   return v;
 }
 

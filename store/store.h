@@ -22,8 +22,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "rocksdb/db.h"
 #include "rocksdb/write_batch.h"
+#include "store/rocks_events.h"
 
 namespace qipu::store {
 
@@ -40,6 +42,12 @@ struct StoreOptions {
   // loss); false keeps them only across process crashes.
   bool sync = true;
   bool create_if_missing = true;
+  // The environment RocksDB does its file I/O through; null = the default.
+  // Not owned; must outlive the Store (tests inject faults through it).
+  rocksdb::Env* env = nullptr;
+  // How often Commit() retries DB::Resume() while writes are stopped by a
+  // background error (a full disk that has been freed since, say).
+  absl::Duration resume_every = absl::Seconds(2);
 };
 
 // Approximate on-disk and in-memory sizes, for metrics.
@@ -75,7 +83,17 @@ class Store {
   const std::string& dir() const { return dir_; }
 
   // Writes `batch` atomically; durable (WAL, fsync per options) on OK.
+  // While health() reports an error, first retries DB::Resume() (at most
+  // every options.resume_every); a failure is recorded in health().
   absl::Status Commit(rocksdb::WriteBatch* batch);
+
+  // Whether the database takes writes: OK, or the error (a full disk, a
+  // deleted directory, a failed flush) that stopped them, until a later
+  // write succeeds. Writes made directly through db() should report their
+  // outcome with RecordWrite().
+  const StorageHealth& health() const { return health_; }
+  // Records the outcome of a write made through db() directly.
+  void RecordWrite(const absl::Status& s);
 
   // The value at `key`, or nullopt when absent.
   absl::StatusOr<std::optional<std::string>> Get(
@@ -93,8 +111,13 @@ class Store {
  private:
   Store() = default;
 
+  // Commit()'s DB::Resume() attempt while writes are stopped.
+  void MaybeResume();
+
   std::string dir_;
   StoreOptions options_;
+  // Before db_: the listener RocksDB holds points here until Close().
+  StorageHealth health_;
   std::unique_ptr<rocksdb::DB> db_;
   // meta (default), games, positions, aggregates, jobs.
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;

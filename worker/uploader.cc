@@ -15,6 +15,11 @@ namespace {
 
 // How often the uploader's thread looks at the stream and the queue.
 constexpr absl::Duration kTick = absl::Milliseconds(50);
+// How long a stream the coordinator ended waits for its writer to stop
+// before cancelling the call.
+constexpr absl::Duration kWriterGrace = absl::Seconds(1);
+// At most one spool error line per this period (LogSpoolError()).
+constexpr absl::Duration kSpoolLogEvery = absl::Seconds(5);
 
 const char* AckName(qipu::v1::AckStatus s) {
   switch (s) {
@@ -24,6 +29,8 @@ const char* AckName(qipu::v1::AckStatus s) {
       return "duplicate";
     case qipu::v1::ACK_STATUS_REJECTED:
       return "rejected";
+    case qipu::v1::ACK_STATUS_NOT_STORED:
+      return "not stored";
     default:
       return "unspecified";
   }
@@ -140,6 +147,27 @@ void Uploader::Pause(absl::Duration d) {
   }
 }
 
+void Uploader::LogSpoolError(const std::string& what) {
+  int skipped = 0;
+  {
+    absl::MutexLock lock(&log_mu_);
+    const absl::Time now = absl::Now();
+    if (now - last_spool_log_ < kSpoolLogEvery) {
+      ++spool_logs_skipped_;
+      return;
+    }
+    last_spool_log_ = now;
+    skipped = std::exchange(spool_logs_skipped_, 0);
+  }
+  if (skipped > 0) {
+    spdlog::error("worker {}: {} ({} more spool errors in the last {})",
+                  options_.worker, what, skipped,
+                  absl::FormatDuration(kSpoolLogEvery));
+  } else {
+    spdlog::error("worker {}: {}", options_.worker, what);
+  }
+}
+
 void Uploader::Intake(absl::Duration timeout) {
   std::vector<FinishedGame> batch;
   if (!backlog_.empty()) {
@@ -156,11 +184,10 @@ void Uploader::Intake(absl::Duration timeout) {
   for (size_t i = 0; i < batch.size(); ++i) {
     absl::StatusOr<bool> added = spool_->Append(batch[i]);
     if (!added.ok()) {
-      spdlog::error(
-          "worker {} lease {} game {}: spool append failed: {}; "
-          "will retry",
-          options_.worker, batch[i].lease_id, batch[i].key.ToString(),
-          added.status().ToString());
+      LogSpoolError(absl::StrCat(
+          "lease ", batch[i].lease_id, " game ", batch[i].key.ToString(),
+          ": spool append failed: ", added.status().ToString(),
+          "; will retry"));
       backlog_.assign(std::make_move_iterator(batch.begin() + i),
                       std::make_move_iterator(batch.end()));
       absl::SleepFor(kTick);
@@ -175,8 +202,8 @@ void Uploader::Intake(absl::Duration timeout) {
   }
   if (!unsynced_.empty()) {
     if (absl::Status s = spool_->Sync(); !s.ok()) {
-      spdlog::error("worker {}: spool sync failed: {}; will retry",
-                    options_.worker, s.ToString());
+      LogSpoolError(
+          absl::StrCat("spool sync failed: ", s.ToString(), "; will retry"));
     } else {
       absl::MutexLock lock(&mu_);
       unsent_.insert(unsent_.end(), unsynced_.begin(), unsynced_.end());
@@ -204,6 +231,8 @@ absl::Status Uploader::RunStream() {
     }
     in_flight_.clear();
     close_writes_ = writer_exit_ = write_failed_ = reader_done_ = false;
+    writer_done_ = false;
+    not_stored_.clear();
     protocol_error_.clear();
     stream_acks_ = 0;
     last_progress_ = start;
@@ -215,7 +244,11 @@ absl::Status Uploader::RunStream() {
       grpc::ClientReaderWriter<qipu::v1::GameUpload, qipu::v1::GameAck>>
       stream = client_->stub()->UploadGames(&ctx);
   std::thread reader([&] { ReadLoop(stream.get(), &ctx); });
-  std::thread writer([&] { WriteLoop(stream.get()); });
+  std::thread writer([&] {
+    WriteLoop(stream.get());
+    absl::MutexLock lock(&mu_);
+    writer_done_ = true;
+  });
 
   std::string cancel_why;
   absl::Time idle_since = start;
@@ -249,12 +282,20 @@ absl::Status Uploader::RunStream() {
     if (cancel) ctx.TryCancel();
   }
   bool closed_cleanly = false;
+  bool writer_done = false;
   {
     absl::MutexLock lock(&mu_);
     writer_exit_ = true;
     closed_cleanly = close_writes_ && cancel_why.empty() && !write_failed_;
+    if (!closed_cleanly && cancel_why.empty()) {
+      // The coordinator ended the call (the reader saw its end): the
+      // writer stops by itself, and not cancelling keeps the
+      // coordinator's status -- why it ended the stream -- for Finish().
+      mu_.AwaitWithTimeout(absl::Condition(&writer_done_), kWriterGrace);
+      writer_done = writer_done_;
+    }
   }
-  if (!closed_cleanly) ctx.TryCancel();
+  if (!closed_cleanly && !writer_done) ctx.TryCancel();
   writer.join();
   reader.join();
   const grpc::Status finish = stream->Finish();
@@ -263,6 +304,8 @@ absl::Status Uploader::RunStream() {
   absl::Status result;
   if (!cancel_why.empty()) {
     result = absl::UnavailableError(cancel_why);
+  } else if (!not_stored_.empty()) {
+    result = absl::UnavailableError(not_stored_);
   } else if (!finish.ok()) {
     result = FromGrpc(finish);
   } else if (!in_flight_.empty()) {
@@ -354,6 +397,14 @@ std::string Uploader::ApplyAck(const qipu::v1::GameAck& ack) {
                               ? std::string("none")
                               : absl::StrCat(in_flight_.front().seq));
     }
+    if (ack.status() == qipu::v1::ACK_STATUS_NOT_STORED) {
+      // The game stays in the spool and in flight; the coordinator ends
+      // the stream, and the next stream resends it.
+      not_stored_ =
+          absl::StrCat("the coordinator could not store game ",
+                       in_flight_.front().key.ToString(), ": ", ack.reason());
+      return "";
+    }
     if (ack.status() != qipu::v1::ACK_STATUS_STORED &&
         ack.status() != qipu::v1::ACK_STATUS_DUPLICATE &&
         ack.status() != qipu::v1::ACK_STATUS_REJECTED) {
@@ -378,7 +429,7 @@ std::string Uploader::ApplyAck(const qipu::v1::GameAck& ack) {
                   f.key.ToString(), AckName(ack.status()));
   }
   if (absl::Status s = spool_->Ack(f.key); !s.ok()) {
-    spdlog::warn("worker {}: spool: {}", options_.worker, s.ToString());
+    LogSpoolError(absl::StrCat("spool: recording an ack: ", s.ToString()));
   }
   if (on_ack_) on_ack_(f.key, f.lease_id, ack.status());
   return "";

@@ -161,6 +161,9 @@ class Uploader {
   bool Finished() const;
   // Waits up to `d` while spooling arrivals; returns early when Finished().
   void Pause(absl::Duration d);
+  // Logs a spool error (level error) at most every few seconds: on a full
+  // disk every game and every ack fails the same way. Thread-safe.
+  void LogSpoolError(const std::string& what);
 
   const UploaderOptions options_;
   CoordinatorClient* const client_;
@@ -193,8 +196,12 @@ class Uploader {
   // The writer's Write() failed; the reader has ended (the stream is over).
   bool write_failed_ ABSL_GUARDED_BY(mu_) = false;
   bool reader_done_ ABSL_GUARDED_BY(mu_) = false;
+  // The writer thread of the current stream has returned.
+  bool writer_done_ ABSL_GUARDED_BY(mu_) = false;
   // The reader saw an out-of-order or malformed ack.
   std::string protocol_error_ ABSL_GUARDED_BY(mu_);
+  // The coordinator acked a game NOT_STORED (why, as a message).
+  std::string not_stored_ ABSL_GUARDED_BY(mu_);
   // Last ack, or the write that made in_flight_ non-empty.
   absl::Time last_progress_ ABSL_GUARDED_BY(mu_);
   // Acks on the current stream.
@@ -202,6 +209,10 @@ class Uploader {
   // Next seq to send; seqs are unique over the uploader's lifetime.
   uint64_t next_seq_ ABSL_GUARDED_BY(mu_) = 1;
   UploaderStats stats_ ABSL_GUARDED_BY(mu_);
+
+  absl::Mutex log_mu_;
+  absl::Time last_spool_log_ ABSL_GUARDED_BY(log_mu_) = absl::InfinitePast();
+  int spool_logs_skipped_ ABSL_GUARDED_BY(log_mu_) = 0;
 };
 
 }  // namespace qipu::worker

@@ -9,6 +9,7 @@
 #include "store/configs.h"
 #include "store/keys.h"
 #include "store/position_value.h"
+#include "tests/common/full_disk_fs.h"
 
 namespace qipu::store {
 namespace {
@@ -52,8 +53,10 @@ TEST_F(StoreTest, RefusesAnotherFormatVersion) {
   {
     auto s = Open();
     ASSERT_NE(s, nullptr);
-    ASSERT_TRUE(s->db()->Put(rocksdb::WriteOptions(), s->meta(),
-                             FormatVersionKey(), "999").ok());
+    ASSERT_TRUE(
+        s->db()
+            ->Put(rocksdb::WriteOptions(), s->meta(), FormatVersionKey(), "999")
+            .ok());
   }
   auto s = Store::Open(dir_.string(), options_);
   ASSERT_FALSE(s.ok());
@@ -108,7 +111,8 @@ TEST_F(StoreTest, PositionMergesSurviveFlushAndCompaction) {
     EXPECT_EQ(v->continuations[0].examples.front(), GameId::SelfPlay(1, 0));
     ASSERT_TRUE(s->Flush().ok());
     rocksdb::CompactRangeOptions cro;
-    ASSERT_TRUE(s->db()->CompactRange(cro, s->positions(), nullptr, nullptr).ok());
+    ASSERT_TRUE(
+        s->db()->CompactRange(cro, s->positions(), nullptr, nullptr).ok());
   }
 }
 
@@ -161,6 +165,69 @@ TEST_F(StoreTest, SizesReportEveryColumnFamily) {
   auto s = Open();
   const StoreSizes sizes = s->Sizes();
   EXPECT_EQ(sizes.column_families.size(), 5u);
+}
+
+// A Put of `key` in the games column family, committed.
+absl::Status PutGame(Store& s, const std::string& key) {
+  rocksdb::WriteBatch wb;
+  wb.Put(s.games(), key, "value of " + key);
+  return s.Commit(&wb);
+}
+
+std::string GameValue(Store& s, const std::string& key) {
+  auto v = s.Get(s.games(), key);
+  EXPECT_TRUE(v.ok()) << v.status();
+  return v.ok() ? v->value_or("<absent>") : "<error>";
+}
+
+TEST_F(StoreTest, AFullDiskFailsWritesCleanlyAndLosesNothingAcknowledged) {
+  auto fs = std::make_shared<qipu::testing::FullDiskFileSystem>();
+  std::unique_ptr<rocksdb::Env> env = qipu::testing::EnvOver(fs);
+  options_.env = env.get();
+  options_.sync = true;
+  options_.resume_every = absl::ZeroDuration();
+  bool after_acknowledged = false;
+  {
+    auto s = Open();
+    ASSERT_NE(s, nullptr);
+    ASSERT_TRUE(PutGame(*s, "before").ok());
+    fs->SetFull(true);
+    const absl::Status failed = PutGame(*s, "during");
+    EXPECT_TRUE(absl::IsResourceExhausted(failed)) << failed;
+    ASSERT_TRUE(s->health().failing());
+    const absl::Status why = s->health().Get();
+    EXPECT_NE(why.message().find(dir_.string()), absl::string_view::npos)
+        << why;
+    EXPECT_NE(why.message().find("injected: no space left"),
+              absl::string_view::npos)
+        << why;
+    // Nothing crashes however often it is tried, flushes included.
+    for (int i = 0; i < 5; ++i) EXPECT_FALSE(PutGame(*s, "again").ok());
+    EXPECT_FALSE(s->Flush().ok());
+    EXPECT_TRUE(s->health().failing());
+    EXPECT_EQ(GameValue(*s, "before"), "value of before");
+    // Space is back. Depending on what failed, RocksDB resumes writes (by
+    // itself or through Commit()'s Resume()), or it reports the error as
+    // one it does not resume from and the store says so.
+    fs->SetFull(false);
+    for (int i = 0; i < 100 && !s->health().fatal(); ++i) {
+      if (PutGame(*s, "after").ok()) {
+        after_acknowledged = true;
+        break;
+      }
+      absl::SleepFor(absl::Milliseconds(20));
+    }
+    EXPECT_NE(after_acknowledged, s->health().fatal()) << s->health().Get();
+    EXPECT_EQ(s->health().failing(), !after_acknowledged);
+  }
+  // Reopened, the database takes writes, and what was acknowledged is there.
+  options_.env = nullptr;
+  auto s = Open();
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(GameValue(*s, "before"), "value of before");
+  if (after_acknowledged) EXPECT_EQ(GameValue(*s, "after"), "value of after");
+  EXPECT_TRUE(PutGame(*s, "reopened").ok());
+  EXPECT_FALSE(s->health().failing());
 }
 
 }  // namespace

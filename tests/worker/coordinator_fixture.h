@@ -23,6 +23,8 @@ struct CoordinatorSetup {
   absl::Duration lease_ttl = absl::Seconds(30);
   // 0 = any free port.
   int port = 0;
+  // RocksDB's file I/O goes through this Env when set (fault injection).
+  rocksdb::Env* env = nullptr;
 };
 
 inline std::unique_ptr<coordinator::Coordinator> StartCoordinator(
@@ -35,6 +37,8 @@ inline std::unique_ptr<coordinator::Coordinator> StartCoordinator(
   o.store.block_cache_bytes = 8u << 20;
   o.store.write_buffer_bytes = 4u << 20;
   o.store.total_write_buffer_bytes = 16u << 20;
+  o.store.env = setup.env;
+  o.store.resume_every = absl::Milliseconds(50);
   o.tick = absl::Milliseconds(50);
   absl::StatusOr<std::unique_ptr<coordinator::Coordinator>> c =
       coordinator::Coordinator::Start(o);

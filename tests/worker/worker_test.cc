@@ -1,13 +1,15 @@
 // Tests of worker/worker.h in-process against a real Coordinator: a job
 // played to the end, two workers sharing a job, a coordinator that comes
 // up late, a lease lost on renewal, a graceful stop returning the lease,
-// and games left in a spool by an earlier run.
+// games left in a spool by an earlier run, and a coordinator whose disk
+// fills up and is freed again.
 #include "worker/worker.h"
 
 #include <memory>
 #include <string>
 
 #include "gtest/gtest.h"
+#include "tests/common/full_disk_fs.h"
 #include "tests/worker/coordinator_fixture.h"
 #include "tests/worker/test_util.h"
 
@@ -203,6 +205,57 @@ TEST(Worker, ResendsWhatAnEarlierRunLeftAndDropsRejects) {
   // Nothing is resent by the next run.
   auto spool = std::move(*Spool::Open(SpoolOptions{dir}));
   EXPECT_EQ(spool->pending(), 0u);
+}
+
+TEST(Worker, NothingIsLostWhileTheCoordinatorsDiskIsFull) {
+  TempDir tmp;
+  auto fs = std::make_shared<qipu::testing::FullDiskFileSystem>();
+  std::unique_ptr<rocksdb::Env> env = qipu::testing::EnvOver(fs);
+  CoordinatorSetup setup;
+  setup.env = env.get();
+  auto c = StartCoordinator(tmp.Sub("db"), setup);
+  ASSERT_NE(c, nullptr);
+  const uint64_t job = SubmitJob(*c, 300, Config(9, 7));
+  fs->SetFull(true);
+  Worker w(Options(c->address(), tmp.Sub("spool"), "full"));
+  ASSERT_TRUE(w.Start().ok());
+  // The first commit fails: the store reports why and takes no writes.
+  ASSERT_TRUE(WaitFor([&] { return c->store().health().failing(); }));
+  const absl::Status why = c->store().health().Get();
+  EXPECT_TRUE(absl::IsResourceExhausted(why)) << why;
+  EXPECT_NE(why.message().find("injected: no space left"),
+            absl::string_view::npos)
+      << why;
+  // The worker keeps its games and retries; nothing counts as stored.
+  ASSERT_TRUE(WaitFor([&] { return w.stats().upload.stream_failures >= 2; }));
+  EXPECT_EQ(JobStatusOf(*c, job).done(), 0u);
+  EXPECT_EQ(w.stats().upload.stored, 0u);
+  // Space is back. RocksDB resumes writes, or, after an error it does not
+  // resume from (a failed WAL switch), the coordinator is restarted, as
+  // its supervisor restarts qipu-coordinator, which exits then. Either
+  // way the resent games are stored, each once.
+  fs->SetFull(false);
+  ASSERT_TRUE(WaitFor([&] {
+    return c->store().health().fatal() || !c->store().health().failing();
+  }));
+  if (c->store().health().fatal()) {
+    setup.port = c->port();
+    c->Shutdown();
+    c.reset();
+    c = StartCoordinator(tmp.Sub("db"), setup);
+    ASSERT_NE(c, nullptr);
+  }
+  ASSERT_TRUE(w.Wait().ok());
+  const qipu::v1::JobStatus st = JobStatusOf(*c, job);
+  EXPECT_EQ(st.done(), 300u);
+  EXPECT_EQ(st.state(), qipu::v1::JOB_STATE_DONE);
+  // Each game stored once; games replayed under a re-issued lease (the
+  // restarted coordinator lost the leases it could not persist) are
+  // duplicates.
+  EXPECT_EQ(w.stats().upload.stored, 300u);
+  EXPECT_EQ(w.stats().spool.pending, 0u);
+  EXPECT_GT(fs->refused(), 0);
+  c->Shutdown();
 }
 
 TEST(Worker, RefusesASpoolInUse) {
