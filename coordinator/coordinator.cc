@@ -47,8 +47,10 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
   builder.SetSyncServerOption(SyncOption::MIN_POLLERS, 2);
   builder.SetSyncServerOption(SyncOption::MAX_POLLERS, 8);
   c->services_.push_back(std::make_unique<JobServiceImpl>(jobs));
-  c->services_.push_back(std::make_unique<WorkServiceImpl>(
-      jobs, c->ingest_.get(), &c->metrics_, options.work));
+  auto work = std::make_unique<WorkServiceImpl>(jobs, c->ingest_.get(),
+                                               &c->metrics_, options.work);
+  c->work_ = work.get();
+  c->services_.push_back(std::move(work));
   c->queries_ =
       std::make_unique<QueryEngine>(c->store_.get(), c->configs_.get());
   c->services_.push_back(std::make_unique<QueryServiceImpl>(c->queries_.get()));
@@ -101,8 +103,12 @@ void Coordinator::Shutdown(absl::Duration grace) {
   spdlog::info("coordinator: shutting down");
   if (server_ != nullptr) {
     server_->GetHealthCheckService()->SetServingStatus(false);
-    server_->Shutdown(std::chrono::system_clock::now() +
-                      absl::ToChronoMilliseconds(grace));
+    // Upload streams stay open as long as their workers run: end them
+    // once their acks are out, so that the server's shutdown does not
+    // wait its whole grace period for them.
+    const absl::Time deadline = absl::Now() + grace;
+    work_->Drain(deadline);
+    server_->Shutdown(absl::ToChronoTime(deadline));
   }
   stop_.Notify();
   if (ticker_.joinable()) ticker_.join();

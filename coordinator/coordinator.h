@@ -90,6 +90,8 @@ class Coordinator {
   std::unique_ptr<Importer> importer_;
   Metrics metrics_;
   std::vector<std::unique_ptr<grpc::Service>> services_;
+  // The WorkService among services_ (for Drain()).
+  WorkServiceImpl* work_ = nullptr;
   std::unique_ptr<grpc::Server> server_;
   std::string address_;
   int port_ = 0;

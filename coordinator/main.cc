@@ -18,6 +18,7 @@
 #include "spdlog/spdlog.h"
 
 int main(int argc, char** argv) {
+  qipu::SetProcessDefaults();
   CLI::App app{"qipu-coordinator: self-play jobs, game ingest and queries"};
   app.set_version_flag("--version", std::string("qipu-coordinator ") +
                                         qipu::Version() + " (commit " +

@@ -15,12 +15,11 @@
 #include "spdlog/spdlog.h"
 
 namespace qipu::coordinator {
-namespace {
 
 // The acks of one upload stream, in arrival order. Slots are reserved as
 // games arrive and filled as their outcomes become known; the writer sends
 // filled slots from the front.
-class AckQueue {
+class WorkServiceImpl::AckQueue {
  public:
   struct Slot {
     qipu::v1::GameAck ack;
@@ -40,12 +39,7 @@ class AckQueue {
       return failed_ || static_cast<int>(slots_.size()) < window_;
     };
     mu_.Await(absl::Condition(&room));
-    if (failed_) return -1;
-    Slot s;
-    s.ack.set_seq(seq);
-    s.received = absl::Now();
-    slots_.push_back(std::move(s));
-    return next_++;
+    return failed_ ? -1 : Append(seq);
   }
 
   // Reserve() without blocking: -2 when the window is full.
@@ -53,11 +47,7 @@ class AckQueue {
     absl::MutexLock lock(&mu_);
     if (failed_) return -1;
     if (static_cast<int>(slots_.size()) >= window_) return -2;
-    Slot s;
-    s.ack.set_seq(seq);
-    s.received = absl::Now();
-    slots_.push_back(std::move(s));
-    return next_++;
+    return Append(seq);
   }
 
   void Fill(int64_t n, qipu::v1::AckStatus status, std::string reason,
@@ -121,12 +111,30 @@ class AckQueue {
     absl::MutexLock lock(&mu_);
     failed_ = true;
   }
+  // Waits until every reserved slot has been taken by the writer (or the
+  // stream failed), or until `deadline`.
+  void WaitSent(absl::Time deadline) {
+    absl::MutexLock lock(&mu_);
+    auto sent = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return slots_.empty() || failed_;
+    };
+    mu_.AwaitWithDeadline(absl::Condition(&sent), deadline);
+  }
   bool failed() const {
     absl::MutexLock lock(&mu_);
     return failed_;
   }
 
  private:
+  // A new slot for `seq` at the back; returns its sequence number.
+  int64_t Append(uint64_t seq) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    Slot s;
+    s.ack.set_seq(seq);
+    s.received = absl::Now();
+    slots_.push_back(std::move(s));
+    return next_++;
+  }
+
   const int window_;
   mutable absl::Mutex mu_;
   std::deque<Slot> slots_ ABSL_GUARDED_BY(mu_);
@@ -135,8 +143,6 @@ class AckQueue {
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
   bool failed_ ABSL_GUARDED_BY(mu_) = false;
 };
-
-}  // namespace
 
 grpc::Status JobServiceImpl::SubmitJob(grpc::ServerContext* ctx,
                                        const qipu::v1::SubmitJobRequest* req,
@@ -196,6 +202,16 @@ grpc::Status WorkServiceImpl::ReturnLease(
 // Most acks in one batched GameAck message.
 constexpr size_t kMaxAcksPerMessage = 1024;
 
+namespace {
+
+grpc::Status ShuttingDown() {
+  return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                      "the coordinator is shutting down; resend "
+                      "unacknowledged games later");
+}
+
+}  // namespace
+
 // Position of UploadGames among WorkService's methods in work.proto.
 constexpr int kUploadGamesMethod = 3;
 
@@ -217,6 +233,11 @@ grpc::Status WorkServiceImpl::UploadGames(
     grpc::ServerContext* ctx,
     grpc::ServerReaderWriter<grpc::ByteBuffer, grpc::ByteBuffer>* stream) {
   AckQueue acks(options_.upload_window);
+  {
+    absl::MutexLock lock(&streams_mu_);
+    if (draining_) return ShuttingDown();
+    streams_[ctx] = &acks;
+  }
   Metrics* metrics = metrics_;
   // Set by the reader before it reserves the slots of the stream's first
   // batched upload; from then on acks go out batched.
@@ -320,7 +341,8 @@ grpc::Status WorkServiceImpl::UploadGames(
   qipu::v1::GameUpload up;
   grpc::ByteBuffer frame;
   std::string bad_frame;
-  for (int64_t frames = 1; !acks.failed() && stream->Read(&frame); ++frames) {
+  for (int64_t frames = 1;
+       !acks.failed() && !draining() && stream->Read(&frame); ++frames) {
     const size_t bytes = frame.Length();
     const grpc::Status parsed =
         grpc::SerializationTraits<qipu::v1::GameUpload>::Deserialize(&frame,
@@ -360,17 +382,39 @@ grpc::Status WorkServiceImpl::UploadGames(
   acks.Close();
   acks.WaitFilled();
   writer.join();
+  bool drained = false;
+  {
+    // Waits for a Drain() that holds this stream.
+    absl::MutexLock lock(&streams_mu_);
+    streams_.erase(ctx);
+    drained = draining_;
+  }
   if (!bad_frame.empty()) {
     spdlog::warn("upload stream from {}: {}", ctx->peer(), bad_frame);
     if (metrics_ != nullptr) metrics_->games_rejected().Increment();
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, bad_frame);
   }
+  if (drained) return ShuttingDown();
   if (acks.failed()) {
     return grpc::Status(grpc::StatusCode::UNAVAILABLE,
                         "storage failed or the stream broke; resend "
                         "unacknowledged games");
   }
   return grpc::Status::OK;
+}
+
+void WorkServiceImpl::Drain(absl::Time deadline) {
+  absl::MutexLock lock(&streams_mu_);
+  if (draining_) return;
+  draining_ = true;
+  draining_flag_.store(true, std::memory_order_release);
+  // Holding streams_mu_ keeps every listed stream (and its ack queue)
+  // alive: a handler unregisters under it before returning.
+  for (const auto& [ctx, acks] : streams_) {
+    acks->WaitSent(deadline);
+    ctx->TryCancel();
+  }
+  spdlog::info("upload streams drained: {} ended", streams_.size());
 }
 
 }  // namespace qipu::coordinator

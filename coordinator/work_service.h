@@ -4,6 +4,11 @@
 #ifndef QIPU_COORDINATOR_WORK_SERVICE_H_
 #define QIPU_COORDINATOR_WORK_SERVICE_H_
 
+#include <atomic>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "coordinator/ingest.h"
 #include "coordinator/jobs.h"
 #include "coordinator/metrics.h"
@@ -55,7 +60,8 @@ class WorkServiceImpl final : public qipu::v1::WorkService::Service {
   // The UploadGames RPC. Reads uploads on the handler thread (validating
   // each), hands valid games to the ingestor, and writes acks in order
   // from a second thread as each game becomes durable. A storage failure
-  // ends the stream with UNAVAILABLE: unacknowledged games must be resent.
+  // ends the stream after a NOT_STORED ack naming the cause: the client
+  // resends unacknowledged games later.
   // Frames arrive as raw bytes and are parsed here, because the typed
   // streaming API reports a frame that does not parse exactly like the
   // end of the stream: such a frame ends the stream with INVALID_ARGUMENT
@@ -64,11 +70,32 @@ class WorkServiceImpl final : public qipu::v1::WorkService::Service {
       grpc::ServerContext* ctx,
       grpc::ServerReaderWriter<grpc::ByteBuffer, grpc::ByteBuffer>* stream);
 
+  // For a graceful stop, before the server's Shutdown(): upload streams
+  // stop reading, wait (until `deadline`) for the acks of the games they
+  // took to be sent, and end (cancelled), instead of holding the server's
+  // shutdown for its whole grace period while their clients keep them
+  // open. Streams opened afterwards end at once. Idempotent.
+  void Drain(absl::Time deadline);
+
  private:
+  class AckQueue;
+
   JobManager* jobs_;
   Ingestor* ingest_;
   Metrics* metrics_;
   const WorkServiceOptions options_;
+
+  // True after Drain() began (draining_, readable without the lock).
+  bool draining() const {
+    return draining_flag_.load(std::memory_order_acquire);
+  }
+
+  absl::Mutex streams_mu_;
+  bool draining_ ABSL_GUARDED_BY(streams_mu_) = false;
+  std::atomic<bool> draining_flag_{false};
+  // The open upload streams and their ack queues.
+  absl::flat_hash_map<grpc::ServerContext*, AckQueue*> streams_
+      ABSL_GUARDED_BY(streams_mu_);
 };
 
 }  // namespace qipu::coordinator

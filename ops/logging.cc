@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "absl/synchronization/mutex.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
 #include "spdlog/spdlog.h"
 
@@ -19,6 +20,10 @@ absl::Status InitLogging(const std::string& program, const std::string& level) {
   }
   spdlog::set_level(lvl);
   return absl::OkStatus();
+}
+
+void SetProcessDefaults() {
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
 }
 
 }  // namespace qipu

@@ -14,6 +14,7 @@
 #include "ops/version.h"
 
 int main(int argc, char** argv) {
+  qipu::SetProcessDefaults();
   CLI::App app{
       "qipu (棋谱): distributed batch self-play and game database for Go"};
   app.require_subcommand(1);

@@ -38,6 +38,7 @@
 #include "worker/worker.h"
 
 int main(int argc, char** argv) {
+  qipu::SetProcessDefaults();
   CLI::App app{"qipu-worker: leases, plays and uploads self-play games"};
   app.set_version_flag("--version", std::string("qipu-worker ") +
                                         qipu::Version() + " (commit " +

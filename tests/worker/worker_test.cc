@@ -1,8 +1,8 @@
 // Tests of worker/worker.h in-process against a real Coordinator: a job
 // played to the end, two workers sharing a job, a coordinator that comes
 // up late, a lease lost on renewal, a graceful stop returning the lease,
-// games left in a spool by an earlier run, and a coordinator whose disk
-// fills up and is freed again.
+// games left in a spool by an earlier run, a coordinator whose disk fills
+// up and is freed again, and a coordinator stopped gracefully mid-upload.
 #include "worker/worker.h"
 
 #include <memory>
@@ -256,6 +256,35 @@ TEST(Worker, NothingIsLostWhileTheCoordinatorsDiskIsFull) {
   EXPECT_EQ(w.stats().spool.pending, 0u);
   EXPECT_GT(fs->refused(), 0);
   c->Shutdown();
+}
+
+TEST(Worker, AGracefulCoordinatorStopEndsUploadStreamsPromptly) {
+  TempDir tmp;
+  CoordinatorSetup setup;
+  auto c = StartCoordinator(tmp.Sub("db"), setup);
+  ASSERT_NE(c, nullptr);
+  const uint64_t job = SubmitJob(*c, 1500, Config(9, 11));
+  Worker w(Options(c->address(), tmp.Sub("spool"), "busy"));
+  ASSERT_TRUE(w.Start().ok());
+  ASSERT_TRUE(WaitFor([&] { return JobStatusOf(*c, job).done() >= 100; }));
+  // The worker's upload stream is open and busy: the stop ends it once
+  // its acks are out instead of waiting out the grace period.
+  const absl::Time t0 = absl::Now();
+  setup.port = c->port();
+  c->Shutdown(absl::Seconds(20));
+  EXPECT_LT(absl::Now() - t0, absl::Seconds(5));
+  c.reset();
+  // Restarted where the worker expects it, the job ends with each game
+  // stored once; games whose acks the stop cut off come back as
+  // duplicates.
+  c = StartCoordinator(tmp.Sub("db"), setup);
+  ASSERT_NE(c, nullptr);
+  ASSERT_TRUE(w.Wait().ok());
+  const qipu::v1::JobStatus st = JobStatusOf(*c, job);
+  EXPECT_EQ(st.done(), 1500u);
+  EXPECT_EQ(st.state(), qipu::v1::JOB_STATE_DONE);
+  EXPECT_GE(w.stats().upload.stored + w.stats().upload.duplicates, 1500u);
+  EXPECT_EQ(w.stats().spool.pending, 0u);
 }
 
 TEST(Worker, RefusesASpoolInUse) {
