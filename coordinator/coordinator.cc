@@ -76,6 +76,13 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
 
 Coordinator::~Coordinator() { Shutdown(); }
 
+std::shared_ptr<grpc::Channel> Coordinator::InProcessChannel() {
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(options_.max_message_bytes);
+  args.SetMaxSendMessageSize(options_.max_message_bytes);
+  return server_->InProcessChannel(args);
+}
+
 void Coordinator::Tick() {
   bool serving = true;
   while (!stop_.WaitForNotificationWithTimeout(options_.tick)) {

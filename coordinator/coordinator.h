@@ -61,6 +61,10 @@ class Coordinator {
   const std::string& address() const { return address_; }
   int port() const { return port_; }
   int metrics_port() const { return metrics_.port(); }
+  // A channel to this coordinator's services that stays inside the process
+  // (gRPC's in-process transport: no sockets, no HTTP/2 framing), for an
+  // embedded worker (`qipu local`). Thread-safe; valid until Shutdown().
+  std::shared_ptr<grpc::Channel> InProcessChannel();
 
   // Graceful stop; in-flight RPCs get `grace` to finish. Idempotent.
   void Shutdown(absl::Duration grace = absl::Seconds(5));

@@ -140,7 +140,7 @@ void Ingestor::CommitBatch(std::deque<Item>* batch) {
     };
     std::vector<Fold> folds;
     absl::flat_hash_map<absl::string_view, size_t> fold_of;
-    absl::flat_hash_map<std::string, qipu::v1::AggregateStats> agg;
+    absl::flat_hash_map<std::string, store::AggregateBuilder> agg;
     for (size_t i = 0; i < batch->size(); ++i) {
       if (!fresh[i]) continue;
       const PreparedGame& g = (*batch)[i].game;
@@ -157,8 +157,7 @@ void Ingestor::CommitBatch(std::deque<Item>* batch) {
         if (!f.merged.has_value()) f.merged = *f.first;
         store::MergePositionValues(&*f.merged, g.positions[j].delta);
       }
-      store::MergeAggregates(&agg[store::AggregateKey(g.config_id, g.day)],
-                             g.aggregate);
+      agg[store::AggregateKey(g.config_id, g.day)].Add(g.facts);
       positions += g.positions.size();
     }
     for (const Fold& f : folds) {
@@ -170,7 +169,7 @@ void Ingestor::CommitBatch(std::deque<Item>* batch) {
       }
     }
     for (const auto& [k, v] : agg) {
-      wb.Merge(store_->aggregates(), k, v.SerializeAsString());
+      wb.Merge(store_->aggregates(), k, v.Build().SerializeAsString());
     }
     if (wb.Count() > 0) status = store_->Commit(&wb);
   }

@@ -55,8 +55,11 @@ void FinishPrepared(const rules::GameRecord& record, int plies, int depth,
                     PreparedGame* out) {
   out->id = facts.id;
   out->key = store::GameKey(facts.id);
-  out->positions =
-      store::IndexGame(record, plies, depth, facts.result.winner, facts.id);
+  out->positions.clear();
+  if (depth > 0) {
+    out->positions =
+        store::IndexGame(record, plies, depth, facts.result.winner, facts.id);
+  }
   out->position_ops.clear();
   out->position_ops.reserve(out->positions.size());
   for (const store::IndexedPosition& p : out->positions) {
@@ -65,7 +68,7 @@ void FinishPrepared(const rules::GameRecord& record, int plies, int depth,
             {p.width, p.height, p.position, out->config_id, out->day}),
         store::EncodePositionValue(p.delta));
   }
-  out->aggregate = store::AggregateFromGame(facts);
+  out->facts = facts;
   out->value = game->SerializeAsString();
 }
 

@@ -19,6 +19,7 @@
 #include "qipu/v1/store.pb.h"
 #include "rules/record.h"
 #include "rules/replay.h"
+#include "store/aggregate.h"
 #include "store/game_id.h"
 #include "store/indexer.h"
 
@@ -39,7 +40,9 @@ struct PreparedGame {
   // (store::PositionKey, store::EncodePositionValue of the delta) pair per
   // entry of `positions`, in the same order.
   std::vector<std::pair<std::string, std::string>> position_ops;
-  qipu::v1::AggregateStats aggregate;
+  // What the aggregates count of the game (the committer accumulates a
+  // batch's games per configuration and day: store::AggregateBuilder).
+  store::GameFacts facts;
   // Self-play: job and index (job 0 for imports).
   uint64_t job = 0;
   uint64_t index = 0;

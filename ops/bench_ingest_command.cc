@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -28,6 +29,7 @@
 #include "proto/convert.h"
 #include "qipu/v1/work.grpc.pb.h"
 #include "rules/selfplay.h"
+#include "store/aggregate.h"
 #include "store/keys.h"
 #include "store/position_value.h"
 
@@ -188,14 +190,18 @@ int RunIngestBench(const IngestBenchOptions& o) {
   const absl::Time t1 = absl::Now();
   for (size_t b = 0; b < n; b += o.batch) {
     rocksdb::WriteBatch wb;
+    // Aggregates folded per batch, as the ingest committer does.
+    std::map<std::string, store::AggregateBuilder> agg;
     for (size_t i = b; i < std::min(n, b + o.batch); ++i) {
       const auto& g = prepared[i];
       wb.Put((*raw)->games(), g.key, g.value);
       for (const auto& [key, value] : g.position_ops) {
         wb.Merge((*raw)->positions(), key, value);
       }
-      wb.Merge((*raw)->aggregates(), store::AggregateKey(g.config_id, g.day),
-               g.aggregate.SerializeAsString());
+      agg[store::AggregateKey(g.config_id, g.day)].Add(g.facts);
+    }
+    for (const auto& [key, builder] : agg) {
+      wb.Merge((*raw)->aggregates(), key, builder.Build().SerializeAsString());
     }
     if (absl::Status s = (*raw)->Commit(&wb); !s.ok())
       return Fail(s.ToString());

@@ -34,6 +34,9 @@ struct LocalOptions {
   std::string db = "./qipu-data";
   int top = 8;
   bool json = false;
+  // How the embedded worker reaches the coordinator: "inproc" (gRPC's
+  // in-process transport) or "tcp" (127.0.0.1, as a remote worker would).
+  std::string transport = "inproc";
 };
 
 std::string Pct(uint64_t n, uint64_t of) {
@@ -65,6 +68,7 @@ int RunLocal(const LocalOptions& o) {
 
   worker::WorkerOptions wo;
   wo.coordinator = (*c)->address();
+  if (o.transport == "inproc") wo.channel = (*c)->InProcessChannel();
   wo.threads = o.threads;
   wo.spool_dir = (std::filesystem::path(o.db) / "worker-spool").string();
   wo.name = "local";
@@ -237,6 +241,11 @@ void AddLocalCommand(CLI::App& app, int* exit_code) {
       ->check(CLI::Range(0, 400))
       ->capture_default_str();
   cmd->add_flag("--json", o->json, "Print the summary as JSON");
+  cmd->add_option("--transport", o->transport,
+                  "Worker to coordinator: inproc (in-process gRPC channel) "
+                  "or tcp (127.0.0.1, as a remote worker)")
+      ->check(CLI::IsMember({"inproc", "tcp"}))
+      ->capture_default_str();
   cmd->callback([o, exit_code] { *exit_code = RunLocal(*o); });
 }
 

@@ -105,40 +105,141 @@ void AddOutcomes(const qipu::v1::OutcomeCounts& from,
 }
 
 qipu::v1::AggregateStats AggregateFromGame(const GameFacts& f) {
-  qipu::v1::AggregateStats a;
+  AggregateBuilder b;
+  b.Add(f);
+  return b.Build();
+}
+
+namespace {
+
+// Index of `w` in the games/black/white/draws/void arrays.
+int OutcomeSlot(rules::Winner w) {
+  switch (w) {
+    case rules::Winner::kBlack:
+      return 1;
+    case rules::Winner::kWhite:
+      return 2;
+    case rules::Winner::kDraw:
+      return 3;
+    case rules::Winner::kNone:
+      return 4;
+  }
+  return 4;
+}
+
+void Count(rules::Winner w, uint64_t* counts) {
+  ++counts[0];
+  ++counts[OutcomeSlot(w)];
+}
+
+void BumpVector(std::vector<uint64_t>* h, int index) {
+  if (index < 0) index = 0;
+  if (static_cast<int>(h->size()) <= index) h->resize(index + 1, 0);
+  ++(*h)[index];
+}
+
+void ToOutcome(const uint64_t* counts, qipu::v1::OutcomeCounts* o) {
+  o->set_games(counts[0]);
+  o->set_black_wins(counts[1]);
+  o->set_white_wins(counts[2]);
+  o->set_draws(counts[3]);
+  o->set_void_(counts[4]);
+}
+
+void ToRepeated(const std::vector<uint64_t>& from, RepeatedU64* to) {
+  to->Reserve(static_cast<int>(from.size()));
+  for (uint64_t v : from) to->Add(v);
+}
+
+}  // namespace
+
+void AggregateBuilder::Add(const GameFacts& f) {
   const rules::Winner w = f.result.winner;
-  AddOutcome(w, a.mutable_outcomes());
-  Bump(a.mutable_by_reason(), static_cast<int>(f.result.reason));
+  Count(w, outcomes_);
+  BumpVector(&by_reason_, static_cast<int>(f.result.reason));
   if (f.result.reason == rules::EndReason::kScore && f.result.margin >= 0 &&
       (w == rules::Winner::kBlack || w == rules::Winner::kWhite)) {
     const int m = std::min(kMaxMarginPoints,
                            static_cast<int>(std::floor(f.result.margin)));
-    Bump(w == rules::Winner::kBlack ? a.mutable_black_margin()
-                                    : a.mutable_white_margin(),
-         m);
+    BumpVector(w == rules::Winner::kBlack ? &black_margin_ : &white_margin_,
+               m);
   }
-  Bump(a.mutable_length(),
-       std::min(kMaxLengthBuckets - 1, f.moves / kLengthBucketMoves));
-  a.set_total_moves(f.moves);
+  BumpVector(&length_,
+             std::min(kMaxLengthBuckets - 1, f.moves / kLengthBucketMoves));
+  total_moves_ += static_cast<uint64_t>(f.moves);
   const int ko = std::min(kMaxKoCaptures, f.ko_captures);
-  Bump(a.mutable_ko_histogram(), ko);
-  a.set_ko_captures(f.ko_captures);
-  a.set_games_with_ko(f.ko_captures > 0 ? 1 : 0);
-  auto* kl = a.add_ko_by_length();
-  kl->set_bucket(static_cast<uint32_t>(f.moves / kKoLengthBucketMoves));
-  Bump(kl->mutable_ko_histogram(), ko);
-
-  const std::string example = GameKey(f.id);
+  BumpVector(&ko_histogram_, ko);
+  ko_captures_ += static_cast<uint64_t>(f.ko_captures);
+  if (f.ko_captures > 0) ++games_with_ko_;
+  const uint32_t bucket = static_cast<uint32_t>(f.moves / kKoLengthBucketMoves);
+  KoBucket* kb = nullptr;
+  for (KoBucket& k : ko_by_length_) {
+    if (k.bucket == bucket) kb = &k;
+  }
+  if (kb == nullptr) {
+    ko_by_length_.push_back(KoBucket{bucket, {}});
+    kb = &ko_by_length_.back();
+  }
+  BumpVector(&kb->histogram, ko);
+  if (f.cycles.empty()) return;
+  Count(w, with_cycle_);
+  // A game counts once per cell however many of its cycles fall there.
+  std::vector<bool> seen_here(cells_.size(), false);
   for (const rules::CycleRecord& c : f.cycles) {
-    auto* cell = FindCell(&a, ToProto(c.cls), ToProto(c.outcome));
-    cell->set_cycles(cell->cycles() + 1);
-    if (cell->games() == 0) {
-      cell->set_games(1);
-      AddOutcome(w, cell->mutable_results());
-      *cell->add_examples() = example;
+    size_t i = 0;
+    while (i < cells_.size() &&
+           !(cells_[i].cls == c.cls && cells_[i].outcome == c.outcome)) {
+      ++i;
+    }
+    if (i == cells_.size()) {
+      cells_.push_back(Cell{c.cls, c.outcome});
+      seen_here.push_back(false);
+    }
+    Cell& cell = cells_[i];
+    ++cell.cycles;
+    if (seen_here[i]) continue;
+    seen_here[i] = true;
+    ++cell.games;
+    Count(w, cell.results);
+    if (static_cast<int>(cell.examples.size()) < kMaxExamples) {
+      std::string example = GameKey(f.id);
+      if (std::find(cell.examples.begin(), cell.examples.end(), example) ==
+          cell.examples.end()) {
+        cell.examples.push_back(std::move(example));
+      }
     }
   }
-  if (!f.cycles.empty()) AddOutcome(w, a.mutable_results_with_cycle());
+}
+
+qipu::v1::AggregateStats AggregateBuilder::Build() const {
+  qipu::v1::AggregateStats a;
+  if (outcomes_[0] == 0) return a;
+  ToOutcome(outcomes_, a.mutable_outcomes());
+  ToRepeated(by_reason_, a.mutable_by_reason());
+  ToRepeated(black_margin_, a.mutable_black_margin());
+  ToRepeated(white_margin_, a.mutable_white_margin());
+  ToRepeated(length_, a.mutable_length());
+  a.set_total_moves(total_moves_);
+  ToRepeated(ko_histogram_, a.mutable_ko_histogram());
+  a.set_ko_captures(ko_captures_);
+  a.set_games_with_ko(games_with_ko_);
+  for (const KoBucket& k : ko_by_length_) {
+    auto* kl = a.add_ko_by_length();
+    kl->set_bucket(k.bucket);
+    ToRepeated(k.histogram, kl->mutable_ko_histogram());
+  }
+  for (const Cell& c : cells_) {
+    auto* cell = a.add_cycles();
+    cell->set_cls(ToProto(c.cls));
+    cell->set_outcome(ToProto(c.outcome));
+    cell->set_cycles(c.cycles);
+    cell->set_games(c.games);
+    ToOutcome(c.results, cell->mutable_results());
+    for (const std::string& e : c.examples) *cell->add_examples() = e;
+  }
+  if (with_cycle_[0] > 0) {
+    ToOutcome(with_cycle_, a.mutable_results_with_cycle());
+  }
   return a;
 }
 

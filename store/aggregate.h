@@ -6,6 +6,8 @@
 #ifndef QIPU_STORE_AGGREGATE_H_
 #define QIPU_STORE_AGGREGATE_H_
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "qipu/v1/store.pb.h"
@@ -35,6 +37,52 @@ struct GameFacts {
 
 // The aggregate delta of one game.
 qipu::v1::AggregateStats AggregateFromGame(const GameFacts& facts);
+
+// Accumulates the aggregate delta of many games in plain counters (no
+// protobuf work per game) and builds it once: Build() equals the
+// MergeAggregates() of every added game's AggregateFromGame(), in the
+// order added. The ingest committer keeps one per (configuration, day) of
+// a batch. Not thread-safe; movable.
+class AggregateBuilder {
+ public:
+  // Counts one game.
+  void Add(const GameFacts& facts);
+  // The delta of every game added so far.
+  qipu::v1::AggregateStats Build() const;
+  // Games added.
+  uint64_t games() const { return outcomes_[0]; }
+
+ private:
+  // A cycle class x outcome cell, in first-seen order.
+  struct Cell {
+    rules::CycleClass cls;
+    rules::CycleOutcome outcome;
+    uint64_t cycles = 0;
+    uint64_t games = 0;
+    // games, black, white, draws, void.
+    uint64_t results[5] = {0, 0, 0, 0, 0};
+    std::vector<std::string> examples;
+  };
+  // Per ko-by-length bucket, in first-seen order.
+  struct KoBucket {
+    uint32_t bucket = 0;
+    std::vector<uint64_t> histogram;
+  };
+
+  // games, black, white, draws, void.
+  uint64_t outcomes_[5] = {0, 0, 0, 0, 0};
+  uint64_t with_cycle_[5] = {0, 0, 0, 0, 0};
+  std::vector<uint64_t> by_reason_;
+  std::vector<uint64_t> black_margin_;
+  std::vector<uint64_t> white_margin_;
+  std::vector<uint64_t> length_;
+  uint64_t total_moves_ = 0;
+  std::vector<uint64_t> ko_histogram_;
+  uint64_t ko_captures_ = 0;
+  uint64_t games_with_ko_ = 0;
+  std::vector<KoBucket> ko_by_length_;
+  std::vector<Cell> cells_;
+};
 
 // Adds b into *a (counters and histograms add; example lists keep a's then
 // b's, up to kMaxExamples).

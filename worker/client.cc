@@ -57,6 +57,11 @@ class CoordinatorClient::CallScope {
 
 CoordinatorClient::CoordinatorClient(const ClientOptions& options)
     : options_(options) {
+  if (options.channel != nullptr) {
+    channel_ = options.channel;
+    stub_ = qipu::v1::WorkService::NewStub(channel_);
+    return;
+  }
   grpc::ChannelArguments args;
   const int max_ms = static_cast<int>(
       absl::ToInt64Milliseconds(options.max_reconnect_backoff));

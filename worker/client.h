@@ -31,8 +31,12 @@
 namespace qipu::worker {
 
 struct ClientOptions {
-  // Coordinator address, "host:port" (any gRPC target).
+  // Coordinator address, "host:port" (any gRPC target); with `channel`
+  // set, only a name for log lines.
   std::string address;
+  // An existing channel to use instead of dialling `address` (e.g. the
+  // in-process channel of an embedded coordinator). Shared; may be null.
+  std::shared_ptr<grpc::Channel> channel;
   // This worker's name, sent with every lease call.
   std::string worker;
   // Deadline of each unary call.

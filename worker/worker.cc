@@ -63,6 +63,7 @@ absl::Status Worker::Start() {
 
   ClientOptions co;
   co.address = options_.coordinator;
+  co.channel = options_.channel;
   co.worker = name_;
   co.rpc_timeout = options_.rpc_timeout;
   co.max_reconnect_backoff = std::min(options_.backoff.max, absl::Seconds(5));

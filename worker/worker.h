@@ -42,8 +42,13 @@
 namespace qipu::worker {
 
 struct WorkerOptions {
-  // Coordinator address, "host:port". Required.
+  // Coordinator address, "host:port". Required (with `channel` set, a
+  // name for log lines).
   std::string coordinator;
+  // An existing channel to the coordinator instead of dialling
+  // `coordinator` (`qipu local` passes its embedded coordinator's
+  // in-process channel). May be null.
+  std::shared_ptr<grpc::Channel> channel;
   // Playing threads, 1..256.
   int threads = 1;
   // Spool directory (created when missing). Required; one worker per

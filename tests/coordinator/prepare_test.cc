@@ -35,7 +35,8 @@ TEST_F(PrepareTest, ValidGamesAreAcceptedAndIndexed) {
     EXPECT_EQ(p->id, store::GameId::SelfPlay(job_, i));
     EXPECT_EQ(p->config_id, info_.config_id);
     EXPECT_EQ(p->positions.size(), std::min<size_t>(21, g.num_moves() + 1));
-    EXPECT_EQ(p->aggregate.outcomes().games(), 1u);
+    EXPECT_EQ(p->facts.id, p->id);
+    EXPECT_EQ(p->facts.moves, static_cast<int>(g.num_moves()));
     qipu::v1::Game stored;
     ASSERT_TRUE(stored.ParseFromString(p->value));
     EXPECT_FALSE(stored.provenance().qipu_version().empty());

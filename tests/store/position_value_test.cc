@@ -1,6 +1,9 @@
 // PositionValue encoding and merging, and the aggregate merge.
 #include "store/position_value.h"
 
+#include <random>
+
+#include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "store/aggregate.h"
 #include "store/keys.h"
@@ -120,6 +123,45 @@ TEST(Aggregate, FromGameAndMerge) {
   EXPECT_EQ(a.total_moves(), 246u);
   EXPECT_EQ(a.results_with_cycle().games(), 1u);
   EXPECT_EQ(a.cycles(0).examples_size(), 1);
+}
+
+
+// The ingest committer accumulates a batch with AggregateBuilder; the
+// result must equal merging each game's delta, as the merge operator
+// would.
+TEST(Aggregate, BuilderEqualsMergingEachGame) {
+  std::mt19937_64 rng(7);
+  const rules::CycleClass classes[] = {rules::CycleClass::kTripleKo,
+                                       rules::CycleClass::kEternalLife,
+                                       rules::CycleClass::kOther};
+  const rules::CycleOutcome outcomes[] = {
+      rules::CycleOutcome::kNoResult, rules::CycleOutcome::kDraw,
+      rules::CycleOutcome::kPreventedCycleRule};
+  AggregateBuilder builder;
+  qipu::v1::AggregateStats merged;
+  for (int i = 0; i < 500; ++i) {
+    GameFacts f;
+    f.id = GameId::SelfPlay(3, static_cast<uint64_t>(i));
+    f.result.winner = static_cast<rules::Winner>(rng() % 4);
+    f.result.reason = static_cast<rules::EndReason>(rng() % 4);
+    f.result.margin = static_cast<double>(rng() % 90) + 0.5;
+    f.moves = static_cast<int>(rng() % 500);
+    f.ko_captures = static_cast<int>(rng() % 4 == 0 ? rng() % 9 : 0);
+    const int cycles = rng() % 10 == 0 ? static_cast<int>(rng() % 3) + 1 : 0;
+    for (int c = 0; c < cycles; ++c) {
+      rules::CycleRecord r;
+      r.cls = classes[rng() % 3];
+      r.outcome = outcomes[rng() % 3];
+      f.cycles.push_back(r);
+    }
+    builder.Add(f);
+    MergeAggregates(&merged, AggregateFromGame(f));
+  }
+  EXPECT_EQ(builder.games(), 500u);
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equivalent(
+      builder.Build(), merged))
+      << builder.Build().DebugString() << "\nvs\n"
+      << merged.DebugString();
 }
 
 }  // namespace
