@@ -255,7 +255,8 @@ absl::StatusOr<qipu::v1::OpeningsResponse> QueryEngine::Openings(
   absl::flat_hash_map<uint32_t, bool> config_matches;
   store::Outcome reached;
   std::vector<ContinuationSum> sums;
-  absl::flat_hash_map<std::pair<uint64_t, uint64_t>, size_t> by_child;
+  // Continuations by canonical move (which names the resulting position).
+  absl::flat_hash_map<uint16_t, size_t> by_move;
   for (it->Seek(prefix); it->Valid(); it->Next()) {
     const rocksdb::Slice k = it->key();
     if (!k.starts_with(prefix)) break;
@@ -281,8 +282,7 @@ absl::StatusOr<qipu::v1::OpeningsResponse> QueryEngine::Openings(
     }
     reached.Add(value->reached);
     for (store::Continuation& c : value->continuations) {
-      auto [slot, fresh] = by_child.try_emplace(
-          std::make_pair(c.child.hi, c.child.lo), sums.size());
+      auto [slot, fresh] = by_move.try_emplace(c.move, sums.size());
       if (fresh) {
         sums.emplace_back();
         sums.back().move = c.move;

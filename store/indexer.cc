@@ -74,9 +74,7 @@ std::vector<IndexedPosition> IndexGame(const rules::GameRecord& record,
     }
     to_play = rules::Opponent(m.color);
     if (entry == nullptr) continue;
-    const rules::CanonicalKey child = hasher.Canonical(to_play);
     Continuation c;
-    c.child = child.key;
     c.move = cm == rules::kPass
                  ? 0
                  : static_cast<uint16_t>(rules::DenseIndex(cm, w) + 1);

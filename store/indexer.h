@@ -1,9 +1,8 @@
 // The opening indexer: turns a validated game into position-index deltas
 // for its first `depth` plies -- per position reached (canonical key with
 // all symmetries folded and the side to move), one game reached with its
-// outcome and, unless the game ended there, one continuation (the
-// resulting position's canonical key and the move in the canonical frame)
-// with that outcome and the game as example. A position is counted once
+// outcome and, unless the game ended there, one continuation (the move in
+// the canonical frame) with that outcome and the game as example. A position is counted once
 // per game, at its first occurrence.
 #ifndef QIPU_STORE_INDEXER_H_
 #define QIPU_STORE_INDEXER_H_

@@ -28,7 +28,10 @@ namespace qipu::store {
 // Version of everything in this file, of the stored value formats and of
 // the Zobrist keys (rules/zobrist.h). Checked at open; a database with
 // another version is refused.
-inline constexpr uint32_t kFormatVersion = 1;
+//   1  first release.
+//   2  position values without child keys, compact example ids
+//      (store/position_value.h).
+inline constexpr uint32_t kFormatVersion = 2;
 
 // Column-family names.
 inline constexpr char kGamesCf[] = "games";

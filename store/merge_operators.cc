@@ -14,7 +14,7 @@ namespace {
 // Encode(const T&) -> string.
 struct PositionCodec {
   using Value = PositionValue;
-  static constexpr const char* kName = "qipu.PositionMerge.v1";
+  static constexpr const char* kName = "qipu.PositionMerge.v2";
   static bool Decode(const rocksdb::Slice& s, Value* v) {
     auto r = DecodePositionValue(absl::string_view(s.data(), s.size()));
     if (!r.ok()) return false;
@@ -57,6 +57,12 @@ class CodecMergeOperator final : public rocksdb::MergeOperator {
 
   bool FullMergeV2(const MergeOperationInput& in,
                    MergeOperationOutput* out) const override {
+    // One operand and nothing under it -- most position keys, which one
+    // game reaches -- is its own result: no decoding and encoding.
+    if (in.existing_value == nullptr && in.operand_list.size() == 1) {
+      out->existing_operand = in.operand_list[0];
+      return true;
+    }
     typename Codec::Value acc{};
     if (in.existing_value != nullptr &&
         !Codec::Decode(*in.existing_value, &acc)) {

@@ -13,13 +13,39 @@ void PutOutcome(std::string* out, const Outcome& o) {
   PutVarint64(out, o.black);
   PutVarint64(out, o.white);
   PutVarint64(out, o.draws);
-  PutVarint64(out, o.voids);
 }
 
+// False when truncated or when the counts exceed the games.
 bool GetOutcome(absl::string_view* in, Outcome* o) {
-  return GetVarint64(in, &o->games) && GetVarint64(in, &o->black) &&
-         GetVarint64(in, &o->white) && GetVarint64(in, &o->draws) &&
-         GetVarint64(in, &o->voids);
+  if (!GetVarint64(in, &o->games) || !GetVarint64(in, &o->black) ||
+      !GetVarint64(in, &o->white) || !GetVarint64(in, &o->draws)) {
+    return false;
+  }
+  uint64_t left = o->games;
+  for (uint64_t part : {o->black, o->white, o->draws}) {
+    if (part > left) return false;
+    left -= part;
+  }
+  o->voids = left;
+  return true;
+}
+
+void PutGameId(std::string* out, const GameId& id) {
+  out->push_back(static_cast<char>(id.kind));
+  PutVarint64(out, id.hi);
+  PutVarint64(out, id.lo);
+}
+
+bool GetGameId(absl::string_view* in, GameId* id) {
+  if (in->empty()) return false;
+  const uint8_t kind = static_cast<uint8_t>((*in)[0]);
+  if (kind != static_cast<uint8_t>(GameId::Kind::kSelfPlay) &&
+      kind != static_cast<uint8_t>(GameId::Kind::kImported)) {
+    return false;
+  }
+  in->remove_prefix(1);
+  id->kind = static_cast<GameId::Kind>(kind);
+  return GetVarint64(in, &id->hi) && GetVarint64(in, &id->lo);
 }
 
 void AppendExamples(std::vector<GameId>* to, const std::vector<GameId>& from) {
@@ -59,16 +85,14 @@ void Outcome::Add(const Outcome& o) {
 
 std::string EncodePositionValue(const PositionValue& v) {
   std::string out;
-  out.reserve(16 + v.continuations.size() * 32);
+  out.reserve(8 + v.continuations.size() * 16);
   PutOutcome(&out, v.reached);
   PutVarint64(&out, v.continuations.size());
   for (const Continuation& c : v.continuations) {
-    PutFixed64BE(&out, c.child.hi);
-    PutFixed64BE(&out, c.child.lo);
     PutVarint64(&out, c.move);
     PutOutcome(&out, c.outcome);
-    out.push_back(static_cast<char>(c.examples.size()));
-    for (const GameId& id : c.examples) out += GameKey(id);
+    PutVarint64(&out, c.examples.size());
+    for (const GameId& id : c.examples) PutGameId(&out, id);
   }
   return out;
 }
@@ -78,41 +102,37 @@ absl::StatusOr<PositionValue> DecodePositionValue(absl::string_view data) {
   absl::string_view in = data;
   uint64_t n = 0;
   if (!GetOutcome(&in, &v.reached) || !GetVarint64(&in, &n)) {
-    return absl::DataLossError("position value: truncated header");
+    return absl::DataLossError("position value: truncated or bad header");
   }
-  if (n > in.size() / 22 + 1) {
-    return absl::InvalidArgumentError("position value: bad continuation count");
+  // A continuation takes at least 6 bytes.
+  if (n > in.size() / 6) {
+    return absl::DataLossError("position value: bad continuation count");
   }
   v.continuations.resize(n);
   for (uint64_t i = 0; i < n; ++i) {
     Continuation& c = v.continuations[i];
-    if (in.size() < 16) return absl::DataLossError("position value: truncated");
-    c.child.hi = GetFixed64BE(in.data());
-    c.child.lo = GetFixed64BE(in.data() + 8);
-    in.remove_prefix(16);
     uint64_t move = 0;
-    if (!GetVarint64(&in, &move) || move > 0xFFFF || !GetOutcome(&in, &c.outcome) ||
-        in.empty()) {
+    uint64_t examples = 0;
+    if (!GetVarint64(&in, &move) || move > 0xFFFF ||
+        !GetOutcome(&in, &c.outcome) || !GetVarint64(&in, &examples)) {
       return absl::DataLossError("position value: truncated continuation");
     }
     c.move = static_cast<uint16_t>(move);
-    const int examples = static_cast<uint8_t>(in[0]);
-    in.remove_prefix(1);
-    if (examples > kMaxExamples || in.size() < 17u * examples) {
-      return absl::InvalidArgumentError("position value: bad examples");
+    if (examples > static_cast<uint64_t>(kMaxExamples)) {
+      return absl::DataLossError("position value: bad example count");
     }
-    for (int e = 0; e < examples; ++e) {
-      auto id = DecodeGameKey(in.substr(0, 17));
-      if (!id) return absl::InvalidArgumentError("position value: bad game key");
-      c.examples.push_back(*id);
-      in.remove_prefix(17);
+    c.examples.resize(examples);
+    for (GameId& id : c.examples) {
+      if (!GetGameId(&in, &id)) {
+        return absl::DataLossError("position value: bad example game id");
+      }
     }
-    if (i > 0 && !(v.continuations[i - 1].child < c.child)) {
-      return absl::InvalidArgumentError("position value: unsorted continuations");
+    if (i > 0 && !(v.continuations[i - 1].move < c.move)) {
+      return absl::DataLossError("position value: unsorted continuations");
     }
   }
   if (!in.empty()) {
-    return absl::InvalidArgumentError("position value: trailing bytes");
+    return absl::DataLossError("position value: trailing bytes");
   }
   return v;
 }
@@ -127,9 +147,9 @@ void MergePositionValues(PositionValue* a, const PositionValue& b) {
   auto& ac = a->continuations;
   const auto& bc = b.continuations;
   while (i < ac.size() || j < bc.size()) {
-    if (j == bc.size() || (i < ac.size() && ac[i].child < bc[j].child)) {
+    if (j == bc.size() || (i < ac.size() && ac[i].move < bc[j].move)) {
       merged.push_back(std::move(ac[i++]));
-    } else if (i == ac.size() || bc[j].child < ac[i].child) {
+    } else if (i == ac.size() || bc[j].move < ac[i].move) {
       merged.push_back(bc[j++]);
     } else {
       Continuation c = std::move(ac[i++]);

@@ -1,15 +1,25 @@
 // PositionValue: what the opening index stores for one (position,
 // configuration, day) bucket -- the games that reached the position and,
-// per continuation (one per distinct resulting position), its outcome
-// counts and the first few example games. Values combine associatively
-// (MergePositionValues) so that ingest writes blind merge operands.
+// per continuation (one per distinct move in the position's canonical
+// frame), its outcome counts and the first few example games. Values
+// combine associatively (MergePositionValues) so that ingest writes blind
+// merge operands.
 //
-// Encoding (a data format, see keys.h kFormatVersion): varint outcome
-// counts of `reached` (games, black, white, draws, void), varint number of
-// continuations, then per continuation in increasing child-key order: the
-// 16-byte child key (big-endian hi, lo), varint move (canonical frame:
-// y * width + x + 1, 0 = pass), five varint counts, a byte with the number
-// of examples, and 17 bytes per example (store/keys.h GameKey).
+// A continuation is identified by its move alone: the move is named in the
+// canonical frame with the position's own symmetries folded
+// (rules::SymmetricHasher::CanonicalMove), so two moves share a name
+// exactly when they lead to the same position.
+//
+// Encoding, format version 2 (a data format, see keys.h kFormatVersion):
+//   outcome(reached) | varint n | n x continuation, in increasing move order
+//   continuation = varint move (y * width + x + 1, 0 = pass) | outcome |
+//                  varint e (<= kMaxExamples) | e x game id
+//   outcome      = varint games | varint black | varint white |
+//                  varint draws   (void = games - black - white - draws)
+//   game id      = byte kind (1 self-play, 2 imported) | varint hi |
+//                  varint lo
+// A position reached by one game, the common case deep in the index,
+// takes about 17 bytes.
 #ifndef QIPU_STORE_POSITION_VALUE_H_
 #define QIPU_STORE_POSITION_VALUE_H_
 
@@ -43,9 +53,8 @@ struct Outcome {
 };
 
 struct Continuation {
-  // Canonical key of the resulting position.
-  rules::Hash128 child;
-  // The move in the parent's canonical frame (dense index + 1, 0 = pass).
+  // The move in the parent's canonical frame (dense index + 1, 0 = pass);
+  // identifies the continuation.
   uint16_t move = 0;
   Outcome outcome;
   // Oldest first, at most kMaxExamples.
@@ -55,17 +64,17 @@ struct Continuation {
 
 struct PositionValue {
   Outcome reached;
-  // Sorted by child, no duplicates.
+  // Sorted by move, no duplicates.
   std::vector<Continuation> continuations;
   friend bool operator==(const PositionValue&, const PositionValue&) = default;
 };
 
-// Serialises `v` (continuations must be sorted by child).
+// Serialises `v` (continuations must be sorted by move).
 std::string EncodePositionValue(const PositionValue& v);
-// Parses; InvalidArgument (DataLoss for truncation) on malformed input.
+// Parses; DataLoss naming the problem on malformed input.
 absl::StatusOr<PositionValue> DecodePositionValue(absl::string_view data);
 
-// Adds `b` into `a`: reached counts add, continuations merge by child key
+// Adds `b` into `a`: reached counts add, continuations merge by move
 // (counts add; examples of `a` first, then `b`'s, up to kMaxExamples).
 // Associative; commutative except for example order.
 void MergePositionValues(PositionValue* a, const PositionValue& b);

@@ -11,9 +11,8 @@
 namespace qipu::store {
 namespace {
 
-Continuation Cont(uint64_t child, uint16_t move, rules::Winner w, GameId id) {
+Continuation Cont(uint16_t move, rules::Winner w, GameId id) {
   Continuation c;
-  c.child = rules::Hash128{child, child * 7};
   c.move = move;
   c.outcome.Add(w);
   c.examples.push_back(id);
@@ -24,17 +23,43 @@ TEST(PositionValue, RoundTrips) {
   PositionValue v;
   v.reached.Add(rules::Winner::kBlack);
   v.reached.Add(rules::Winner::kNone);
-  v.continuations.push_back(Cont(1, 5, rules::Winner::kBlack, GameId::SelfPlay(1, 2)));
-  v.continuations.push_back(Cont(9, 0, rules::Winner::kNone, GameId::SelfPlay(1, 3)));
+  v.continuations.push_back(Cont(0, rules::Winner::kNone, GameId::SelfPlay(1, 3)));
+  v.continuations.push_back(Cont(5, rules::Winner::kBlack, GameId::SelfPlay(1, 2)));
+  GameId imported;
+  imported.kind = GameId::Kind::kImported;
+  imported.hi = ~uint64_t{0};
+  imported.lo = 0x0123456789abcdefULL;
+  Continuation c = Cont(361, rules::Winner::kDraw, imported);
+  c.outcome.Add(rules::Winner::kWhite);
+  c.examples.push_back(GameId::SelfPlay(1ULL << 40, 1ULL << 33));
+  v.continuations.push_back(c);
   auto back = DecodePositionValue(EncodePositionValue(v));
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(*back, v);
 }
 
+TEST(PositionValue, OneGameTakesFewBytes) {
+  // Most index entries: one game reached the position and went on.
+  PositionValue v;
+  v.reached.Add(rules::Winner::kWhite);
+  v.continuations.push_back(
+      Cont(77, rules::Winner::kWhite, GameId::SelfPlay(12, 345678)));
+  EXPECT_LE(EncodePositionValue(v).size(), 17u);
+}
+
+TEST(PositionValue, CountsBeyondTheGamesAreRejected) {
+  // games 1, black 1, white 1: more wins than games.
+  EXPECT_FALSE(DecodePositionValue(std::string("\x01\x01\x01\x00\x00", 5)).ok());
+  // games 2, black 1, white 0, draws 0 -> one void.
+  auto v = DecodePositionValue(std::string("\x02\x01\x00\x00\x00", 5));
+  ASSERT_TRUE(v.ok()) << v.status();
+  EXPECT_EQ(v->reached.voids, 1u);
+}
+
 TEST(PositionValue, MalformedInputIsAnErrorNotACrash) {
   PositionValue v;
   v.reached.Add(rules::Winner::kWhite);
-  v.continuations.push_back(Cont(3, 5, rules::Winner::kWhite, GameId::SelfPlay(1, 2)));
+  v.continuations.push_back(Cont(5, rules::Winner::kWhite, GameId::SelfPlay(1, 2)));
   const std::string good = EncodePositionValue(v);
   for (size_t n = 0; n < good.size(); ++n) {
     EXPECT_FALSE(DecodePositionValue(good.substr(0, n)).ok()) << n;
@@ -43,28 +68,28 @@ TEST(PositionValue, MalformedInputIsAnErrorNotACrash) {
   EXPECT_FALSE(DecodePositionValue(std::string(40, '\xff')).ok());
 }
 
-TEST(PositionValue, MergeAddsCountsByChildAndKeepsFirstExamples) {
+TEST(PositionValue, MergeAddsCountsByMoveAndKeepsFirstExamples) {
   PositionValue a;
   a.reached.Add(rules::Winner::kBlack);
-  a.continuations.push_back(Cont(5, 1, rules::Winner::kBlack, GameId::SelfPlay(1, 1)));
+  a.continuations.push_back(Cont(7, rules::Winner::kBlack, GameId::SelfPlay(1, 1)));
   PositionValue b;
   b.reached.Add(rules::Winner::kWhite);
-  b.continuations.push_back(Cont(2, 7, rules::Winner::kWhite, GameId::SelfPlay(1, 2)));
-  b.continuations.push_back(Cont(5, 1, rules::Winner::kWhite, GameId::SelfPlay(1, 3)));
+  b.continuations.push_back(Cont(2, rules::Winner::kWhite, GameId::SelfPlay(1, 2)));
+  b.continuations.push_back(Cont(7, rules::Winner::kWhite, GameId::SelfPlay(1, 3)));
   MergePositionValues(&a, b);
   EXPECT_EQ(a.reached.games, 2u);
   EXPECT_EQ(a.reached.black, 1u);
   EXPECT_EQ(a.reached.white, 1u);
   ASSERT_EQ(a.continuations.size(), 2u);
-  EXPECT_EQ(a.continuations[0].child.hi, 2u);
-  const Continuation& five = a.continuations[1];
-  EXPECT_EQ(five.outcome.games, 2u);
-  EXPECT_EQ(five.examples,
+  EXPECT_EQ(a.continuations[0].move, 2);
+  const Continuation& seven = a.continuations[1];
+  EXPECT_EQ(seven.outcome.games, 2u);
+  EXPECT_EQ(seven.examples,
             (std::vector<GameId>{GameId::SelfPlay(1, 1), GameId::SelfPlay(1, 3)}));
   // Examples are capped.
   for (uint64_t i = 10; i < 20; ++i) {
     PositionValue c;
-    c.continuations.push_back(Cont(5, 1, rules::Winner::kDraw, GameId::SelfPlay(2, i)));
+    c.continuations.push_back(Cont(7, rules::Winner::kDraw, GameId::SelfPlay(2, i)));
     MergePositionValues(&a, c);
   }
   EXPECT_EQ(a.continuations[1].examples.size(), static_cast<size_t>(kMaxExamples));
@@ -76,7 +101,7 @@ TEST(PositionValue, MergeIsAssociative) {
   for (int i = 0; i < 6; ++i) {
     PositionValue v;
     v.reached.Add(i % 2 ? rules::Winner::kBlack : rules::Winner::kWhite);
-    v.continuations.push_back(Cont(i % 3, static_cast<uint16_t>(i % 3),
+    v.continuations.push_back(Cont(static_cast<uint16_t>(i % 3),
                                    rules::Winner::kBlack, GameId::SelfPlay(1, i)));
     parts.push_back(v);
   }

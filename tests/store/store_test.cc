@@ -84,7 +84,6 @@ TEST_F(StoreTest, PositionMergesSurviveFlushAndCompaction) {
     PositionValue v;
     v.reached.Add(i % 3 == 0 ? rules::Winner::kBlack : rules::Winner::kWhite);
     Continuation c;
-    c.child = rules::Hash128{static_cast<uint64_t>(i % 4), 0};
     c.move = static_cast<uint16_t>(i % 4);
     c.outcome = v.reached;
     c.examples.push_back(GameId::SelfPlay(1, i));
