@@ -4,16 +4,16 @@
 
 #include <future>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "store/indexer.h"
+#include "store/position_index.h"
 #include "spdlog/spdlog.h"
 #include "store/aggregate.h"
 #include "store/keys.h"
-#include "store/position_value.h"
 #include "store/status.h"
 
 namespace qipu::coordinator {
@@ -126,52 +126,36 @@ void Ingestor::CommitBatch(std::deque<Item>* batch) {
 
   absl::Status status = read_error;
   uint64_t positions = 0;
+  // The batch's position-index entries go to the index's buffer once the
+  // batch is durable; the batch records its games for the index's
+  // recovery (store/position_index.h).
+  store::PositionIndex& index = store_->position_index();
+  store::PositionOps ops;
+  uint64_t index_batch = 0;
   if (status.ok()) {
     rocksdb::WriteBatch wb;
-    // Fold deltas by key: one operand per distinct key per batch. Most
-    // keys occur once (positions deeper than a few plies are new to the
-    // batch) and go in as the operand their preparing thread encoded; only
-    // a repeated key is merged and encoded here.
-    struct Fold {
-      const std::string* key;
-      const std::string* encoded;
-      const store::PositionValue* first;
-      std::optional<store::PositionValue> merged;
-    };
-    std::vector<Fold> folds;
-    absl::flat_hash_map<absl::string_view, size_t> fold_of;
     absl::flat_hash_map<std::string, store::AggregateBuilder> agg;
+    std::string unindexed;
     for (size_t i = 0; i < batch->size(); ++i) {
       if (!fresh[i]) continue;
       const PreparedGame& g = (*batch)[i].game;
       wb.Put(store_->games(), g.key, g.value);
-      for (size_t j = 0; j < g.position_ops.size(); ++j) {
-        const auto& [key, encoded] = g.position_ops[j];
-        auto [at, inserted] = fold_of.try_emplace(key, folds.size());
-        if (inserted) {
-          folds.push_back(
-              Fold{&key, &encoded, &g.positions[j].delta, std::nullopt});
-          continue;
-        }
-        Fold& f = folds[at->second];
-        if (!f.merged.has_value()) f.merged = *f.first;
-        store::MergePositionValues(&*f.merged, g.positions[j].delta);
-      }
       agg[store::AggregateKey(g.config_id, g.day)].Add(g.facts);
-      positions += g.positions.size();
-    }
-    for (const Fold& f : folds) {
-      if (f.merged.has_value()) {
-        wb.Merge(store_->positions(), *f.key,
-                 store::EncodePositionValue(*f.merged));
-      } else {
-        wb.Merge(store_->positions(), *f.key, *f.encoded);
-      }
+      if (g.position_ops.empty()) continue;
+      ops.Append(g.position_ops);
+      store::AppendUnindexedGame({g.id, g.index_plies, g.config_id, g.day},
+                                 &unindexed);
+      positions += g.position_ops.size();
     }
     for (const auto& [k, v] : agg) {
       wb.Merge(store_->aggregates(), k, v.Build().SerializeAsString());
     }
+    if (!ops.empty()) {
+      index_batch = index.NextBatch();
+      wb.Put(store_->meta(), store::UnindexedKey(index_batch), unindexed);
+    }
     if (wb.Count() > 0) status = store_->Commit(&wb);
+    if (status.ok() && !ops.empty()) index.Add(index_batch, &ops);
   }
 
   uint64_t stored = 0;

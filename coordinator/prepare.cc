@@ -1,5 +1,6 @@
 #include "coordinator/prepare.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
@@ -55,18 +56,12 @@ void FinishPrepared(const rules::GameRecord& record, int plies, int depth,
                     PreparedGame* out) {
   out->id = facts.id;
   out->key = store::GameKey(facts.id);
-  out->positions.clear();
+  out->position_ops.Clear();
+  out->index_plies = static_cast<uint32_t>(std::max(
+      0, std::min({plies, depth, static_cast<int>(record.moves.size())})));
   if (depth > 0) {
-    out->positions =
-        store::IndexGame(record, plies, depth, facts.result.winner, facts.id);
-  }
-  out->position_ops.clear();
-  out->position_ops.reserve(out->positions.size());
-  for (const store::IndexedPosition& p : out->positions) {
-    out->position_ops.emplace_back(
-        store::PositionKey(
-            {p.width, p.height, p.position, out->config_id, out->day}),
-        store::EncodePositionValue(p.delta));
+    store::IndexGameOps(record, plies, depth, facts.result.winner, facts.id,
+                        out->config_id, out->day, &out->position_ops);
   }
   out->facts = facts;
   out->value = game->SerializeAsString();

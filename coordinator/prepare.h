@@ -34,12 +34,11 @@ struct PreparedGame {
   uint32_t config_id = 0;
   // YYYYMMDD bucket day.
   uint32_t day = 0;
-  std::vector<store::IndexedPosition> positions;
-  // The position-index merge operands of `positions`, encoded by the
-  // preparing thread so that the single ingest committer does not: one
-  // (store::PositionKey, store::EncodePositionValue of the delta) pair per
-  // entry of `positions`, in the same order.
-  std::vector<std::pair<std::string, std::string>> position_ops;
+  // The game's position-index entries, encoded by the preparing thread so
+  // that the single ingest committer does not have to.
+  store::PositionOps position_ops;
+  // Plies the entries cover (min(index depth, moves the rules played)).
+  uint32_t index_plies = 0;
   // What the aggregates count of the game (the committer accumulates a
   // batch's games per configuration and day: store::AggregateBuilder).
   store::GameFacts facts;

@@ -233,73 +233,57 @@ absl::StatusOr<qipu::v1::OpeningsResponse> QueryEngine::Openings(
   auto pos = ReplayOpening(w, h, OpeningsReplayRules(*filter), handicap, moves);
   if (!pos.ok()) return pos.status();
 
-  // One prefix scan: every (configuration, day) bucket of the position.
+  // One prefix scan: every (configuration, day) bucket of the position,
+  // in the files and in the index's buffer.
   const std::string prefix = store::PositionPrefix(
       static_cast<uint8_t>(w), static_cast<uint8_t>(h), pos->key.key);
-  rocksdb::ReadOptions ro;
-  ro.prefix_same_as_start = true;
-  // The prefix's successor as an upper bound, so that the scan stops at the
-  // end of the prefix without loading the following data block.
-  std::string upper = prefix;
-  while (!upper.empty() && static_cast<uint8_t>(upper.back()) == 0xff) {
-    upper.pop_back();
-  }
-  rocksdb::Slice upper_slice;
-  if (!upper.empty()) {
-    upper.back() = static_cast<char>(static_cast<uint8_t>(upper.back()) + 1);
-    upper_slice = rocksdb::Slice(upper);
-    ro.iterate_upper_bound = &upper_slice;
-  }
-  std::unique_ptr<rocksdb::Iterator> it(
-      store_->db()->NewIterator(ro, store_->positions()));
   absl::flat_hash_map<uint32_t, bool> config_matches;
   store::Outcome reached;
   std::vector<ContinuationSum> sums;
   // Continuations by canonical move (which names the resulting position).
   absl::flat_hash_map<uint16_t, size_t> by_move;
-  for (it->Seek(prefix); it->Valid(); it->Next()) {
-    const rocksdb::Slice k = it->key();
-    if (!k.starts_with(prefix)) break;
-    auto parts =
-        store::DecodePositionKey(absl::string_view(k.data(), k.size()));
-    if (!parts) {
-      return absl::DataLossError(absl::StrCat(
-          "position index: malformed key under ", pos->key.key.ToHex()));
-    }
-    if (!filter->MatchesDay(parts->day)) continue;
-    auto [cm, inserted] = config_matches.try_emplace(parts->config_id, false);
-    if (inserted) {
-      const auto config = configs_->Get(parts->config_id);
-      cm->second = config.has_value() && filter->MatchesConfig(*config);
-    }
-    if (!cm->second) continue;
-    auto value = store::DecodePositionValue(
-        absl::string_view(it->value().data(), it->value().size()));
-    if (!value.ok()) {
-      return absl::DataLossError(absl::StrCat("position index entry of ",
-                                              pos->key.key.ToHex(), ": ",
-                                              value.status().message()));
-    }
-    reached.Add(value->reached);
-    for (store::Continuation& c : value->continuations) {
-      auto [slot, fresh] = by_move.try_emplace(c.move, sums.size());
-      if (fresh) {
-        sums.emplace_back();
-        sums.back().move = c.move;
-      }
-      ContinuationSum& sum = sums[slot->second];
-      sum.outcome.Add(c.outcome);
-      for (const store::GameId& id : c.examples) {
-        if (static_cast<int>(sum.examples.size()) >= *examples) break;
-        sum.examples.push_back(id);
-      }
-    }
-  }
-  if (absl::Status s =
-          store::FromRocks(it->status(), "scanning the position index");
-      !s.ok()) {
-    return s;
-  }
+  absl::Status bad;
+  absl::Status read = store_->position_index().ForEachUnderPrefix(
+      prefix, [&](absl::string_view k, absl::string_view v) {
+        auto parts = store::DecodePositionKey(k);
+        if (!parts) {
+          bad = absl::DataLossError(absl::StrCat(
+              "position index: malformed key under ", pos->key.key.ToHex()));
+          return false;
+        }
+        if (!filter->MatchesDay(parts->day)) return true;
+        auto [cm, inserted] = config_matches.try_emplace(parts->config_id,
+                                                         false);
+        if (inserted) {
+          const auto config = configs_->Get(parts->config_id);
+          cm->second = config.has_value() && filter->MatchesConfig(*config);
+        }
+        if (!cm->second) return true;
+        auto value = store::DecodePositionValue(v);
+        if (!value.ok()) {
+          bad = absl::DataLossError(absl::StrCat("position index entry of ",
+                                                 pos->key.key.ToHex(), ": ",
+                                                 value.status().message()));
+          return false;
+        }
+        reached.Add(value->reached);
+        for (store::Continuation& c : value->continuations) {
+          auto [slot, fresh] = by_move.try_emplace(c.move, sums.size());
+          if (fresh) {
+            sums.emplace_back();
+            sums.back().move = c.move;
+          }
+          ContinuationSum& sum = sums[slot->second];
+          sum.outcome.Add(c.outcome);
+          for (const store::GameId& id : c.examples) {
+            if (static_cast<int>(sum.examples.size()) >= *examples) break;
+            sum.examples.push_back(id);
+          }
+        }
+        return true;
+      });
+  if (!read.ok()) return read;
+  if (!bad.ok()) return bad;
 
   // Canonical-frame moves back into the caller's orientation.
   const int back = rules::InverseTransform(pos->key.transform);

@@ -195,9 +195,11 @@ int RunIngestBench(const IngestBenchOptions& o) {
     for (size_t i = b; i < std::min(n, b + o.batch); ++i) {
       const auto& g = prepared[i];
       wb.Put((*raw)->games(), g.key, g.value);
-      for (const auto& [key, value] : g.position_ops) {
-        wb.Merge((*raw)->positions(), key, value);
-      }
+      g.position_ops.ForEach([&](absl::string_view key,
+                                 absl::string_view value) {
+        wb.Merge((*raw)->positions(), rocksdb::Slice(key.data(), key.size()),
+                 rocksdb::Slice(value.data(), value.size()));
+      });
       agg[store::AggregateKey(g.config_id, g.day)].Add(g.facts);
     }
     for (const auto& [key, builder] : agg) {

@@ -169,6 +169,7 @@ absl::StatusOr<BuildReport> Build(const QueryBenchOptions& o,
 // compaction leaves it eventually); returns the seconds it took.
 absl::StatusOr<double> CompactPositions(store::Store& s) {
   const auto t0 = std::chrono::steady_clock::now();
+  if (absl::Status f = s.position_index().Flush(); !f.ok()) return f;
   rocksdb::CompactRangeOptions co;
   co.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
   rocksdb::Status st =

@@ -2,26 +2,39 @@
 
 #include <algorithm>
 
+#include "absl/container/inlined_vector.h"
+
 #include "rules/board.h"
 #include "rules/coord.h"
 #include "rules/symmetry.h"
+#include "store/keys.h"
 
 namespace qipu::store {
 
-std::vector<IndexedPosition> IndexGame(const rules::GameRecord& record,
-                                       int plies, int depth,
-                                       rules::Winner winner, const GameId& id) {
+namespace {
+
+// Walks the first min(plies, depth) plies of `record` and calls
+// sink(position, first_occurrence, has_next, canonical_move) for every
+// position from the start to ply n: `has_next` is false for the last one;
+// `canonical_move` (dense index + 1, 0 = pass) is meaningful with
+// has_next. Positions repeated within the game come with
+// first_occurrence = false.
+template <typename Sink>
+void WalkOpening(const rules::GameRecord& record, int plies, int depth,
+                 Sink sink) {
   using rules::Color;
-  std::vector<IndexedPosition> out;
   const int w = record.width;
   const int h = record.height;
-  const int n = std::min<int>({plies, depth, static_cast<int>(record.moves.size())});
-  out.reserve(n + 1);
+  const int n =
+      std::min<int>({plies, depth, static_cast<int>(record.moves.size())});
+  if (n < 0) return;
   rules::Board board(w, h);
   rules::SymmetricHasher hasher(w, h);
   rules::RemovedStones removed;
   Color to_play = Color::kBlack;
   size_t next_setup = 0;
+  // Canonical keys seen so far (a position counts once per game).
+  absl::InlinedVector<rules::Hash128, 64> seen;
 
   auto apply_setup = [&](int k) {
     bool changed = false;
@@ -46,19 +59,22 @@ std::vector<IndexedPosition> IndexGame(const rules::GameRecord& record,
   for (int k = 0; k <= n; ++k) {
     apply_setup(k);
     const rules::CanonicalKey key = hasher.Canonical(to_play);
-    const bool seen = std::any_of(out.begin(), out.end(), [&](const auto& e) {
-      return e.position == key.key;
-    });
-    IndexedPosition* entry = nullptr;
-    if (!seen) {
-      out.push_back(IndexedPosition{static_cast<uint8_t>(w),
-                                    static_cast<uint8_t>(h), key.key, {}});
-      entry = &out.back();
-      entry->delta.reached.Add(winner);
+    const bool first =
+        std::find(seen.begin(), seen.end(), key.key) == seen.end();
+    if (first) seen.push_back(key.key);
+    if (k == n) {
+      sink(key.key, first, false, 0);
+      break;
     }
-    if (k == n) break;
     const rules::Move m = record.moves[k];
-    const rules::Point cm = hasher.CanonicalMove(key, m.point);
+    uint16_t move = 0;
+    if (first) {
+      const rules::Point cm = hasher.CanonicalMove(key, m.point);
+      move = cm == rules::kPass
+                 ? 0
+                 : static_cast<uint16_t>(rules::DenseIndex(cm, w) + 1);
+    }
+    sink(key.key, first, true, move);
     if (m.point == rules::kPass) {
       board.Pass();
     } else {
@@ -73,16 +89,99 @@ std::vector<IndexedPosition> IndexGame(const rules::GameRecord& record,
       }
     }
     to_play = rules::Opponent(m.color);
-    if (entry == nullptr) continue;
-    Continuation c;
-    c.move = cm == rules::kPass
-                 ? 0
-                 : static_cast<uint16_t>(rules::DenseIndex(cm, w) + 1);
-    c.outcome.Add(winner);
-    c.examples.push_back(id);
-    entry->delta.continuations.push_back(std::move(c));
   }
+}
+
+// Varint of v (at most 10 bytes) into *out.
+void PutVarint(std::string* out, uint64_t v) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<char>(v | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
+}
+
+// The outcome of one game won by `w`, as EncodePositionValue writes it.
+void PutOneOutcome(std::string* out, rules::Winner w) {
+  out->push_back(1);
+  out->push_back(w == rules::Winner::kBlack ? 1 : 0);
+  out->push_back(w == rules::Winner::kWhite ? 1 : 0);
+  out->push_back(w == rules::Winner::kDraw ? 1 : 0);
+}
+
+}  // namespace
+
+std::vector<IndexedPosition> IndexGame(const rules::GameRecord& record,
+                                       int plies, int depth,
+                                       rules::Winner winner, const GameId& id) {
+  std::vector<IndexedPosition> out;
+  const uint8_t w = static_cast<uint8_t>(record.width);
+  const uint8_t h = static_cast<uint8_t>(record.height);
+  WalkOpening(record, plies, depth,
+              [&](const rules::Hash128& position, bool first, bool has_next,
+                  uint16_t move) {
+                if (!first) return;
+                out.push_back(IndexedPosition{w, h, position, {}});
+                PositionValue& v = out.back().delta;
+                v.reached.Add(winner);
+                if (!has_next) return;
+                Continuation c;
+                c.move = move;
+                c.outcome.Add(winner);
+                c.examples.push_back(id);
+                v.continuations.push_back(std::move(c));
+              });
   return out;
+}
+
+void PositionOps::Add(absl::string_view key, absl::string_view value) {
+  bytes_.append(key.data(), key.size());
+  PutVarint(&bytes_, value.size());
+  bytes_.append(value.data(), value.size());
+  ++count_;
+}
+
+void IndexGameOps(const rules::GameRecord& record, int plies, int depth,
+                  rules::Winner winner, const GameId& id, uint32_t config_id,
+                  uint32_t day, PositionOps* out) {
+  std::string* bytes = out->mutable_bytes();
+  const uint8_t w = static_cast<uint8_t>(record.width);
+  const uint8_t h = static_cast<uint8_t>(record.height);
+  // The encoded example id (the same for every continuation).
+  std::string example;
+  example.push_back(static_cast<char>(id.kind));
+  PutVarint(&example, id.hi);
+  PutVarint(&example, id.lo);
+  size_t added = 0;
+  WalkOpening(record, plies, depth,
+              [&](const rules::Hash128& position, bool first, bool has_next,
+                  uint16_t move) {
+                if (!first) return;
+                // PositionKey(), inline.
+                bytes->push_back(static_cast<char>(w));
+                bytes->push_back(static_cast<char>(h));
+                PutFixed64BE(bytes, position.hi);
+                PutFixed64BE(bytes, position.lo);
+                PutFixed32BE(bytes, config_id);
+                PutFixed32BE(bytes, day);
+                // Value length (always < 128) then the value.
+                const size_t len_at = bytes->size();
+                bytes->push_back(0);
+                PutOneOutcome(bytes, winner);
+                if (has_next) {
+                  bytes->push_back(1);  // one continuation
+                  PutVarint(bytes, move);
+                  PutOneOutcome(bytes, winner);
+                  bytes->push_back(1);  // one example
+                  bytes->append(example);
+                } else {
+                  bytes->push_back(0);  // no continuation
+                }
+                (*bytes)[len_at] =
+                    static_cast<char>(bytes->size() - len_at - 1);
+                ++added;
+              });
+  out->AddCount(added);
 }
 
 }  // namespace qipu::store

@@ -2,17 +2,26 @@
 // for its first `depth` plies -- per position reached (canonical key with
 // all symmetries folded and the side to move), one game reached with its
 // outcome and, unless the game ended there, one continuation (the move in
-// the canonical frame) with that outcome and the game as example. A position is counted once
-// per game, at its first occurrence.
+// the canonical frame) with that outcome and the game as example. A
+// position is counted once per game, at its first occurrence.
+//
+// Two outputs: IndexGame() gives decoded deltas (tests, tools), and
+// IndexGameOps() the same entries already encoded for the position index
+// (store/position_index.h) in one flat buffer, without a heap allocation
+// per entry -- the ingest path.
 #ifndef QIPU_STORE_INDEXER_H_
 #define QIPU_STORE_INDEXER_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "rules/record.h"
 #include "rules/result.h"
 #include "store/game_id.h"
+#include "store/keys.h"
 #include "store/position_value.h"
 
 namespace qipu::store {
@@ -32,6 +41,69 @@ struct IndexedPosition {
 std::vector<IndexedPosition> IndexGame(const rules::GameRecord& record,
                                        int plies, int depth,
                                        rules::Winner winner, const GameId& id);
+
+// Position-index entries in one flat buffer: each entry is a 26-byte
+// store::PositionKey followed by a varint length and the encoded
+// PositionValue (a merge operand). Movable value type; not thread-safe.
+class PositionOps {
+ public:
+  // Appends an entry. Precondition: key.size() == kPositionKeyLength.
+  void Add(absl::string_view key, absl::string_view value);
+  // Appends every entry of `other`.
+  void Append(const PositionOps& other) {
+    bytes_ += other.bytes_;
+    count_ += other.count_;
+  }
+  // Calls fn(key, value) for each entry, in the order added.
+  template <typename Fn>
+  void ForEach(Fn fn) const;
+
+  size_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  // Bytes of the buffer.
+  size_t bytes() const { return bytes_.size(); }
+  void Clear() {
+    bytes_.clear();
+    count_ = 0;
+  }
+  // The buffer itself (for appending more entries by hand).
+  std::string* mutable_bytes() { return &bytes_; }
+  void AddCount(size_t n) { count_ += n; }
+
+ private:
+  std::string bytes_;
+  size_t count_ = 0;
+};
+
+// IndexGame() for bucket (config_id, day), encoded: appends one entry per
+// indexed position to *out. The values are exactly EncodePositionValue()
+// of IndexGame()'s deltas.
+void IndexGameOps(const rules::GameRecord& record, int plies, int depth,
+                  rules::Winner winner, const GameId& id, uint32_t config_id,
+                  uint32_t day, PositionOps* out);
+
+// --- implementation --------------------------------------------------------
+
+template <typename Fn>
+void PositionOps::ForEach(Fn fn) const {
+  absl::string_view in = bytes_;
+  while (in.size() > kPositionKeyLength) {
+    const absl::string_view key = in.substr(0, kPositionKeyLength);
+    in.remove_prefix(kPositionKeyLength);
+    uint64_t n = 0;
+    int shift = 0;
+    while (!in.empty()) {
+      const uint8_t b = static_cast<uint8_t>(in[0]);
+      in.remove_prefix(1);
+      n |= static_cast<uint64_t>(b & 0x7F) << shift;
+      shift += 7;
+      if (!(b & 0x80)) break;
+    }
+    const absl::string_view value = in.substr(0, n);
+    in.remove_prefix(value.size());
+    fn(key, value);
+  }
+}
 
 }  // namespace qipu::store
 

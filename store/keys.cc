@@ -114,7 +114,7 @@ std::string PositionKey(const PositionKeyParts& p) {
 }
 
 std::optional<PositionKeyParts> DecodePositionKey(absl::string_view key) {
-  if (key.size() != 26) return std::nullopt;
+  if (key.size() != kPositionKeyLength || key[0] == 0) return std::nullopt;
   PositionKeyParts p;
   p.width = static_cast<uint8_t>(key[0]);
   p.height = static_cast<uint8_t>(key[1]);
@@ -123,6 +123,21 @@ std::optional<PositionKeyParts> DecodePositionKey(absl::string_view key) {
   p.config_id = GetFixed32BE(key.data() + 18);
   p.day = GetFixed32BE(key.data() + 22);
   return p;
+}
+
+std::string IndexWatermarkKey() {
+  return std::string(kPositionKeyLength, '\0');
+}
+
+std::string UnindexedKey(uint64_t batch) {
+  std::string k(1, kUnindexedTag);
+  PutFixed64BE(&k, batch);
+  return k;
+}
+
+std::optional<uint64_t> DecodeUnindexedKey(absl::string_view key) {
+  if (key.size() != 9 || key[0] != kUnindexedTag) return std::nullopt;
+  return GetFixed64BE(key.data() + 1);
 }
 
 std::string AggregateKey(uint32_t config_id, uint32_t day) {

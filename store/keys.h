@@ -6,9 +6,11 @@
 //
 // Column families and what they hold:
 //   default     'V' -> format version; 'N'+name -> counters; 'C'+config id
-//               -> ConfigRecord; 'c'+ConfigTuple -> config id
+//               -> ConfigRecord; 'c'+ConfigTuple -> config id; 'X'+batch
+//               -> games not yet in the position index's files
+//   positions   (also IndexWatermarkKey() -> last batch in the files)
 //   games       GameKey -> qipu.v1.Game (point lookups: bloom filter)
-//   positions   PositionKey -> PositionValue (merge: store/position_value.h)
+//               PositionKey -> PositionValue (merge: store/position_value.h)
 //   aggregates  AggregateKey -> AggregateStats (merge: store/aggregate.h)
 //   jobs        JobKey -> JobRecord; JobCounterKey -> uint64 (merge: add);
 //               LeaseKey -> LeaseRecord; AbandonedKey -> reason
@@ -77,11 +79,26 @@ struct PositionKeyParts {
 };
 // 26 bytes: width, height, position (16), config (4), day (4).
 std::string PositionKey(const PositionKeyParts& parts);
+inline constexpr size_t kPositionKeyLength = 26;
 std::optional<PositionKeyParts> DecodePositionKey(absl::string_view key);
 // The first kPositionPrefixLength bytes: all buckets of one position.
 inline constexpr size_t kPositionPrefixLength = 18;
 std::string PositionPrefix(uint8_t width, uint8_t height,
                            const rules::Hash128& position);
+
+// The position index's watermark (store/position_index.h): 26 zero bytes
+// (width 0, so never a PositionKey; DecodePositionKey() refuses it) ->
+// fixed64 big-endian batch number: every committed batch up to it has its
+// entries in the index's SST files. Written into each of those files.
+std::string IndexWatermarkKey();
+
+// --- default CF: batches not yet in the position index ---------------
+
+// 9 bytes: 'X', batch number. Value: the games of a committed batch whose
+// index entries were still only in memory (store/position_index.h).
+std::string UnindexedKey(uint64_t batch);
+std::optional<uint64_t> DecodeUnindexedKey(absl::string_view key);
+inline constexpr char kUnindexedTag = 'X';
 
 // --- aggregates CF ------------------------------------------------------
 

@@ -130,11 +130,27 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir,
                        "'; this qipu reads version ", kFormatVersion));
     }
   }
+  PositionIndexOptions io = o.index;
+  if (io.build_dir.empty()) io.build_dir = dir + "/index-build";
+  s->index_ = std::make_unique<PositionIndex>(
+      s->db_.get(), s->meta(), s->games(), s->positions(), io);
+  if (absl::Status st = s->index_->Recover(); !st.ok()) {
+    return absl::Status(st.code(),
+                        absl::StrCat("database ", dir,
+                                     ": recovering the position index: ",
+                                     st.message()));
+  }
   return s;
 }
 
 Store::~Store() {
   if (db_ == nullptr) return;
+  if (index_ != nullptr) {
+    if (absl::Status st = index_->Close(); !st.ok()) {
+      spdlog::warn("database {}: position index: {}", dir_, st.ToString());
+    }
+    index_.reset();
+  }
   for (auto* h : handles_) db_->DestroyColumnFamilyHandle(h);
   handles_.clear();
   db_->Close();
@@ -208,6 +224,7 @@ absl::StatusOr<uint64_t> Store::NextCounter(absl::string_view name) {
 }
 
 absl::Status Store::Flush() {
+  if (absl::Status st = index_->Flush(); !st.ok()) return st;
   rocksdb::FlushOptions f;
   f.wait = true;
   return FromRocks(db_->Flush(f, handles_), "flushing");

@@ -4,6 +4,9 @@
 //
 // Memory is bounded by configuration, not by the data: one shared LRU
 // block cache and a write-buffer manager that caps all memtables together.
+// The positions column family is written through store::PositionIndex,
+// which opening the store also recovers.
+//
 // Compression: LZ4 on upper levels, ZSTD at the bottommost level. Point
 // lookups (games) use whole-key bloom filters; the position index uses a
 // prefix extractor over the position (all buckets of a position are one
@@ -25,6 +28,7 @@
 #include "absl/time/time.h"
 #include "rocksdb/db.h"
 #include "rocksdb/write_batch.h"
+#include "store/position_index.h"
 #include "store/rocks_events.h"
 
 namespace qipu::store {
@@ -48,6 +52,9 @@ struct StoreOptions {
   // How often Commit() retries DB::Resume() while writes are stopped by a
   // background error (a full disk that has been freed since, say).
   absl::Duration resume_every = absl::Seconds(2);
+  // The position index's buffer and flushes (store/position_index.h); its
+  // build_dir defaults to DIR/index-build.
+  PositionIndexOptions index;
 };
 
 // Approximate on-disk and in-memory sizes, for metrics.
@@ -80,6 +87,9 @@ class Store {
   rocksdb::ColumnFamilyHandle* positions() const { return handles_[2]; }
   rocksdb::ColumnFamilyHandle* aggregates() const { return handles_[3]; }
   rocksdb::ColumnFamilyHandle* jobs() const { return handles_[4]; }
+  // The write path and buffer of the positions column family: ingest adds
+  // entries there, queries read through it. Owned by the store.
+  PositionIndex& position_index() const { return *index_; }
   const std::string& dir() const { return dir_; }
 
   // Writes `batch` atomically; durable (WAL, fsync per options) on OK.
@@ -103,7 +113,8 @@ class Store {
   // value (first call returns 1). Durable before it returns.
   absl::StatusOr<uint64_t> NextCounter(absl::string_view name);
 
-  // Flushes memtables to SST files (tests, benchmarks, shutdown).
+  // Flushes the position index's buffer and the memtables to SST files
+  // (tests, benchmarks, shutdown).
   absl::Status Flush();
 
   StoreSizes Sizes() const;
@@ -121,6 +132,8 @@ class Store {
   std::unique_ptr<rocksdb::DB> db_;
   // meta (default), games, positions, aggregates, jobs.
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
+  // After db_ and handles_, closed before them.
+  std::unique_ptr<PositionIndex> index_;
   std::shared_ptr<rocksdb::Cache> cache_;
   absl::Mutex counter_mu_;
 };

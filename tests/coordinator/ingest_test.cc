@@ -74,19 +74,23 @@ TEST_F(IngestTest, DuplicatesWithinOneBatchAndConcurrentSubmitters) {
   rules::Board empty(9, 9);
   const auto key =
       rules::SymmetricHasher(empty).Canonical(rules::Color::kBlack).key;
-  std::unique_ptr<rocksdb::Iterator> it(
-      store_->db()->NewIterator(rocksdb::ReadOptions(), store_->positions()));
   const std::string prefix = store::PositionPrefix(9, 9, key);
   uint64_t reached = 0;
   uint64_t continued = 0;
-  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
-       it->Next()) {
-    auto v = store::DecodePositionValue(
-        absl::string_view(it->value().data(), it->value().size()));
-    ASSERT_TRUE(v.ok());
-    reached += v->reached.games;
-    for (const auto& c : v->continuations) continued += c.outcome.games;
-  }
+  ASSERT_TRUE(store_->position_index()
+                  .ForEachUnderPrefix(prefix,
+                                      [&](absl::string_view,
+                                          absl::string_view value) {
+                                        auto v =
+                                            store::DecodePositionValue(value);
+                                        EXPECT_TRUE(v.ok());
+                                        if (!v.ok()) return false;
+                                        reached += v->reached.games;
+                                        for (const auto& c : v->continuations)
+                                          continued += c.outcome.games;
+                                        return true;
+                                      })
+                  .ok());
   EXPECT_EQ(reached, 50u);
   EXPECT_EQ(continued, 50u);
   // One aggregate bucket counting 50 games.

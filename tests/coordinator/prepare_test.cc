@@ -34,7 +34,7 @@ TEST_F(PrepareTest, ValidGamesAreAcceptedAndIndexed) {
     ASSERT_TRUE(p.ok()) << i << ": " << p.status();
     EXPECT_EQ(p->id, store::GameId::SelfPlay(job_, i));
     EXPECT_EQ(p->config_id, info_.config_id);
-    EXPECT_EQ(p->positions.size(), std::min<size_t>(21, g.num_moves() + 1));
+    EXPECT_EQ(p->position_ops.size(), std::min<size_t>(21, g.num_moves() + 1));
     EXPECT_EQ(p->facts.id, p->id);
     EXPECT_EQ(p->facts.moves, static_cast<int>(g.num_moves()));
     qipu::v1::Game stored;

@@ -1,0 +1,622 @@
+#include "store/position_index.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <queue>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "proto/convert.h"
+#include "qipu/v1/game.pb.h"
+#include "rocksdb/sst_file_writer.h"
+#include "spdlog/spdlog.h"
+#include "store/keys.h"
+#include "store/position_value.h"
+#include "store/status.h"
+#include "store/varint.h"
+
+namespace qipu::store {
+
+// A sorted run of entries with distinct keys. A 26-byte position key is
+// held as three big-endian words and a 16-bit tail, so that comparing keys
+// is comparing integers. Immutable once published in runs_.
+struct PositionIndex::Run {
+  struct Slot {
+    uint64_t a = 0;  // key bytes 0..7 (width, height, hash)
+    uint64_t b = 0;  // key bytes 8..15 (hash)
+    uint64_t c = 0;  // key bytes 16..23 (hash, config)
+    uint16_t d = 0;  // key bytes 24..25 (day)
+    uint32_t off = 0;
+    uint32_t len = 0;
+  };
+  std::vector<Slot> slots;
+  // The values, concatenated.
+  std::string values;
+  // The last batch whose entries are in the run.
+  uint64_t last_batch = 0;
+
+  size_t bytes() const { return slots.size() * sizeof(Slot) + values.size(); }
+  absl::string_view value(const Slot& s) const {
+    return absl::string_view(values.data() + s.off, s.len);
+  }
+};
+
+namespace {
+
+using Slot = PositionIndex::Run::Slot;  // NOLINT: private alias for helpers
+
+uint64_t LoadBE64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return __builtin_bswap64(v);
+}
+
+void StoreBE64(uint64_t v, char* p) {
+  v = __builtin_bswap64(v);
+  std::memcpy(p, &v, 8);
+}
+
+void SetKey(absl::string_view key, Slot* s) {
+  s->a = LoadBE64(key.data());
+  s->b = LoadBE64(key.data() + 8);
+  s->c = LoadBE64(key.data() + 16);
+  s->d = static_cast<uint16_t>(static_cast<uint8_t>(key[24]) << 8 |
+                               static_cast<uint8_t>(key[25]));
+}
+
+void KeyBytes(const Slot& s, char out[kPositionKeyLength]) {
+  StoreBE64(s.a, out);
+  StoreBE64(s.b, out + 8);
+  StoreBE64(s.c, out + 16);
+  out[24] = static_cast<char>(s.d >> 8);
+  out[25] = static_cast<char>(s.d & 0xFF);
+}
+
+bool KeyLess(const Slot& x, const Slot& y) {
+  if (x.a != y.a) return x.a < y.a;
+  if (x.b != y.b) return x.b < y.b;
+  if (x.c != y.c) return x.c < y.c;
+  return x.d < y.d;
+}
+
+bool KeyEqual(const Slot& x, const Slot& y) {
+  return x.a == y.a && x.b == y.b && x.c == y.c && x.d == y.d;
+}
+
+// The merge of several operands of one key, as the merge operator would
+// (an undecodable operand is skipped and logged).
+std::string MergeOperands(const std::vector<absl::string_view>& operands) {
+  PositionValue acc;
+  for (absl::string_view op : operands) {
+    auto v = DecodePositionValue(op);
+    if (!v.ok()) {
+      spdlog::error("position index: skipped an undecodable entry: {}",
+                    v.status().ToString());
+      continue;
+    }
+    MergePositionValues(&acc, *v);
+  }
+  return EncodePositionValue(acc);
+}
+
+// Calls emit(slot_of_key, value) once per distinct key of `runs`, in key
+// order, folding the values of a key held by several runs.
+template <typename Emit>
+void MergeRuns(const std::vector<const PositionIndex::Run*>& runs,
+               Emit emit) {
+  struct Cursor {
+    size_t run;
+    size_t pos;
+  };
+  auto slot = [&](const Cursor& c) -> const Slot& {
+    return runs[c.run]->slots[c.pos];
+  };
+  auto later = [&](const Cursor& x, const Cursor& y) {
+    return KeyLess(slot(y), slot(x));
+  };
+  std::priority_queue<Cursor, std::vector<Cursor>, decltype(later)> heap(
+      later);
+  for (size_t r = 0; r < runs.size(); ++r) {
+    if (!runs[r]->slots.empty()) heap.push(Cursor{r, 0});
+  }
+  std::vector<absl::string_view> operands;
+  while (!heap.empty()) {
+    Cursor top = heap.top();
+    heap.pop();
+    const Slot key = slot(top);
+    operands.clear();
+    operands.push_back(runs[top.run]->value(key));
+    if (top.pos + 1 < runs[top.run]->slots.size()) {
+      heap.push(Cursor{top.run, top.pos + 1});
+    }
+    while (!heap.empty() && KeyEqual(slot(heap.top()), key)) {
+      Cursor same = heap.top();
+      heap.pop();
+      operands.push_back(runs[same.run]->value(slot(same)));
+      if (same.pos + 1 < runs[same.run]->slots.size()) {
+        heap.push(Cursor{same.run, same.pos + 1});
+      }
+    }
+    if (operands.size() == 1) {
+      emit(key, operands[0]);
+    } else {
+      const std::string merged = MergeOperands(operands);
+      emit(key, absl::string_view(merged));
+    }
+  }
+}
+
+// A run of `ops` (sorted, equal keys folded).
+std::shared_ptr<PositionIndex::Run> BuildRun(const PositionOps& ops,
+                                             uint64_t batch) {
+  auto run = std::make_shared<PositionIndex::Run>();
+  run->last_batch = batch;
+  run->slots.reserve(ops.size());
+  run->values.reserve(ops.bytes());
+  ops.ForEach([&](absl::string_view key, absl::string_view value) {
+    Slot s;
+    SetKey(key, &s);
+    s.off = static_cast<uint32_t>(run->values.size());
+    s.len = static_cast<uint32_t>(value.size());
+    run->values.append(value.data(), value.size());
+    run->slots.push_back(s);
+  });
+  std::sort(run->slots.begin(), run->slots.end(), KeyLess);
+  // Fold equal keys (shallow positions several games of the batch reach).
+  std::vector<Slot>& slots = run->slots;
+  size_t out = 0;
+  std::vector<absl::string_view> operands;
+  for (size_t i = 0; i < slots.size();) {
+    size_t j = i + 1;
+    while (j < slots.size() && KeyEqual(slots[i], slots[j])) ++j;
+    Slot s = slots[i];
+    if (j - i > 1) {
+      operands.clear();
+      for (size_t k = i; k < j; ++k) operands.push_back(run->value(slots[k]));
+      const std::string merged = MergeOperands(operands);
+      s.off = static_cast<uint32_t>(run->values.size());
+      s.len = static_cast<uint32_t>(merged.size());
+      run->values += merged;
+    }
+    slots[out++] = s;
+    i = j;
+  }
+  slots.resize(out);
+  return run;
+}
+
+// `runs` merged into one run.
+std::shared_ptr<PositionIndex::Run> MergeIntoRun(
+    const std::vector<const PositionIndex::Run*>& runs) {
+  auto run = std::make_shared<PositionIndex::Run>();
+  size_t n = 0;
+  size_t bytes = 0;
+  for (const auto* r : runs) {
+    n += r->slots.size();
+    bytes += r->values.size();
+    run->last_batch = std::max(run->last_batch, r->last_batch);
+  }
+  run->slots.reserve(n);
+  run->values.reserve(bytes);
+  MergeRuns(runs, [&](const Slot& key, absl::string_view value) {
+    Slot s = key;
+    s.off = static_cast<uint32_t>(run->values.size());
+    s.len = static_cast<uint32_t>(value.size());
+    run->values.append(value.data(), value.size());
+    run->slots.push_back(s);
+  });
+  return run;
+}
+
+// Runs this small (entries) are merged with a smaller-or-similar
+// successor, so that slow ingest (many tiny batches) keeps the number of
+// runs a reader searches small.
+constexpr size_t kSmallRunEntries = 16384;
+
+}  // namespace
+
+void AppendUnindexedGame(const UnindexedGame& g, std::string* value) {
+  value->push_back(static_cast<char>(g.id.kind));
+  PutVarint64(value, g.id.hi);
+  PutVarint64(value, g.id.lo);
+  PutVarint64(value, g.plies);
+  PutVarint64(value, g.config_id);
+  PutVarint64(value, g.day);
+}
+
+absl::StatusOr<std::vector<UnindexedGame>> DecodeUnindexedGames(
+    absl::string_view value) {
+  std::vector<UnindexedGame> out;
+  while (!value.empty()) {
+    UnindexedGame g;
+    const uint8_t kind = static_cast<uint8_t>(value[0]);
+    value.remove_prefix(1);
+    uint64_t plies = 0, config = 0, day = 0;
+    if ((kind != static_cast<uint8_t>(GameId::Kind::kSelfPlay) &&
+         kind != static_cast<uint8_t>(GameId::Kind::kImported)) ||
+        !GetVarint64(&value, &g.id.hi) || !GetVarint64(&value, &g.id.lo) ||
+        !GetVarint64(&value, &plies) || !GetVarint64(&value, &config) ||
+        !GetVarint64(&value, &day) || plies > 0xFFFFFFFFu ||
+        config > 0xFFFFFFFFu || day > 0xFFFFFFFFu) {
+      return absl::DataLossError("unindexed batch record: malformed");
+    }
+    g.id.kind = static_cast<GameId::Kind>(kind);
+    g.plies = static_cast<uint32_t>(plies);
+    g.config_id = static_cast<uint32_t>(config);
+    g.day = static_cast<uint32_t>(day);
+    out.push_back(g);
+  }
+  return out;
+}
+
+PositionIndex::PositionIndex(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* meta,
+                             rocksdb::ColumnFamilyHandle* games,
+                             rocksdb::ColumnFamilyHandle* positions,
+                             const PositionIndexOptions& options)
+    : db_(db),
+      meta_(meta),
+      games_(games),
+      positions_(positions),
+      options_(options) {
+  std::error_code ec;
+  std::filesystem::remove_all(options_.build_dir, ec);
+  std::filesystem::create_directories(options_.build_dir, ec);
+  if (ec) {
+    spdlog::error("position index: cannot create {}: {}", options_.build_dir,
+                  ec.message());
+  }
+  flusher_ = std::thread([this] { FlushLoop(); });
+}
+
+PositionIndex::~PositionIndex() { Close().IgnoreError(); }
+
+uint64_t PositionIndex::NextBatch() {
+  absl::MutexLock lock(&mu_);
+  return next_batch_++;
+}
+
+void PositionIndex::Add(uint64_t batch, PositionOps* ops) {
+  if (ops->empty()) return;
+  std::shared_ptr<Run> run = BuildRun(*ops, batch);
+  ops->Clear();
+  absl::MutexLock lock(&mu_);
+  auto room = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return closing_ || buffered_bytes_ < options_.max_bytes;
+  };
+  mu_.Await(absl::Condition(&room));
+  if (closed_) {
+    spdlog::error("position index: batch {} added after close; dropped",
+                  batch);
+    return;
+  }
+  buffered_bytes_ += run->bytes();
+  buffered_entries_ += run->slots.size();
+  last_added_ = std::max(last_added_, batch);
+  runs_.push_back(std::move(run));
+  // Merge small tail runs not being flushed.
+  while (runs_.size() >= flushing_ + 2) {
+    const Run& last = *runs_[runs_.size() - 1];
+    const Run& prev = *runs_[runs_.size() - 2];
+    if (prev.slots.size() >= kSmallRunEntries ||
+        last.slots.size() * 2 < prev.slots.size()) {
+      break;
+    }
+    std::shared_ptr<Run> merged = MergeIntoRun({&prev, &last});
+    buffered_bytes_ += merged->bytes();
+    buffered_bytes_ -= prev.bytes() + last.bytes();
+    buffered_entries_ += merged->slots.size();
+    buffered_entries_ -= prev.slots.size() + last.slots.size();
+    runs_.pop_back();
+    runs_.back() = std::move(merged);
+  }
+}
+
+absl::Status PositionIndex::Flush() {
+  absl::MutexLock lock(&mu_);
+  if (closed_) return absl::FailedPreconditionError("position index closed");
+  if (runs_.empty()) {
+    // Everything added is in the files (batches without entries too).
+    flushed_through_ = std::max(flushed_through_, last_added_);
+    return absl::OkStatus();
+  }
+  const uint64_t wanted = last_added_;
+  if (flushed_through_ >= wanted) return absl::OkStatus();
+  flush_wanted_ = std::max(flush_wanted_, wanted);
+  const uint64_t attempts = attempts_;
+  auto done = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return flushed_through_ >= wanted || closed_ ||
+           (attempts_ > attempts && !flush_error_.ok());
+  };
+  mu_.Await(absl::Condition(&done));
+  if (flushed_through_ >= wanted) return absl::OkStatus();
+  if (!flush_error_.ok()) return flush_error_;
+  return absl::FailedPreconditionError("position index closed");
+}
+
+absl::Status PositionIndex::Close() {
+  {
+    absl::MutexLock lock(&mu_);
+    if (closed_ && !flusher_.joinable()) return flush_error_;
+    closing_ = true;
+  }
+  if (flusher_.joinable()) flusher_.join();
+  absl::MutexLock lock(&mu_);
+  closed_ = true;
+  if (!runs_.empty()) {
+    spdlog::warn(
+        "position index: closed with {} entries unwritten ({}); they are "
+        "rebuilt from the stored games at the next open",
+        buffered_entries_, flush_error_.ToString());
+  }
+  return flush_error_;
+}
+
+void PositionIndex::FlushLoop() {
+  for (;;) {
+    Runs take;
+    uint64_t watermark = 0;
+    uint64_t file = 0;
+    {
+      absl::MutexLock lock(&mu_);
+      auto work = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+        return closing_ || (!runs_.empty() &&
+                            (buffered_bytes_ >= options_.flush_bytes ||
+                             flush_wanted_ > flushed_through_));
+      };
+      mu_.Await(absl::Condition(&work));
+      if (runs_.empty()) return;  // closing, nothing left
+      take.assign(runs_.begin(), runs_.end());
+      flushing_ = take.size();
+      for (const auto& r : take) watermark = std::max(watermark, r->last_batch);
+      file = ++file_number_;
+    }
+    std::string path = absl::StrCat(options_.build_dir, "/index-", getpid(),
+                                    "-", file, ".sst");
+    uint64_t entries = 0;
+    absl::Status s = WriteFile(take, watermark, &path, &entries);
+    bool closing = false;
+    {
+      absl::MutexLock lock(&mu_);
+      if (s.ok()) {
+        // Ingest and drop the runs under the readers' lock: a reader sees
+        // the entries either in its runs or in its iterator, never both.
+        rocksdb::IngestExternalFileOptions io;
+        io.move_files = true;
+        s = FromRocks(db_->IngestExternalFile(positions_, {path}, io),
+                      "ingesting a position index file");
+      }
+      ++attempts_;
+      if (s.ok()) {
+        for (const auto& r : take) {
+          buffered_bytes_ -= r->bytes();
+          buffered_entries_ -= r->slots.size();
+        }
+        runs_.erase(runs_.begin(), runs_.begin() + take.size());
+        flushed_through_ = std::max(flushed_through_, watermark);
+        flush_error_ = absl::OkStatus();
+        ++stats_.flushes;
+        stats_.flushed_entries += entries;
+      } else {
+        flush_error_ = s;
+        ++stats_.failed_flushes;
+      }
+      flushing_ = 0;
+      closing = closing_;
+    }
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+    if (s.ok()) {
+      DeleteRecords(watermark);
+      continue;
+    }
+    spdlog::error("position index: flush failed (will retry): {}",
+                  s.ToString());
+    if (closing) return;  // Recover() rebuilds the entries at next open.
+    absl::MutexLock lock(&mu_);
+    mu_.AwaitWithTimeout(absl::Condition(&closing_), options_.retry_after);
+  }
+}
+
+absl::Status PositionIndex::WriteFile(const Runs& runs, uint64_t watermark,
+                                      std::string* path,
+                                      uint64_t* entries) const {
+  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(),
+                                db_->GetOptions(positions_), positions_);
+  rocksdb::Status st = writer.Open(*path);
+  if (!st.ok()) return FromRocks(st, absl::StrCat("creating ", *path));
+  char mark[8];
+  StoreBE64(watermark, mark);
+  st = writer.Put(IndexWatermarkKey(), rocksdb::Slice(mark, 8));
+  std::vector<const Run*> raw;
+  raw.reserve(runs.size());
+  for (const auto& r : runs) raw.push_back(r.get());
+  uint64_t n = 0;
+  char key[kPositionKeyLength];
+  MergeRuns(raw, [&](const Slot& s, absl::string_view value) {
+    if (!st.ok()) return;
+    KeyBytes(s, key);
+    st = writer.Merge(rocksdb::Slice(key, kPositionKeyLength),
+                      rocksdb::Slice(value.data(), value.size()));
+    ++n;
+  });
+  if (st.ok()) st = writer.Finish();
+  if (!st.ok()) return FromRocks(st, absl::StrCat("writing ", *path));
+  *entries = n;
+  return absl::OkStatus();
+}
+
+void PositionIndex::DeleteRecords(uint64_t batch) const {
+  const rocksdb::Status st =
+      db_->DeleteRange(rocksdb::WriteOptions(), meta_, UnindexedKey(0),
+                       UnindexedKey(batch + 1));
+  if (!st.ok()) {
+    // Harmless: Recover() deletes records at or below the watermark.
+    spdlog::warn("position index: deleting records up to batch {}: {}", batch,
+                 st.ToString());
+  }
+}
+
+absl::Status PositionIndex::ForEachUnderPrefix(absl::string_view prefix,
+                                               const EntryFn& fn) const {
+  if (prefix.size() != kPositionPrefixLength) {
+    return absl::InvalidArgumentError("position prefix of the wrong length");
+  }
+  rocksdb::ReadOptions ro;
+  ro.prefix_same_as_start = true;
+  // The prefix's successor as an upper bound, so that the scan stops at the
+  // end of the prefix without loading the following data block.
+  std::string upper(prefix);
+  while (!upper.empty() && static_cast<uint8_t>(upper.back()) == 0xff) {
+    upper.pop_back();
+  }
+  rocksdb::Slice upper_slice;
+  if (!upper.empty()) {
+    upper.back() = static_cast<char>(static_cast<uint8_t>(upper.back()) + 1);
+    upper_slice = rocksdb::Slice(upper);
+    ro.iterate_upper_bound = &upper_slice;
+  }
+  std::unique_ptr<rocksdb::Iterator> it;
+  Runs runs;
+  {
+    absl::MutexLock lock(&mu_);
+    it.reset(db_->NewIterator(ro, positions_));
+    runs = runs_;
+  }
+  const rocksdb::Slice p(prefix.data(), prefix.size());
+  for (it->Seek(p); it->Valid() && it->key().starts_with(p); it->Next()) {
+    if (!fn(absl::string_view(it->key().data(), it->key().size()),
+            absl::string_view(it->value().data(), it->value().size()))) {
+      return absl::OkStatus();
+    }
+  }
+  if (absl::Status s = FromRocks(it->status(), "reading the position index");
+      !s.ok()) {
+    return s;
+  }
+  // Buffered entries: the prefix is key words a, b and the top 16 bits of
+  // c.
+  Slot lo;
+  char padded[kPositionKeyLength] = {};
+  std::memcpy(padded, prefix.data(), prefix.size());
+  SetKey(absl::string_view(padded, kPositionKeyLength), &lo);
+  char key[kPositionKeyLength];
+  for (const auto& run : runs) {
+    auto at = std::lower_bound(run->slots.begin(), run->slots.end(), lo,
+                               KeyLess);
+    for (; at != run->slots.end() && at->a == lo.a && at->b == lo.b &&
+           (at->c >> 48) == (lo.c >> 48);
+         ++at) {
+      KeyBytes(*at, key);
+      if (!fn(absl::string_view(key, kPositionKeyLength), run->value(*at))) {
+        return absl::OkStatus();
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+PositionIndexStats PositionIndex::stats() const {
+  absl::MutexLock lock(&mu_);
+  PositionIndexStats s = stats_;
+  s.buffered_entries = buffered_entries_;
+  s.buffered_bytes = buffered_bytes_;
+  s.runs = runs_.size();
+  return s;
+}
+
+absl::Status PositionIndex::Recover() {
+  uint64_t watermark = 0;
+  {
+    std::string v;
+    const rocksdb::Status st =
+        db_->Get(rocksdb::ReadOptions(), positions_, IndexWatermarkKey(), &v);
+    if (st.ok() && v.size() == 8) {
+      watermark = LoadBE64(v.data());
+    } else if (!st.ok() && !st.IsNotFound()) {
+      return FromRocks(st, "reading the position index watermark");
+    }
+  }
+  std::vector<std::pair<uint64_t, std::string>> pending;
+  uint64_t last = watermark;
+  {
+    std::unique_ptr<rocksdb::Iterator> it(
+        db_->NewIterator(rocksdb::ReadOptions(), meta_));
+    for (it->Seek(UnindexedKey(0)); it->Valid(); it->Next()) {
+      const auto batch = DecodeUnindexedKey(
+          absl::string_view(it->key().data(), it->key().size()));
+      if (!batch) break;
+      last = std::max(last, *batch);
+      if (*batch > watermark) {
+        pending.emplace_back(*batch, it->value().ToString());
+      }
+    }
+    if (absl::Status s = FromRocks(it->status(), "reading unindexed batches");
+        !s.ok()) {
+      return s;
+    }
+  }
+  {
+    absl::MutexLock lock(&mu_);
+    next_batch_ = last + 1;
+    last_added_ = flushed_through_ = watermark;
+  }
+  uint64_t games = 0;
+  for (auto& [batch, value] : pending) {
+    auto list = DecodeUnindexedGames(value);
+    if (!list.ok()) {
+      return absl::DataLossError(absl::StrCat(
+          "position index: record of batch ", batch, ": ",
+          list.status().message()));
+    }
+    PositionOps ops;
+    for (const UnindexedGame& g : *list) {
+      std::string bytes;
+      const rocksdb::Status st =
+          db_->Get(rocksdb::ReadOptions(), games_, GameKey(g.id), &bytes);
+      qipu::v1::Game game;
+      absl::StatusOr<rules::GameRecord> record =
+          absl::DataLossError("does not parse");
+      absl::StatusOr<rules::GameResult> result =
+          absl::DataLossError("does not parse");
+      if (st.ok() && game.ParseFromString(bytes)) {
+        record = wire::GameToRecord(game);
+        result = wire::ResultFromProto(game.result());
+      }
+      if (!st.ok() || !record.ok() || !result.ok()) {
+        spdlog::error(
+            "position index: game {} of batch {} cannot be re-indexed ({}); "
+            "its positions are missing from the index",
+            GameIdText(g.id), batch,
+            !st.ok() ? st.ToString()
+                     : (!record.ok() ? record.status() : result.status())
+                           .ToString());
+        continue;
+      }
+      IndexGameOps(*record, static_cast<int>(g.plies),
+                   static_cast<int>(g.plies), result->winner, g.id,
+                   g.config_id, g.day, &ops);
+      ++games;
+    }
+    Add(batch, &ops);
+  }
+  if (!pending.empty()) {
+    spdlog::info(
+        "position index: re-indexed {} game(s) of {} batch(es) left "
+        "unwritten by the last run",
+        games, pending.size());
+    {
+      absl::MutexLock lock(&mu_);
+      stats_.recovered_games += games;
+      // A batch whose games were all unreadable added nothing: still done.
+      last_added_ = std::max(last_added_, pending.back().first);
+    }
+    if (absl::Status s = Flush(); !s.ok()) return s;
+  }
+  if (last > 0) DeleteRecords(last);
+  return absl::OkStatus();
+}
+
+}  // namespace qipu::store
