@@ -423,8 +423,12 @@ void PositionIndex::FlushLoop() {
 absl::Status PositionIndex::WriteFile(const Runs& runs, uint64_t watermark,
                                       std::string* path,
                                       uint64_t* entries) const {
-  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(),
-                                db_->GetOptions(positions_), positions_);
+  // LZ4 whatever level the file lands on: flushes are on the ingest's
+  // critical path, and compactions recompress with ZSTD at the bottom.
+  rocksdb::Options options = db_->GetOptions(positions_);
+  options.compression = rocksdb::kLZ4Compression;
+  options.bottommost_compression = rocksdb::kLZ4Compression;
+  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), options, positions_);
   rocksdb::Status st = writer.Open(*path);
   if (!st.ok()) return FromRocks(st, absl::StrCat("creating ", *path));
   char mark[8];
