@@ -390,6 +390,9 @@ void PositionIndex::FlushLoop() {
       }
       ++attempts_;
       if (s.ok()) {
+        // The records of the file's batches are obsolete (a crash before
+        // this delete is harmless: the watermark says so).
+        DeleteRecords(watermark);
         for (const auto& r : take) {
           buffered_bytes_ -= r->bytes();
           buffered_entries_ -= r->slots.size();
@@ -408,10 +411,7 @@ void PositionIndex::FlushLoop() {
     }
     std::error_code ec;
     std::filesystem::remove(path, ec);
-    if (s.ok()) {
-      DeleteRecords(watermark);
-      continue;
-    }
+    if (s.ok()) continue;
     spdlog::error("position index: flush failed (will retry): {}",
                   s.ToString());
     if (closing) return;  // Recover() rebuilds the entries at next open.

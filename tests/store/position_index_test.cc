@@ -191,6 +191,9 @@ TEST(PositionIndex, ReadersNeverCountAnEntryTwiceDuringFlushes) {
   auto s = Store::Open(tmp.path() + "/db", o);
   ASSERT_TRUE(s.ok()) << s.status();
   const std::string root = EmptyBoardPrefix();
+  // Games whose commit has begun / has returned: a reader must see at
+  // least the latter and at most the former.
+  std::atomic<uint64_t> begun{0};
   std::atomic<uint64_t> committed{0};
   std::atomic<bool> done{false};
   std::atomic<int> bad{0};
@@ -198,13 +201,14 @@ TEST(PositionIndex, ReadersNeverCountAnEntryTwiceDuringFlushes) {
     while (!done.load()) {
       const uint64_t before = committed.load();
       const uint64_t seen = Reached(**s, root);
-      const uint64_t after = committed.load();
+      const uint64_t after = begun.load();
       if (seen < before || seen > after) ++bad;
     }
   });
   for (int b = 0; b < 40; ++b) {
     std::vector<TestGame> games;
     for (int i = 0; i < 10; ++i) games.push_back(MakeGame(b * 10 + i, 30, 2, 0));
+    begun += 10;
     Commit(s->get(), games, 2, 0);
     committed += 10;
   }
