@@ -211,10 +211,9 @@ std::shared_ptr<PositionIndex::Run> MergeIntoRun(
   return run;
 }
 
-// Runs this small (entries) are merged with a smaller-or-similar
-// successor, so that slow ingest (many tiny batches) keeps the number of
-// runs a reader searches small.
-constexpr size_t kSmallRunEntries = 16384;
+// Most buffered runs (besides those being flushed) a reader searches;
+// beyond it Add() merges runs.
+constexpr size_t kMaxRuns = 48;
 
 }  // namespace
 
@@ -296,21 +295,27 @@ void PositionIndex::Add(uint64_t batch, PositionOps* ops) {
   buffered_entries_ += run->slots.size();
   last_added_ = std::max(last_added_, batch);
   runs_.push_back(std::move(run));
-  // Merge small tail runs not being flushed.
-  while (runs_.size() >= flushing_ + 2) {
-    const Run& last = *runs_[runs_.size() - 1];
-    const Run& prev = *runs_[runs_.size() - 2];
-    if (prev.slots.size() >= kSmallRunEntries ||
-        last.slots.size() * 2 < prev.slots.size()) {
-      break;
+  // Too many runs make readers search too many: merge the adjacent pair
+  // (of those not being flushed) that is smallest together.
+  while (runs_.size() - flushing_ > kMaxRuns) {
+    size_t best = flushing_;
+    size_t best_size = ~size_t{0};
+    for (size_t i = flushing_; i + 1 < runs_.size(); ++i) {
+      const size_t size = runs_[i]->slots.size() + runs_[i + 1]->slots.size();
+      if (size < best_size) {
+        best = i;
+        best_size = size;
+      }
     }
-    std::shared_ptr<Run> merged = MergeIntoRun({&prev, &last});
+    const Run& first = *runs_[best];
+    const Run& second = *runs_[best + 1];
+    std::shared_ptr<Run> merged = MergeIntoRun({&first, &second});
     buffered_bytes_ += merged->bytes();
-    buffered_bytes_ -= prev.bytes() + last.bytes();
+    buffered_bytes_ -= first.bytes() + second.bytes();
     buffered_entries_ += merged->slots.size();
-    buffered_entries_ -= prev.slots.size() + last.slots.size();
-    runs_.pop_back();
-    runs_.back() = std::move(merged);
+    buffered_entries_ -= first.slots.size() + second.slots.size();
+    runs_[best] = std::move(merged);
+    runs_.erase(runs_.begin() + best + 1);
   }
 }
 

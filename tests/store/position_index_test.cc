@@ -225,7 +225,7 @@ TEST(PositionIndex, ManySmallBatchesStayFewRuns) {
   auto s = Store::Open(tmp.path() + "/db", Options());
   ASSERT_TRUE(s.ok()) << s.status();
   for (int i = 0; i < 300; ++i) Commit(s->get(), {MakeGame(i, 30, 1, 0)}, 1, 0);
-  EXPECT_LE((*s)->position_index().stats().runs, 12u);
+  EXPECT_LE((*s)->position_index().stats().runs, 48u);
   EXPECT_EQ(Reached(**s, EmptyBoardPrefix()), 300u);
 }
 
