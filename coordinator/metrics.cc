@@ -65,6 +65,19 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                                "an error (full disk, ...) stops them")
                            .Register(*registry_)
                            .Add({});
+  index_buffered_entries_ =
+      &prometheus::BuildGauge()
+           .Name("qipu_position_index_buffered_entries")
+           .Help("Opening-index entries in memory, not yet in SST files")
+           .Register(*registry_)
+           .Add({});
+  auto& flushes = prometheus::BuildGauge()
+                      .Name("qipu_position_index_flushes")
+                      .Help("Opening-index files written since start, by "
+                            "outcome")
+                      .Register(*registry_);
+  index_flushes_ = &flushes.Add({{"outcome", "ok"}});
+  index_failed_flushes_ = &flushes.Add({{"outcome", "failed"}});
 }
 
 absl::Status Metrics::Serve(const std::string& listen) {
@@ -100,6 +113,12 @@ void Metrics::Sample(const JobManager& jobs, const Ingestor& ingest,
         .Set(static_cast<double>(cf.estimated_keys));
   }
   block_cache_->Set(static_cast<double>(sizes.block_cache_usage));
+  cf_bytes_->Add({{"cf", "positions"}, {"kind", "buffer"}})
+      .Set(static_cast<double>(sizes.index.buffered_bytes));
+  index_buffered_entries_->Set(
+      static_cast<double>(sizes.index.buffered_entries));
+  index_flushes_->Set(static_cast<double>(sizes.index.flushes));
+  index_failed_flushes_->Set(static_cast<double>(sizes.index.failed_flushes));
 }
 
 }  // namespace qipu::coordinator

@@ -1,7 +1,7 @@
 // Prometheus metrics of the coordinator (prometheus-cpp), served as text
 // on --metrics HOST:PORT at /metrics: games accepted / rejected /
 // duplicate, leases open / expired, ingest latency, queue depth, RocksDB
-// sizes. Counters are updated by the services; gauges are sampled by
+// sizes, the position index's buffer and flushes. Counters are updated by the services; gauges are sampled by
 // Sample(). Thread-safe (prometheus-cpp metrics are).
 #ifndef QIPU_COORDINATOR_METRICS_H_
 #define QIPU_COORDINATOR_METRICS_H_
@@ -64,6 +64,9 @@ class Metrics {
   prometheus::Family<prometheus::Gauge>* cf_keys_;
   prometheus::Gauge* block_cache_;
   prometheus::Gauge* storage_writable_;
+  prometheus::Gauge* index_buffered_entries_;
+  prometheus::Gauge* index_flushes_;
+  prometheus::Gauge* index_failed_flushes_;
 };
 
 }  // namespace qipu::coordinator

@@ -242,6 +242,7 @@ StoreSizes Store::Sizes() const {
     out.column_families.push_back(cf);
   }
   out.block_cache_usage = cache_->GetUsage();
+  out.index = index_->stats();
   return out;
 }
 

@@ -67,6 +67,8 @@ struct StoreSizes {
   };
   std::vector<Cf> column_families;
   uint64_t block_cache_usage = 0;
+  // The position index's buffer and flushes.
+  PositionIndexStats index;
 };
 
 class Store {

@@ -85,6 +85,15 @@ TEST(OpsLeaseExpiry, KilledWorkersLeaseExpiresAndAnotherWorkerFinishesIt) {
       absl::Seconds(5) * kSlowdown, absl::Milliseconds(50)))
       << "qipu_leases{state=\"expired\"} = "
       << (expired.has_value() ? absl::StrCat(*expired) : "absent");
+  // The opening index's buffer and flushes are on the page too.
+  auto page = ScrapeMetrics(*metrics_port);
+  ASSERT_TRUE(page.ok()) << page.status();
+  EXPECT_TRUE(
+      MetricValue(*page, "qipu_position_index_buffered_entries").has_value())
+      << *page;
+  EXPECT_TRUE(
+      MetricValue(*page, "qipu_position_index_flushes{outcome=\"failed\"}")
+          .has_value());
   auto before = client.JobStatus(*job);
   ASSERT_TRUE(before.ok()) << before.status();
   const uint64_t done_by_doomed = before->done();
