@@ -58,6 +58,14 @@ class SpdlogRocksLogger final : public rocksdb::Logger {
       line.resize(static_cast<size_t>(n));
     }
     while (!line.empty() && line.back() == '\n') line.pop_back();
+    // Creating a database, RocksDB reports at ERROR level that the
+    // directory it is about to create does not exist yet.
+    if (to == spdlog::level::err &&
+        line.find("Error when reading") != std::string::npos &&
+        line.find("dir NotFound") != std::string::npos) {
+      spdlog::debug("rocksdb {}: {}", dir_, line);
+      return;
+    }
     spdlog::log(to, "rocksdb {}: {}", dir_, line);
   }
 
