@@ -349,8 +349,17 @@ void Worker::OnAck(const GameKey& key, const std::string& lease_id) {
 
 void Worker::Return(const std::string& lease_id, const char* why) {
   const absl::Status s = client_->ReturnLease(lease_id);
+  bool stopping = false;
+  {
+    absl::MutexLock lock(&mu_);
+    stopping = stop_;
+  }
   if (s.ok() || absl::IsNotFound(s)) {
     spdlog::debug("worker {} lease {}: returned ({})", name_, lease_id, why);
+  } else if (stopping && absl::IsCancelled(s)) {
+    // Stop() cancelled the call; an unreturned lease just expires.
+    spdlog::debug("worker {} lease {}: return cancelled by the stop ({})",
+                  name_, lease_id, why);
   } else {
     spdlog::warn("worker {} lease {}: return failed ({}): {}", name_, lease_id,
                  why, s.ToString());
