@@ -432,8 +432,9 @@ absl::Status Spool::Sync() {
   const int rc = ::fdatasync(fd);
   const int err = errno;
   ::close(fd);
+  absl::MutexLock lock(&mu_);
+  ++stats_.syncs;
   if (rc != 0) {
-    absl::MutexLock lock(&mu_);
     dirty_ = true;
     return ErrnoError(err, "fdatasync", options_.dir + "/spool.log");
   }

@@ -23,8 +23,9 @@
 // else is skipped with a warning and the reader resynchronises on the next
 // magic, so one bad sector costs the games in it, never the spool.
 //
-// Appends are buffered by the kernel; Sync() makes them durable and the
-// uploader calls it once per group of games, before sending any of them.
+// Appends are buffered by the kernel; Sync() makes them durable, and the
+// uploader calls it before sending any game appended before it (once per
+// group of games or less often: see uploader.h).
 // A group is appended with one write() (AppendBatch()), and the acks of
 // one ack message with one more (AckBatch()): a write() costs more than
 // checksumming and copying a 9x9 game, so per-game syscalls would
@@ -89,6 +90,8 @@ struct SpoolStats {
   int64_t file_bytes = 0;
   // Rewrites of the log, Open()'s included.
   uint64_t compactions = 0;
+  // Sync() calls that flushed appends (fdatasync), since Open().
+  uint64_t syncs = 0;
 };
 
 // Thread-safe (one mutex); one Spool per directory and process (Open()

@@ -170,15 +170,38 @@ void Uploader::LogSpoolError(const std::string& what) {
   }
 }
 
+bool Uploader::StreamBusy() {
+  // Take the writer's request before looking, so that one made after the
+  // look is not lost.
+  sync_wanted_.store(false);
+  const size_t window = static_cast<size_t>(std::max(options_.window, 1));
+  absl::MutexLock lock(&mu_);
+  return !stopping_ && !spool_everything_ && unsent_.size() >= window;
+}
+
 void Uploader::Intake(absl::Duration timeout) {
+  const size_t group = static_cast<size_t>(std::max(options_.spool_group, 1));
+  const size_t max_unsynced = std::max<size_t>(options_.max_unsynced, 1);
+  // While the stream is busy, games are taken off the queue a whole group
+  // at a time and synced later (see the file comment); the writer's
+  // request (sync_wanted_) cuts the wait for a group short.
+  bool busy = StreamBusy();
+  if (!unsynced_.empty() && (!busy || unsynced_.size() >= max_unsynced)) {
+    // A sync is due: take what is queued and sync, without waiting.
+    timeout = absl::ZeroDuration();
+    busy = false;
+  }
+  // False when no more games will be appended for now: sync what waits.
+  bool more_coming = true;
   if (!backlog_.empty()) {
     group_.swap(backlog_);
   } else if (spool_->pending() >= options_.max_pending && !SpoolsEverything()) {
     // Spool full: leave games in the queue (the runner blocks).
-    absl::SleepFor(std::min(timeout, kTick));
+    more_coming = false;
+    if (unsynced_.empty()) absl::SleepFor(std::min(timeout, kTick));
   } else {
-    queue_->PopBatch(static_cast<size_t>(std::max(options_.spool_group, 1)),
-                     timeout, &group_);
+    queue_->PopBatch(group, timeout, &group_, busy ? group : 1,
+                     busy ? &sync_wanted_ : nullptr);
     absl::MutexLock lock(&mu_);
     intake_ = group_.size();
   }
@@ -197,7 +220,8 @@ void Uploader::Intake(absl::Duration timeout) {
       stats_.already_pending += n - *added;
     }
   }
-  if (!unsynced_.empty()) {
+  if (!unsynced_.empty() &&
+      (!more_coming || unsynced_.size() >= max_unsynced || !StreamBusy())) {
     if (absl::Status s = spool_->Sync(); !s.ok()) {
       LogSpoolError(
           absl::StrCat("spool sync failed: ", s.ToString(), "; will retry"));
@@ -327,6 +351,7 @@ void Uploader::WriteLoop(CoordinatorClient::UploadStream* stream) {
   std::vector<UploadItem> items;
   for (;;) {
     items.clear();
+    bool running_short = false;
     {
       absl::MutexLock lock(&mu_);
       auto ready = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
@@ -345,7 +370,11 @@ void Uploader::WriteLoop(CoordinatorClient::UploadStream* stream) {
         in_flight_.push_back(items.back());
       }
       stats_.sent += n;
+      running_short = unsent_.size() < window;
     }
+    // Ask the uploader's thread for a sync of what it has appended, and
+    // for the next games (once: StreamBusy() re-arms the request).
+    if (running_short && !sync_wanted_.exchange(true)) queue_->Wake();
     // Encoded outside the lock: the reader applies acks meanwhile.
     const grpc::ByteBuffer message = EncodeUpload(items, batch > 1);
     if (!stream->Write(message)) {

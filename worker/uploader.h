@@ -3,11 +3,20 @@
 // forgets each game once its ack arrives.
 //
 // Threads. The uploader's own thread takes games off the queue in groups
-// (up to spool_group), appends each group to the spool with one write and
-// syncs once per group; only then do they become sendable. It also opens
-// streams, watches them and reconnects. Each stream has a writer thread
-// (the one caller of Write/WritesDone) and a reader thread (the one caller
-// of Read), as the gRPC sync API requires.
+// (up to spool_group) and appends each group to the spool with one write;
+// games become sendable only once synced. It also opens streams, watches
+// them and reconnects. Each stream has a writer thread (the one caller of
+// Write/WritesDone) and a reader thread (the one caller of Read), as the
+// gRPC sync API requires.
+//
+// Syncs. A sync makes every game appended before it durable, and costs
+// more CPU than spooling dozens of games, so the uploader syncs when the
+// stream can use the games, not per group: at once while fewer than
+// `window` synced games wait to be sent; while more wait (the coordinator
+// is the bottleneck), syncing sooner would send nothing sooner, so up to
+// max_unsynced games gather first, and games are taken off the queue only
+// a whole group at a time. The writer wakes the uploader's thread as soon
+// as it runs short. A stop syncs at once.
 //
 // Flow control. At most `window` games are sent and unacknowledged on a
 // stream; the writer waits for acks beyond that. Games go up to `batch` to
@@ -38,6 +47,7 @@
 #ifndef QIPU_WORKER_UPLOADER_H_
 #define QIPU_WORKER_UPLOADER_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -66,8 +76,11 @@ struct UploaderOptions {
   // batched form (GameUpload.batch) and gets batched acks; 1 sends the
   // single form, one game per message.
   int batch = 64;
-  // Most games taken off the queue per spool sync, >= 1.
+  // Most games taken off the queue per spool write, >= 1.
   int spool_group = 64;
+  // Most games appended to the spool and not yet synced, >= 1; see the
+  // file comment. 1 syncs every group at once.
+  size_t max_unsynced = 1024;
   // Most games pending in the spool before the queue is left to fill.
   size_t max_pending = 4096;
   // A stream with games in flight and no ack for this long is restarted.
@@ -163,6 +176,10 @@ class Uploader {
   // Parses every synced pending game and drops (acks as REJECTED) those
   // that do not parse. Uploader's thread, between streams.
   void DropUnparsableGames();
+  // True while the stream has at least `window` synced games to send and
+  // no stop is under way: syncing more games now would send nothing
+  // sooner (see the file comment). Clears sync_wanted_. Uploader's thread.
+  bool StreamBusy();
   // True after SpoolEverything() or Stop().
   bool SpoolsEverything() const;
   // True when Stop() was called and either everything is uploaded or the
@@ -189,6 +206,10 @@ class Uploader {
   std::vector<FinishedGame> backlog_;
   std::vector<FinishedGame> group_;
   std::vector<SpooledGame> unsynced_;
+  // Set by the writer when fewer than `window` synced games wait to be
+  // sent, to wake the uploader's thread (from GameQueue::PopBatch) for a
+  // sync; cleared by StreamBusy().
+  std::atomic<bool> sync_wanted_{false};
 
   mutable absl::Mutex mu_;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;

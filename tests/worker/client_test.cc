@@ -254,6 +254,41 @@ TEST(Uploader, UnparsableSpooledGameIsDroppedAsRejected) {
   EXPECT_EQ(JobStatusOf(*c, job).done(), 39u);
 }
 
+// While the stream has plenty of synced games to send, games arriving are
+// spooled in whole groups and synced together when the stream runs
+// short, not one sync per group.
+TEST(Uploader, DefersSyncsWhileTheStreamIsBusy) {
+  TempDir tmp;
+  auto c = StartCoordinator(tmp.Sub("db"));
+  ASSERT_NE(c, nullptr);
+  const qipu::v1::JobConfig config = Config(9, 9);
+  const uint64_t job = SubmitJob(*c, 1500, config);
+  auto spool = std::move(*Spool::Open(SpoolOptions{tmp.Sub("spool")}));
+  Fill(spool.get(), config, job, 1000);
+  std::vector<FinishedGame> more;
+  for (uint64_t i = 1000; i < 1500; ++i) {
+    more.push_back(PlayOne(config, job, i, "L"));
+  }
+  const uint64_t syncs_before = spool->stats().syncs;
+  CoordinatorClient client(To(c->address()));
+  GameQueue queue(1024);
+  // One game a message, 8 in flight: the 1000 spooled games keep the
+  // stream busy while the 500 new ones arrive.
+  UploaderOptions uo = Quick(8);
+  uo.batch = 1;
+  Uploader up(uo, &client, spool.get(), &queue, nullptr);
+  up.Start();
+  for (FinishedGame& g : more) ASSERT_TRUE(queue.Push(std::move(g)));
+  ASSERT_TRUE(WaitFor([&] { return up.pending() == 0; }));
+  up.Stop(absl::Now() + absl::Seconds(5));
+  up.Wait();
+  EXPECT_EQ(up.stats().stored, 1500u);
+  EXPECT_EQ(JobStatusOf(*c, job).done(), 1500u);
+  // 500 games are 8 groups of spool_group (64); one sync took most or all
+  // of them (one more when the first group beat the stream's start).
+  EXPECT_LE(spool->stats().syncs - syncs_before, 3u);
+}
+
 TEST(Uploader, ResendsAfterTheCoordinatorRestarts) {
   TempDir tmp;
   const std::string db = tmp.Sub("db");
