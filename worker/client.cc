@@ -1,5 +1,6 @@
 #include "worker/client.h"
 
+#include <algorithm>
 #include <chrono>
 #include <utility>
 
@@ -55,21 +56,38 @@ class CoordinatorClient::CallScope {
   grpc::ClientContext* ctx_;
 };
 
-CoordinatorClient::CoordinatorClient(const ClientOptions& options)
-    : options_(options) {
-  if (options.channel != nullptr) {
-    channel_ = options.channel;
-    stub_ = qipu::v1::WorkService::NewStub(channel_);
-    return;
-  }
+namespace {
+
+// Full name of WorkService.UploadGames (gRPC's "/package.Service/Method").
+constexpr char kUploadGamesMethod[] = "/qipu.v1.WorkService/UploadGames";
+
+std::shared_ptr<grpc::Channel> MakeChannel(const ClientOptions& options) {
+  if (options.channel != nullptr) return options.channel;
   grpc::ChannelArguments args;
   const int max_ms = static_cast<int>(
       absl::ToInt64Milliseconds(options.max_reconnect_backoff));
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, std::min(100, max_ms));
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, max_ms);
-  channel_ = grpc::CreateCustomChannel(
-      options.address, grpc::InsecureChannelCredentials(), args);
-  stub_ = qipu::v1::WorkService::NewStub(channel_);
+  return grpc::CreateCustomChannel(options.address,
+                                   grpc::InsecureChannelCredentials(), args);
+}
+
+}  // namespace
+
+CoordinatorClient::CoordinatorClient(const ClientOptions& options)
+    : options_(options),
+      channel_(MakeChannel(options)),
+      stub_(qipu::v1::WorkService::NewStub(channel_)),
+      upload_method_(kUploadGamesMethod,
+                     grpc::internal::RpcMethod::BIDI_STREAMING, channel_) {}
+
+std::unique_ptr<CoordinatorClient::UploadStream> CoordinatorClient::UploadGames(
+    grpc::ClientContext* ctx) {
+  // What the generated stub does for its typed stream, with bytes.
+  return std::unique_ptr<UploadStream>(
+      grpc::internal::ClientReaderWriterFactory<
+          grpc::ByteBuffer, grpc::ByteBuffer>::Create(channel_.get(),
+                                                      upload_method_, ctx));
 }
 
 absl::StatusOr<LeaseReply> CoordinatorClient::LeaseWork(uint32_t max_games) {

@@ -2,7 +2,9 @@
 // channel and the unary calls of qipu.v1.WorkService (LeaseWork,
 // RenewLease, ReturnLease), each with a deadline, their replies converted
 // to domain types and their gRPC status to absl::Status (same code). The
-// upload stream (Uploader) shares the channel through stub().
+// upload stream (Uploader) shares the channel through UploadGames(), which
+// carries raw message bytes (worker/upload_wire.h) so that spooled games
+// are sent without being parsed and serialized again.
 //
 // Retrying is the caller's business; IsTransient() tells which failures
 // are worth another attempt after a backoff (the coordinator is down,
@@ -24,7 +26,10 @@
 #include "absl/time/time.h"
 #include "grpcpp/channel.h"
 #include "grpcpp/client_context.h"
+#include "grpcpp/impl/rpc_method.h"
+#include "grpcpp/support/byte_buffer.h"
 #include "grpcpp/support/status.h"
+#include "grpcpp/support/sync_stream.h"
 #include "qipu/v1/work.grpc.pb.h"
 #include "worker/game_runner.h"
 
@@ -89,9 +94,17 @@ class CoordinatorClient {
   // later calls are unaffected. For a prompt Stop().
   void CancelCalls();
 
-  // The WorkService stub on the shared channel, for the upload stream.
-  // Owned by the client; valid for its lifetime.
-  qipu::v1::WorkService::Stub* stub() { return stub_.get(); }
+  // The UploadGames stream as raw bytes: GameUpload messages out, GameAck
+  // messages in, each one grpc::ByteBuffer (the caller encodes and
+  // parses). Sync API: one writer thread and one reader thread at most.
+  using UploadStream =
+      grpc::ClientReaderWriter<grpc::ByteBuffer, grpc::ByteBuffer>;
+
+  // Starts an UploadGames call with `ctx` (not owned; set its deadline
+  // first, keep it alive until the stream is finished and destroyed) on
+  // the client's channel. Never null; a failure shows in the stream's
+  // Read/Write/Finish.
+  std::unique_ptr<UploadStream> UploadGames(grpc::ClientContext* ctx);
 
   const ClientOptions& options() const { return options_; }
 
@@ -100,8 +113,12 @@ class CoordinatorClient {
   class CallScope;
 
   const ClientOptions options_;
-  std::shared_ptr<grpc::Channel> channel_;
-  std::unique_ptr<qipu::v1::WorkService::Stub> stub_;
+  const std::shared_ptr<grpc::Channel> channel_;
+  const std::unique_ptr<qipu::v1::WorkService::Stub> stub_;
+  // "/qipu.v1.WorkService/UploadGames", registered on channel_. The sync
+  // stream over it is built the way the generated stub builds its typed
+  // one (grpc::GenericStub has no sync streams in gRPC 1.51).
+  const grpc::internal::RpcMethod upload_method_;
   absl::Mutex mu_;
   // Contexts of the unary calls in flight (not owned).
   absl::flat_hash_set<grpc::ClientContext*> calls_ ABSL_GUARDED_BY(mu_);

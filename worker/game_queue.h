@@ -7,6 +7,7 @@
 #ifndef QIPU_WORKER_GAME_QUEUE_H_
 #define QIPU_WORKER_GAME_QUEUE_H_
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -75,13 +76,20 @@ class GameQueue {
   }
 
   // Moves up to `max` games (oldest first) onto *out (OUT, appended to),
-  // waiting up to `timeout` for the first one. Returns how many were
-  // moved; 0 after the timeout or when the queue is closed and empty.
+  // waiting up to `timeout` for `want` of them (at least 1, at most the
+  // capacity) to be queued; after
+  // the timeout it takes what there is. Returns how many were moved: 0
+  // after a timeout with nothing queued, or when the queue is closed and
+  // empty. Stops waiting early when `wake` (optional, not owned) is or
+  // becomes true; whoever sets `wake` must call Wake() afterwards.
   size_t PopBatch(size_t max, absl::Duration timeout,
-                  std::vector<FinishedGame>* out) {
+                  std::vector<FinishedGame>* out, size_t want = 1,
+                  const std::atomic<bool>* wake = nullptr) {
+    want = std::clamp<size_t>(want, 1, capacity_);
     absl::MutexLock lock(&mu_);
-    auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-      return closed_ || !items_.empty();
+    auto ready = [this, want, wake]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return closed_ || items_.size() >= want ||
+             (wake != nullptr && wake->load());
     };
     mu_.AwaitWithTimeout(absl::Condition(&ready), timeout);
     size_t n = 0;
@@ -101,7 +109,7 @@ class GameQueue {
   }
 
   // Makes blocked producers and consumers re-check their conditions (see
-  // Push()'s `cancel`).
+  // Push()'s `cancel` and PopBatch()'s `wake`).
   void Wake() { absl::MutexLock lock(&mu_); }
 
   // Games queued now.

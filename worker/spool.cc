@@ -33,8 +33,11 @@ constexpr size_t kGameFixedBytes = 21;
 void PutFixed32(std::string* out, uint32_t v) {
   for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>(v >> (8 * i)));
 }
-void PutFixed64(std::string* out, uint64_t v) {
-  for (int i = 0; i < 8; ++i) out->push_back(static_cast<char>(v >> (8 * i)));
+void StoreFixed32(char* p, uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<char>(v >> (8 * i));
+}
+void StoreFixed64(char* p, uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = static_cast<char>(v >> (8 * i));
 }
 uint32_t GetFixed32(const char* p) {
   uint32_t v = 0;
@@ -98,34 +101,50 @@ absl::Status SyncDir(const std::string& dir) {
   return absl::OkStatus();
 }
 
-std::string Frame(const std::string& body) {
-  std::string out;
-  out.reserve(kFrameBytes + body.size());
-  out.append(kRecordMagic.data(), kRecordMagic.size());
-  PutFixed32(&out, static_cast<uint32_t>(body.size()));
-  PutFixed32(&out, MaskCrc(Crc32c(body)));
-  out += body;
-  return out;
+// Appends to *out (OUT) the frame of a record whose `n`-byte body
+// follows; returns the offset of the body in *out. FinishFrame() fills in
+// the checksum once the body is written.
+size_t StartFrame(std::string* out, uint32_t n) {
+  const size_t at = out->size();
+  out->resize(at + kFrameBytes + n);
+  char* p = out->data() + at;
+  std::memcpy(p, kRecordMagic.data(), kRecordMagic.size());
+  StoreFixed32(p + 4, n);
+  return at + kFrameBytes;
 }
 
-std::string GameBody(const FinishedGame& g) {
-  std::string body;
-  body.reserve(kGameFixedBytes + g.lease_id.size() + g.game.size());
-  body.push_back(static_cast<char>(kTypeGame));
-  PutFixed64(&body, g.key.job);
-  PutFixed64(&body, g.key.index);
-  PutFixed32(&body, static_cast<uint32_t>(g.lease_id.size()));
-  body += g.lease_id;
-  body += g.game;
-  return body;
+void FinishFrame(std::string* out, size_t body_at) {
+  const char* body = out->data() + body_at;
+  const uint32_t n = GetFixed32(body - kFrameBytes + 4);
+  StoreFixed32(out->data() + body_at - kFrameBytes + 8,
+               MaskCrc(Crc32c(absl::string_view(body, n))));
 }
 
-std::string AckBody(const GameKey& k) {
-  std::string body;
-  body.push_back(static_cast<char>(kTypeAck));
-  PutFixed64(&body, k.job);
-  PutFixed64(&body, k.index);
-  return body;
+// Appends the framed GAME record of g to *out (OUT).
+void AppendGameRecord(const FinishedGame& g, std::string* out) {
+  const uint32_t n = static_cast<uint32_t>(kGameFixedBytes + g.lease_id.size() +
+                                           g.game.size());
+  const size_t at = StartFrame(out, n);
+  char* p = out->data() + at;
+  p[0] = static_cast<char>(kTypeGame);
+  StoreFixed64(p + 1, g.key.job);
+  StoreFixed64(p + 9, g.key.index);
+  StoreFixed32(p + 17, static_cast<uint32_t>(g.lease_id.size()));
+  p += kGameFixedBytes;
+  if (!g.lease_id.empty()) std::memcpy(p, g.lease_id.data(), g.lease_id.size());
+  p += g.lease_id.size();
+  if (!g.game.empty()) std::memcpy(p, g.game.data(), g.game.size());
+  FinishFrame(out, at);
+}
+
+// Appends the framed ACK record of k to *out (OUT).
+void AppendAckRecord(const GameKey& k, std::string* out) {
+  const size_t at = StartFrame(out, kAckBodyBytes);
+  char* p = out->data() + at;
+  p[0] = static_cast<char>(kTypeAck);
+  StoreFixed64(p + 1, k.job);
+  StoreFixed64(p + 9, k.index);
+  FinishFrame(out, at);
 }
 
 // Bytes of the framed GAME record of g.
@@ -276,28 +295,30 @@ bool Spool::ApplyLocked(const char* body, uint32_t n) {
   if (type == kTypeAck) {
     if (n != kAckBodyBytes) return false;
     const GameKey key{GetFixed64(body + 1), GetFixed64(body + 9)};
-    auto it = by_key_.find(key);
-    if (it != by_key_.end()) {
-      auto e = entries_.find(it->second);
-      live_bytes_ -= GameRecordBytes(e->second);
-      entries_.erase(e);
-      by_key_.erase(it);
-    }
+    if (auto it = by_key_.find(key); it != by_key_.end()) ForgetLocked(it);
     return true;
   }
   if (type != kTypeGame || n < kGameFixedBytes) return false;
   const uint32_t lease_len = GetFixed32(body + 17);
   if (lease_len > n - kGameFixedBytes) return false;
-  FinishedGame g;
-  g.key = GameKey{GetFixed64(body + 1), GetFixed64(body + 9)};
-  g.lease_id.assign(body + kGameFixedBytes, lease_len);
-  g.game.assign(body + kGameFixedBytes + lease_len,
-                n - kGameFixedBytes - lease_len);
-  if (by_key_.contains(g.key)) return true;
-  live_bytes_ += GameRecordBytes(g);
-  by_key_[g.key] = next_number_;
-  entries_.emplace(next_number_++, std::move(g));
+  const GameKey key{GetFixed64(body + 1), GetFixed64(body + 9)};
+  if (by_key_.contains(key)) return true;
+  auto g = std::make_shared<FinishedGame>();
+  g->key = key;
+  g->lease_id.assign(body + kGameFixedBytes, lease_len);
+  g->game.assign(body + kGameFixedBytes + lease_len,
+                 n - kGameFixedBytes - lease_len);
+  live_bytes_ += GameRecordBytes(*g);
+  by_key_[key] = next_number_;
+  entries_.emplace_hint(entries_.end(), next_number_++, std::move(g));
   return true;
+}
+
+void Spool::ForgetLocked(absl::flat_hash_map<GameKey, uint64_t>::iterator it) {
+  auto e = entries_.find(it->second);
+  live_bytes_ -= GameRecordBytes(*e->second);
+  entries_.erase(e);
+  by_key_.erase(it);
 }
 
 absl::Status Spool::CompactLocked() {
@@ -306,17 +327,17 @@ absl::Status Spool::CompactLocked() {
   const int fd = ::open(
       tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) return ErrnoError(errno, "open", tmp);
+  std::string buf(kHeaderMagic.data(), kHeaderMagic.size());
   auto fail = [&](absl::Status s) {
     ::close(fd);
     ::unlink(tmp.c_str());
     return s;
   };
-  std::string buf(kHeaderMagic.data(), kHeaderMagic.size());
   PutFixed32(&buf, kFormatVersion);
   PutFixed32(&buf, 0);
   int64_t written = 0;
   for (const auto& [number, g] : entries_) {
-    buf += Frame(GameBody(g));
+    AppendGameRecord(*g, &buf);
     if (buf.size() >= (1u << 20)) {
       if (absl::Status s = WriteAll(fd, buf, tmp); !s.ok()) return fail(s);
       written += static_cast<int64_t>(buf.size());
@@ -343,23 +364,57 @@ absl::Status Spool::CompactLocked() {
   return absl::OkStatus();
 }
 
-absl::Status Spool::WriteRecordLocked(const std::string& body) {
-  if (fd_ < 0) return absl::FailedPreconditionError("spool is not open");
-  const std::string frame = Frame(body);
-  absl::Status s = WriteAll(fd_, frame, options_.dir + "/spool.log");
-  if (s.ok()) file_bytes_ += static_cast<int64_t>(frame.size());
+absl::Status Spool::WriteOutLocked() {
+  absl::Status s = WriteAll(fd_, out_, options_.dir + "/spool.log");
+  if (s.ok()) file_bytes_ += static_cast<int64_t>(out_.size());
+  out_.clear();
+  // A burst of large games must not pin its buffer for the spool's life.
+  if (out_.capacity() > (size_t{4} << 20)) std::string().swap(out_);
   return s;
 }
 
-absl::StatusOr<bool> Spool::Append(const FinishedGame& game) {
+absl::StatusOr<size_t> Spool::AppendBatch(std::vector<FinishedGame>* games,
+                                          std::vector<SpooledGame>* added) {
   absl::MutexLock lock(&mu_);
-  if (by_key_.contains(game.key)) return false;
-  if (absl::Status s = WriteRecordLocked(GameBody(game)); !s.ok()) return s;
+  if (fd_ < 0) return absl::FailedPreconditionError("spool is not open");
+  // Claim the keys first (this also catches a key twice in *games), and
+  // give them back if the write fails.
+  std::vector<size_t> fresh;
+  fresh.reserve(games->size());
+  out_.clear();
+  for (size_t i = 0; i < games->size(); ++i) {
+    const FinishedGame& g = (*games)[i];
+    if (!by_key_.try_emplace(g.key, next_number_ + fresh.size()).second) {
+      continue;
+    }
+    fresh.push_back(i);
+    AppendGameRecord(g, &out_);
+  }
+  if (fresh.empty()) {
+    games->clear();
+    return 0;
+  }
+  if (absl::Status s = WriteOutLocked(); !s.ok()) {
+    for (size_t i : fresh) by_key_.erase((*games)[i].key);
+    return s;
+  }
   dirty_ = true;
-  live_bytes_ += GameRecordBytes(game);
-  by_key_[game.key] = next_number_;
-  entries_.emplace(next_number_++, game);
-  return true;
+  for (size_t i : fresh) {
+    auto g = std::make_shared<const FinishedGame>(std::move((*games)[i]));
+    live_bytes_ += GameRecordBytes(*g);
+    if (added != nullptr) added->push_back(g);
+    entries_.emplace_hint(entries_.end(), next_number_++, std::move(g));
+  }
+  games->clear();
+  return fresh.size();
+}
+
+absl::StatusOr<bool> Spool::Append(FinishedGame game) {
+  std::vector<FinishedGame> one;
+  one.push_back(std::move(game));
+  absl::StatusOr<size_t> n = AppendBatch(&one, nullptr);
+  if (!n.ok()) return n.status();
+  return *n == 1;
 }
 
 absl::Status Spool::Sync() {
@@ -377,25 +432,29 @@ absl::Status Spool::Sync() {
   const int rc = ::fdatasync(fd);
   const int err = errno;
   ::close(fd);
+  absl::MutexLock lock(&mu_);
+  ++stats_.syncs;
   if (rc != 0) {
-    absl::MutexLock lock(&mu_);
     dirty_ = true;
     return ErrnoError(err, "fdatasync", options_.dir + "/spool.log");
   }
   return absl::OkStatus();
 }
 
-absl::Status Spool::Ack(const GameKey& key) {
+absl::Status Spool::AckBatch(absl::Span<const GameKey> keys) {
   absl::MutexLock lock(&mu_);
-  auto it = by_key_.find(key);
-  if (it == by_key_.end()) return absl::OkStatus();
-  // Forget the game even if the ACK record cannot be written: the worst
-  // case is a resend after a restart, answered as a duplicate.
-  absl::Status s = WriteRecordLocked(AckBody(key));
-  auto e = entries_.find(it->second);
-  live_bytes_ -= GameRecordBytes(e->second);
-  entries_.erase(e);
-  by_key_.erase(it);
+  out_.clear();
+  for (const GameKey& key : keys) {
+    auto it = by_key_.find(key);
+    if (it == by_key_.end()) continue;
+    AppendAckRecord(key, &out_);
+    ForgetLocked(it);
+  }
+  if (out_.empty()) return absl::OkStatus();
+  // The games are forgotten even if the ACK records cannot be written:
+  // the worst case is a resend after a restart, answered as a duplicate.
+  absl::Status s = fd_ < 0 ? absl::FailedPreconditionError("spool is not open")
+                           : WriteOutLocked();
   const int64_t dead =
       file_bytes_ - static_cast<int64_t>(kHeaderBytes) - live_bytes_;
   if (s.ok() && dead > std::max(options_.compact_min_bytes, live_bytes_)) {
@@ -404,7 +463,7 @@ absl::Status Spool::Ack(const GameKey& key) {
   return s;
 }
 
-absl::StatusOr<FinishedGame> Spool::Get(const GameKey& key) const {
+absl::StatusOr<SpooledGame> Spool::Get(const GameKey& key) const {
   absl::MutexLock lock(&mu_);
   auto it = by_key_.find(key);
   if (it == by_key_.end()) {
@@ -414,11 +473,19 @@ absl::StatusOr<FinishedGame> Spool::Get(const GameKey& key) const {
   return entries_.at(it->second);
 }
 
+std::vector<SpooledGame> Spool::Pending() const {
+  absl::MutexLock lock(&mu_);
+  std::vector<SpooledGame> games;
+  games.reserve(entries_.size());
+  for (const auto& [number, g] : entries_) games.push_back(g);
+  return games;
+}
+
 std::vector<GameKey> Spool::PendingKeys() const {
   absl::MutexLock lock(&mu_);
   std::vector<GameKey> keys;
   keys.reserve(entries_.size());
-  for (const auto& [number, g] : entries_) keys.push_back(g.key);
+  for (const auto& [number, g] : entries_) keys.push_back(g->key);
   return keys;
 }
 

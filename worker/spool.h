@@ -23,8 +23,16 @@
 // else is skipped with a warning and the reader resynchronises on the next
 // magic, so one bad sector costs the games in it, never the spool.
 //
-// Appends are buffered by the kernel; Sync() makes them durable and the
-// uploader calls it once per group of games, before sending any of them.
+// Appends are buffered by the kernel; Sync() makes them durable, and the
+// uploader calls it before sending any game appended before it (once per
+// group of games or less often: see uploader.h).
+// A group is appended with one write() (AppendBatch()), and the acks of
+// one ack message with one more (AckBatch()): a write() costs more than
+// checksumming and copying a 9x9 game, so per-game syscalls would
+// dominate a fast worker. A write that fails part-way leaves whole and
+// torn records that Open() treats as above (a torn record followed by
+// others is skipped as damage; a GAME record repeated by the retry of a
+// pending key is ignored).
 // ACK records are not synced on their own: losing one after a crash only
 // resends a game, which the coordinator answers as a duplicate. When dead
 // bytes (acked games and ack records) outgrow max(compact_min_bytes, live
@@ -33,25 +41,32 @@
 // also discards torn tails and damaged records.
 //
 // Pending games are kept in memory (serialized, about 1-2 KB each on
-// 19x19); the uploader bounds how many there can be.
+// 19x19), each in an immutable shared SpooledGame: the uploader sends
+// from it without copying, and may keep it after the ack. The uploader
+// bounds how many games there can be.
 #ifndef QIPU_WORKER_SPOOL_H_
 #define QIPU_WORKER_SPOOL_H_
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/container/btree_map.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/types/span.h"
 #include "worker/game_queue.h"
 
 namespace qipu::worker {
+
+// A pending game as the spool holds it: immutable, shared with whoever
+// sends it (the pointer keeps it alive after an ack).
+using SpooledGame = std::shared_ptr<const FinishedGame>;
 
 struct SpoolOptions {
   // Directory of the spool; created (one level) when missing.
@@ -75,6 +90,8 @@ struct SpoolStats {
   int64_t file_bytes = 0;
   // Rewrites of the log, Open()'s included.
   uint64_t compactions = 0;
+  // Sync() calls that flushed appends (fdatasync), since Open().
+  uint64_t syncs = 0;
 };
 
 // Thread-safe (one mutex); one Spool per directory and process (Open()
@@ -101,23 +118,45 @@ class Spool {
   Spool(const Spool&) = delete;
   Spool& operator=(const Spool&) = delete;
 
-  // Appends `game` to the log (not yet durable: see Sync()). Returns false,
-  // writing nothing, when a game with the same key is already pending.
-  // On a write error the spool is unchanged in memory and the error is
-  // returned (the log may hold a torn record, which the next Open() drops).
-  absl::StatusOr<bool> Append(const FinishedGame& game);
+  // Appends every game of *games (IN/OUT) to the log with one write(),
+  // oldest first (not yet durable: see Sync()). Games whose key is
+  // already pending (in the spool, or earlier in *games) are dropped,
+  // nothing written for them. On success the games are moved into the
+  // spool, *games is cleared, the games added are appended to *added
+  // (OUT, may be null) in order, and their number is returned. On a write
+  // error the error is returned, *games is untouched and the spool is
+  // unchanged in memory (the log may hold whole and torn records, which
+  // the next Open() handles).
+  absl::StatusOr<size_t> AppendBatch(std::vector<FinishedGame>* games,
+                                     std::vector<SpooledGame>* added);
+
+  // AppendBatch() of the one game `game` (copied; move it in to avoid
+  // the copy). Returns false, writing nothing, when a game with the same
+  // key is already pending.
+  absl::StatusOr<bool> Append(FinishedGame game);
 
   // Makes every append so far durable (fdatasync). Cheap when nothing was
   // appended since the last call.
   absl::Status Sync();
 
-  // Forgets the pending game `key` (acknowledged: stored, duplicate, or
-  // rejected) and logs the fact; may compact the log. No-op returning OK
-  // when `key` is not pending.
-  absl::Status Ack(const GameKey& key);
+  // Forgets the pending games `keys` (acknowledged: stored, duplicate, or
+  // rejected) and logs the fact with one write(); may compact the log.
+  // Keys that are not pending are skipped. The games are forgotten even
+  // when the write fails (the error is returned): the worst case is a
+  // resend after a restart, answered as a duplicate.
+  absl::Status AckBatch(absl::Span<const GameKey> keys);
 
-  // A copy of the pending game `key`; NotFound when it is not pending.
-  absl::StatusOr<FinishedGame> Get(const GameKey& key) const;
+  // AckBatch() of one key.
+  absl::Status Ack(const GameKey& key) {
+    return AckBatch(absl::Span<const GameKey>(&key, 1));
+  }
+
+  // The pending game `key` (shared, not copied); NotFound when it is not
+  // pending.
+  absl::StatusOr<SpooledGame> Get(const GameKey& key) const;
+
+  // The pending games, oldest append first.
+  std::vector<SpooledGame> Pending() const;
 
   // Keys of the pending games, oldest append first.
   std::vector<GameKey> PendingKeys() const;
@@ -143,9 +182,12 @@ class Spool {
   // Rewrites the log with only the pending games and reopens it for
   // appending.
   absl::Status CompactLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Appends one framed record of `body`.
-  absl::Status WriteRecordLocked(const std::string& body)
+  // Forgets the pending game of `it` (an entry of by_key_).
+  void ForgetLocked(absl::flat_hash_map<GameKey, uint64_t>::iterator it)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Writes out_ (whole framed records) at the end of the log and clears
+  // it.
+  absl::Status WriteOutLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const SpoolOptions options_;
   // Descriptor of dir/LOCK (held with flock) for the spool's lifetime.
@@ -153,9 +195,11 @@ class Spool {
   mutable absl::Mutex mu_;
   // Descriptor of spool.log open for appending, or -1 before Open() ends.
   int fd_ ABSL_GUARDED_BY(mu_) = -1;
-  // Pending games by append number (so iteration is append order), and
-  // the append number of each pending key.
-  std::map<uint64_t, FinishedGame> entries_ ABSL_GUARDED_BY(mu_);
+  // Pending games by append number (so iteration is append order; a
+  // B-tree: appends go at the end and acks mostly come off the front,
+  // without a node allocation per game), and the append number of each
+  // pending key.
+  absl::btree_map<uint64_t, SpooledGame> entries_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<GameKey, uint64_t> by_key_ ABSL_GUARDED_BY(mu_);
   // Append number of the next new pending game.
   uint64_t next_number_ ABSL_GUARDED_BY(mu_) = 0;
@@ -164,6 +208,9 @@ class Spool {
   int64_t live_bytes_ ABSL_GUARDED_BY(mu_) = 0;
   // True when appends were made since the last Sync().
   bool dirty_ ABSL_GUARDED_BY(mu_) = false;
+  // Framed records being assembled for one write(); empty between calls
+  // (kept to reuse its buffer).
+  std::string out_ ABSL_GUARDED_BY(mu_);
   SpoolStats stats_ ABSL_GUARDED_BY(mu_);
 };
 

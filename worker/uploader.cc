@@ -8,6 +8,8 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "grpcpp/client_context.h"
+#include "grpcpp/impl/codegen/proto_utils.h"
+#include "qipu/v1/game.pb.h"
 #include "spdlog/spdlog.h"
 
 namespace qipu::worker {
@@ -168,45 +170,65 @@ void Uploader::LogSpoolError(const std::string& what) {
   }
 }
 
+bool Uploader::StreamBusy() {
+  // Take the writer's request before looking, so that one made after the
+  // look is not lost.
+  sync_wanted_.store(false);
+  const size_t window = static_cast<size_t>(std::max(options_.window, 1));
+  absl::MutexLock lock(&mu_);
+  return !stopping_ && !spool_everything_ && unsent_.size() >= window;
+}
+
 void Uploader::Intake(absl::Duration timeout) {
-  std::vector<FinishedGame> batch;
+  const size_t group = static_cast<size_t>(std::max(options_.spool_group, 1));
+  const size_t max_unsynced = std::max<size_t>(options_.max_unsynced, 1);
+  // While the stream is busy, games are taken off the queue a whole group
+  // at a time and synced later (see the file comment); the writer's
+  // request (sync_wanted_) cuts the wait for a group short.
+  bool busy = StreamBusy();
+  if (!unsynced_.empty() && (!busy || unsynced_.size() >= max_unsynced)) {
+    // A sync is due: take what is queued and sync, without waiting.
+    timeout = absl::ZeroDuration();
+    busy = false;
+  }
+  // False when no more games will be appended for now: sync what waits.
+  bool more_coming = true;
   if (!backlog_.empty()) {
-    batch.swap(backlog_);
+    group_.swap(backlog_);
   } else if (spool_->pending() >= options_.max_pending && !SpoolsEverything()) {
     // Spool full: leave games in the queue (the runner blocks).
-    absl::SleepFor(std::min(timeout, kTick));
+    more_coming = false;
+    if (unsynced_.empty()) absl::SleepFor(std::min(timeout, kTick));
   } else {
-    queue_->PopBatch(static_cast<size_t>(std::max(options_.spool_group, 1)),
-                     timeout, &batch);
+    queue_->PopBatch(group, timeout, &group_, busy ? group : 1,
+                     busy ? &sync_wanted_ : nullptr);
     absl::MutexLock lock(&mu_);
-    intake_ = batch.size();
+    intake_ = group_.size();
   }
-  for (size_t i = 0; i < batch.size(); ++i) {
-    absl::StatusOr<bool> added = spool_->Append(batch[i]);
+  if (!group_.empty()) {
+    const size_t n = group_.size();
+    absl::StatusOr<size_t> added = spool_->AppendBatch(&group_, &unsynced_);
     if (!added.ok()) {
       LogSpoolError(absl::StrCat(
-          "lease ", batch[i].lease_id, " game ", batch[i].key.ToString(),
-          ": spool append failed: ", added.status().ToString(),
-          "; will retry"));
-      backlog_.assign(std::make_move_iterator(batch.begin() + i),
-                      std::make_move_iterator(batch.end()));
+          "spool append of ", n, " game(s) failed (the first: lease ",
+          group_[0].lease_id, " game ", group_[0].key.ToString(),
+          "): ", added.status().ToString(), "; will retry"));
+      backlog_.swap(group_);
       absl::SleepFor(kTick);
-      break;
-    }
-    if (*added) {
-      unsynced_.push_back(batch[i].key);
-    } else {
+    } else if (*added < n) {
       absl::MutexLock lock(&mu_);
-      ++stats_.already_pending;
+      stats_.already_pending += n - *added;
     }
   }
-  if (!unsynced_.empty()) {
+  if (!unsynced_.empty() &&
+      (!more_coming || unsynced_.size() >= max_unsynced || !StreamBusy())) {
     if (absl::Status s = spool_->Sync(); !s.ok()) {
       LogSpoolError(
           absl::StrCat("spool sync failed: ", s.ToString(), "; will retry"));
     } else {
       absl::MutexLock lock(&mu_);
-      unsent_.insert(unsent_.end(), unsynced_.begin(), unsynced_.end());
+      unsent_.insert(unsent_.end(), std::make_move_iterator(unsynced_.begin()),
+                     std::make_move_iterator(unsynced_.end()));
       unsynced_.clear();
     }
   }
@@ -220,14 +242,14 @@ absl::Status Uploader::RunStream() {
   ctx.set_deadline(std::chrono::system_clock::now() +
                    absl::ToChronoMilliseconds(options_.stream_lifetime +
                                               options_.ack_timeout));
-  const std::vector<GameKey> keys = spool_->PendingKeys();
-  const absl::flat_hash_set<GameKey> unsynced(unsynced_.begin(),
-                                              unsynced_.end());
+  const std::vector<SpooledGame> pending = spool_->Pending();
+  absl::flat_hash_set<GameKey> unsynced;
+  for (const SpooledGame& g : unsynced_) unsynced.insert(g->key);
   {
     absl::MutexLock lock(&mu_);
     unsent_.clear();
-    for (const GameKey& k : keys) {
-      if (!unsynced.contains(k)) unsent_.push_back(k);
+    for (const SpooledGame& g : pending) {
+      if (!unsynced.contains(g->key)) unsent_.push_back(g);
     }
     in_flight_.clear();
     close_writes_ = writer_exit_ = write_failed_ = reader_done_ = false;
@@ -239,17 +261,15 @@ absl::Status Uploader::RunStream() {
     ++stats_.streams;
   }
   spdlog::debug("worker {}: upload stream to {} opened, {} game(s) to send",
-                options_.worker, client_->options().address, keys.size());
-  std::unique_ptr<
-      grpc::ClientReaderWriter<qipu::v1::GameUpload, qipu::v1::GameAck>>
-      stream = client_->stub()->UploadGames(&ctx);
+                options_.worker, client_->options().address, pending.size());
+  std::unique_ptr<CoordinatorClient::UploadStream> stream =
+      client_->UploadGames(&ctx);
   std::thread reader([&] { ReadLoop(stream.get(), &ctx); });
   std::thread writer([&] {
     WriteLoop(stream.get());
     absl::MutexLock lock(&mu_);
     writer_done_ = true;
   });
-
   std::string cancel_why;
   absl::Time idle_since = start;
   for (;;) {
@@ -300,34 +320,38 @@ absl::Status Uploader::RunStream() {
   reader.join();
   const grpc::Status finish = stream->Finish();
 
-  absl::MutexLock lock(&mu_);
   absl::Status result;
-  if (!cancel_why.empty()) {
-    result = absl::UnavailableError(cancel_why);
-  } else if (!not_stored_.empty()) {
-    result = absl::UnavailableError(not_stored_);
-  } else if (!finish.ok()) {
-    result = FromGrpc(finish);
-  } else if (!in_flight_.empty()) {
-    result = absl::UnavailableError(absl::StrCat(
-        "stream closed with ", in_flight_.size(), " game(s) unacknowledged"));
-  } else if (!close_writes_) {
-    result = absl::UnavailableError("the coordinator closed the stream");
+  bool malformed = false;
+  {
+    absl::MutexLock lock(&mu_);
+    if (!cancel_why.empty()) {
+      result = absl::UnavailableError(cancel_why);
+    } else if (!not_stored_.empty()) {
+      result = absl::UnavailableError(not_stored_);
+    } else if (!finish.ok()) {
+      result = FromGrpc(finish);
+      malformed = finish.error_code() == grpc::StatusCode::INVALID_ARGUMENT;
+    } else if (!in_flight_.empty()) {
+      result = absl::UnavailableError(absl::StrCat(
+          "stream closed with ", in_flight_.size(), " game(s) unacknowledged"));
+    } else if (!close_writes_) {
+      result = absl::UnavailableError("the coordinator closed the stream");
+    }
+    if (!result.ok()) ++stats_.stream_failures;
+    in_flight_.clear();
+    unsent_.clear();
   }
-  if (!result.ok()) ++stats_.stream_failures;
-  in_flight_.clear();
-  unsent_.clear();
+  if (malformed) DropUnparsableGames();
   return result;
 }
 
-void Uploader::WriteLoop(
-    grpc::ClientReaderWriter<qipu::v1::GameUpload, qipu::v1::GameAck>* stream) {
+void Uploader::WriteLoop(CoordinatorClient::UploadStream* stream) {
   const size_t window = static_cast<size_t>(std::max(options_.window, 1));
   const size_t batch = static_cast<size_t>(std::max(options_.batch, 1));
-  std::vector<GameKey> keys;
-  qipu::v1::GameUpload message;
+  std::vector<UploadItem> items;
   for (;;) {
-    keys.clear();
+    items.clear();
+    bool running_short = false;
     {
       absl::MutexLock lock(&mu_);
       auto ready = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
@@ -339,45 +363,20 @@ void Uploader::WriteLoop(
       if (close_writes_) break;
       const size_t n =
           std::min({batch, unsent_.size(), window - in_flight_.size()});
-      keys.assign(unsent_.begin(), unsent_.begin() + n);
-      unsent_.erase(unsent_.begin(), unsent_.begin() + n);
-    }
-    message.Clear();
-    std::vector<InFlight> sent;
-    sent.reserve(keys.size());
-    for (const GameKey& key : keys) {
-      absl::StatusOr<FinishedGame> g = spool_->Get(key);
-      if (!g.ok()) continue;  // Acknowledged meanwhile.
-      qipu::v1::GameUpload* upload = batch > 1 ? message.add_batch() : &message;
-      if (!upload->mutable_game()->ParseFromString(g->game)) {
-        spdlog::error(
-            "worker {} lease {} game {}: spooled game does not "
-            "parse; dropped",
-            options_.worker, g->lease_id, key.ToString());
-        if (batch > 1) message.mutable_batch()->RemoveLast();
-        spool_->Ack(key).IgnoreError();
-        {
-          absl::MutexLock lock(&mu_);
-          ++stats_.rejected;
-        }
-        if (on_ack_) on_ack_(key, g->lease_id, qipu::v1::ACK_STATUS_REJECTED);
-        continue;
-      }
-      upload->set_lease_id(g->lease_id);
-      sent.push_back(InFlight{0, key, std::move(g->lease_id)});
-    }
-    if (sent.empty()) continue;
-    {
-      absl::MutexLock lock(&mu_);
       if (in_flight_.empty()) last_progress_ = absl::Now();
-      for (size_t i = 0; i < sent.size(); ++i) {
-        sent[i].seq = next_seq_++;
-        (batch > 1 ? message.mutable_batch(static_cast<int>(i)) : &message)
-            ->set_seq(sent[i].seq);
-        in_flight_.push_back(std::move(sent[i]));
+      for (size_t i = 0; i < n; ++i) {
+        items.push_back(UploadItem{next_seq_++, std::move(unsent_.front())});
+        unsent_.pop_front();
+        in_flight_.push_back(items.back());
       }
-      stats_.sent += sent.size();
+      stats_.sent += n;
+      running_short = unsent_.size() < window;
     }
+    // Ask the uploader's thread for a sync of what it has appended, and
+    // for the next games (once: StreamBusy() re-arms the request).
+    if (running_short && !sync_wanted_.exchange(true)) queue_->Wake();
+    // Encoded outside the lock: the reader applies acks meanwhile.
+    const grpc::ByteBuffer message = EncodeUpload(items, batch > 1);
     if (!stream->Write(message)) {
       absl::MutexLock lock(&mu_);
       write_failed_ = true;
@@ -387,68 +386,98 @@ void Uploader::WriteLoop(
   stream->WritesDone();
 }
 
-std::string Uploader::ApplyAck(const qipu::v1::GameAck& ack) {
-  InFlight f;
+std::string Uploader::ApplyAcks(const qipu::v1::GameAck& message) {
+  struct Applied {
+    UploadItem item;
+    // The ack, inside `message`.
+    const qipu::v1::GameAck* ack;
+  };
+  const bool batched = message.batch_size() > 0;
+  const int n = batched ? message.batch_size() : 1;
+  std::vector<Applied> applied;
+  applied.reserve(static_cast<size_t>(n));
+  std::string bad;
   {
     absl::MutexLock lock(&mu_);
-    if (in_flight_.empty() || in_flight_.front().seq != ack.seq()) {
-      return absl::StrCat("ack for seq ", ack.seq(), " but expected ",
-                          in_flight_.empty()
-                              ? std::string("none")
-                              : absl::StrCat(in_flight_.front().seq));
+    for (int i = 0; i < n; ++i) {
+      const qipu::v1::GameAck& ack = batched ? message.batch(i) : message;
+      if (batched && ack.batch_size() != 0) {
+        bad = "a batched ack holds a batch";
+        break;
+      }
+      if (in_flight_.empty() || in_flight_.front().seq != ack.seq()) {
+        bad = absl::StrCat("ack for seq ", ack.seq(), " but expected ",
+                           in_flight_.empty()
+                               ? std::string("none")
+                               : absl::StrCat(in_flight_.front().seq));
+        break;
+      }
+      if (ack.status() == qipu::v1::ACK_STATUS_NOT_STORED) {
+        // The game stays in the spool and in flight; the coordinator ends
+        // the stream, and the next stream resends it.
+        not_stored_ = absl::StrCat("the coordinator could not store game ",
+                                   in_flight_.front().game->key.ToString(),
+                                   ": ", ack.reason());
+        continue;
+      }
+      if (ack.status() != qipu::v1::ACK_STATUS_STORED &&
+          ack.status() != qipu::v1::ACK_STATUS_DUPLICATE &&
+          ack.status() != qipu::v1::ACK_STATUS_REJECTED) {
+        bad = absl::StrCat("ack for seq ", ack.seq(), " has status ",
+                           static_cast<int>(ack.status()));
+        break;
+      }
+      applied.push_back(Applied{std::move(in_flight_.front()), &ack});
+      in_flight_.pop_front();
+      ++stream_acks_;
+      if (ack.status() == qipu::v1::ACK_STATUS_STORED) ++stats_.stored;
+      if (ack.status() == qipu::v1::ACK_STATUS_DUPLICATE) ++stats_.duplicates;
+      if (ack.status() == qipu::v1::ACK_STATUS_REJECTED) ++stats_.rejected;
     }
-    if (ack.status() == qipu::v1::ACK_STATUS_NOT_STORED) {
-      // The game stays in the spool and in flight; the coordinator ends
-      // the stream, and the next stream resends it.
-      not_stored_ =
-          absl::StrCat("the coordinator could not store game ",
-                       in_flight_.front().key.ToString(), ": ", ack.reason());
-      return "";
+    if (!applied.empty()) last_progress_ = absl::Now();
+  }
+  if (applied.empty()) return bad;
+  const bool trace = spdlog::should_log(spdlog::level::trace);
+  std::vector<GameKey> keys;
+  keys.reserve(applied.size());
+  for (const Applied& a : applied) {
+    const FinishedGame& g = *a.item.game;
+    keys.push_back(g.key);
+    if (a.ack->status() == qipu::v1::ACK_STATUS_REJECTED) {
+      spdlog::warn(
+          "worker {} lease {} game {}: rejected by the coordinator "
+          "({}); dropped",
+          options_.worker, g.lease_id, g.key.ToString(), a.ack->reason());
+    } else if (trace) {
+      spdlog::trace("worker {} lease {} game {}: {}", options_.worker,
+                    g.lease_id, g.key.ToString(), AckName(a.ack->status()));
     }
-    if (ack.status() != qipu::v1::ACK_STATUS_STORED &&
-        ack.status() != qipu::v1::ACK_STATUS_DUPLICATE &&
-        ack.status() != qipu::v1::ACK_STATUS_REJECTED) {
-      return absl::StrCat("ack for seq ", ack.seq(), " has status ",
-                          static_cast<int>(ack.status()));
+  }
+  if (absl::Status s = spool_->AckBatch(keys); !s.ok()) {
+    LogSpoolError(absl::StrCat("spool: recording ", keys.size(),
+                               " ack(s): ", s.ToString()));
+  }
+  if (on_ack_) {
+    for (const Applied& a : applied) {
+      on_ack_(a.item.game->key, a.item.game->lease_id, a.ack->status());
     }
-    f = std::move(in_flight_.front());
-    in_flight_.pop_front();
-    last_progress_ = absl::Now();
-    ++stream_acks_;
-    if (ack.status() == qipu::v1::ACK_STATUS_STORED) ++stats_.stored;
-    if (ack.status() == qipu::v1::ACK_STATUS_DUPLICATE) ++stats_.duplicates;
-    if (ack.status() == qipu::v1::ACK_STATUS_REJECTED) ++stats_.rejected;
   }
-  if (ack.status() == qipu::v1::ACK_STATUS_REJECTED) {
-    spdlog::warn(
-        "worker {} lease {} game {}: rejected by the coordinator "
-        "({}); dropped",
-        options_.worker, f.lease_id, f.key.ToString(), ack.reason());
-  } else {
-    spdlog::trace("worker {} lease {} game {}: {}", options_.worker, f.lease_id,
-                  f.key.ToString(), AckName(ack.status()));
-  }
-  if (absl::Status s = spool_->Ack(f.key); !s.ok()) {
-    LogSpoolError(absl::StrCat("spool: recording an ack: ", s.ToString()));
-  }
-  if (on_ack_) on_ack_(f.key, f.lease_id, ack.status());
-  return "";
+  return bad;
 }
 
-void Uploader::ReadLoop(
-    grpc::ClientReaderWriter<qipu::v1::GameUpload, qipu::v1::GameAck>* stream,
-    grpc::ClientContext* ctx) {
+void Uploader::ReadLoop(CoordinatorClient::UploadStream* stream,
+                        grpc::ClientContext* ctx) {
+  grpc::ByteBuffer bytes;
   qipu::v1::GameAck ack;
-  while (stream->Read(&ack)) {
+  while (stream->Read(&bytes)) {
     std::string bad;
-    if (ack.batch_size() == 0) {
-      bad = ApplyAck(ack);
+    const grpc::Status parsed =
+        grpc::SerializationTraits<qipu::v1::GameAck>::Deserialize(&bytes, &ack);
+    if (!parsed.ok()) {
+      bad = absl::StrCat("an ack message is not a qipu.v1.GameAck: ",
+                         parsed.error_message());
     } else {
-      for (int i = 0; bad.empty() && i < ack.batch_size(); ++i) {
-        bad = ack.batch(i).batch_size() == 0
-                  ? ApplyAck(ack.batch(i))
-                  : std::string("a batched ack holds a batch");
-      }
+      bad = ApplyAcks(ack);
     }
     if (!bad.empty()) {
       {
@@ -458,13 +487,43 @@ void Uploader::ReadLoop(
       spdlog::error("worker {}: protocol error on the upload stream: {}",
                     options_.worker, bad);
       ctx->TryCancel();
-      while (stream->Read(&ack)) {
+      while (stream->Read(&bytes)) {
       }
       break;
     }
   }
   absl::MutexLock lock(&mu_);
   reader_done_ = true;
+}
+
+void Uploader::DropUnparsableGames() {
+  absl::flat_hash_set<GameKey> unsynced;
+  for (const SpooledGame& g : unsynced_) unsynced.insert(g->key);
+  qipu::v1::Game parsed;
+  std::vector<SpooledGame> bad;
+  for (const SpooledGame& g : spool_->Pending()) {
+    if (unsynced.contains(g->key) || parsed.ParseFromString(g->game)) continue;
+    spdlog::error(
+        "worker {} lease {} game {}: spooled game does not parse; dropped",
+        options_.worker, g->lease_id, g->key.ToString());
+    bad.push_back(g);
+  }
+  if (bad.empty()) return;
+  std::vector<GameKey> keys;
+  for (const SpooledGame& g : bad) keys.push_back(g->key);
+  if (absl::Status s = spool_->AckBatch(keys); !s.ok()) {
+    LogSpoolError(absl::StrCat("spool: dropping ", keys.size(),
+                               " unparsable game(s): ", s.ToString()));
+  }
+  {
+    absl::MutexLock lock(&mu_);
+    stats_.rejected += bad.size();
+  }
+  if (on_ack_) {
+    for (const SpooledGame& g : bad) {
+      on_ack_(g->key, g->lease_id, qipu::v1::ACK_STATUS_REJECTED);
+    }
+  }
 }
 
 }  // namespace qipu::worker

@@ -3,17 +3,32 @@
 // forgets each game once its ack arrives.
 //
 // Threads. The uploader's own thread takes games off the queue in groups
-// (up to spool_group), appends them to the spool and syncs once per group;
-// only then do they become sendable. It also opens streams, watches them
-// and reconnects. Each stream has a writer thread (the one caller of
+// (up to spool_group) and appends each group to the spool with one write;
+// games become sendable only once synced. It also opens streams, watches
+// them and reconnects. Each stream has a writer thread (the one caller of
 // Write/WritesDone) and a reader thread (the one caller of Read), as the
 // gRPC sync API requires.
+//
+// Syncs. A sync makes every game appended before it durable, and costs
+// more CPU than spooling dozens of games, so the uploader syncs when the
+// stream can use the games, not per group: at once while fewer than
+// `window` synced games wait to be sent; while more wait (the coordinator
+// is the bottleneck), syncing sooner would send nothing sooner, so up to
+// max_unsynced games gather first, and games are taken off the queue only
+// a whole group at a time. The writer wakes the uploader's thread as soon
+// as it runs short. A stop syncs at once.
 //
 // Flow control. At most `window` games are sent and unacknowledged on a
 // stream; the writer waits for acks beyond that. Games go up to `batch` to
 // a message (whatever is ready, not waiting for a full batch). At most
-// `max_pending` games sit in the spool; beyond that the uploader stops draining
-// the queue, the queue fills, and the game runner's threads block.
+// `max_pending` games sit in the spool; beyond that the uploader stops
+// draining the queue, the queue fills, and the game runner's threads
+// block.
+//
+// Bytes. Upload messages are assembled from the spooled bytes
+// (upload_wire.h) and sent as raw bytes on the client's channel: a game is
+// never parsed, copied into a protobuf or serialized again on its way out.
+// The acks of one ack message are recorded in the spool with one write.
 //
 // Failures. A stream that fails (coordinator down, restarted, storage
 // error: UNAVAILABLE), that answers out of order, or that goes ack_timeout
@@ -21,12 +36,18 @@
 // jittered exponential backoff a new stream resends every game still in
 // the spool, oldest first. Acks: STORED and DUPLICATE (the coordinator had
 // the game already, e.g. from before a reconnect) are success; REJECTED is
-// logged and the game dropped, never resent. Every stream has a deadline
-// (stream_lifetime + ack_timeout); before it, the stream is closed cleanly
-// (WritesDone, remaining acks read) and a fresh one opened.
+// logged and the game dropped, never resent. A stream the coordinator ends
+// with INVALID_ARGUMENT (a message it could not parse) makes the uploader
+// parse every synced pending game once and drop, as rejected, those that
+// do not parse, so that a damaged game cannot block the spool (the
+// runner's games always parse: this costs nothing in the normal course).
+// Every stream has a deadline (stream_lifetime + ack_timeout); before it,
+// the stream is closed cleanly (WritesDone, remaining acks read) and a
+// fresh one opened.
 #ifndef QIPU_WORKER_UPLOADER_H_
 #define QIPU_WORKER_UPLOADER_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -44,6 +65,7 @@
 #include "worker/client.h"
 #include "worker/game_queue.h"
 #include "worker/spool.h"
+#include "worker/upload_wire.h"
 
 namespace qipu::worker {
 
@@ -54,8 +76,11 @@ struct UploaderOptions {
   // batched form (GameUpload.batch) and gets batched acks; 1 sends the
   // single form, one game per message.
   int batch = 64;
-  // Most games taken off the queue per spool sync, >= 1.
+  // Most games taken off the queue per spool write, >= 1.
   int spool_group = 64;
+  // Most games appended to the spool and not yet synced, >= 1; see the
+  // file comment. 1 syncs every group at once.
+  size_t max_unsynced = 1024;
   // Most games pending in the spool before the queue is left to fill.
   size_t max_pending = 4096;
   // A stream with games in flight and no ack for this long is restarted.
@@ -92,7 +117,9 @@ struct UploaderStats {
 class Uploader {
  public:
   // Called on the stream's reader thread after each ack (the game is
-  // already forgotten by the spool). Must not block for long.
+  // already forgotten by the spool), in ack order; also on the uploader's
+  // thread for a spooled game dropped because it does not parse
+  // (REJECTED). Must not block for long.
   using AckCallback = std::function<void(
       const GameKey& key, const std::string& lease_id, qipu::v1::AckStatus)>;
 
@@ -130,13 +157,6 @@ class Uploader {
   UploaderStats stats() const;
 
  private:
-  // A game on the wire.
-  struct InFlight {
-    uint64_t seq = 0;
-    GameKey key;
-    std::string lease_id;
-  };
-
   // The uploader's thread.
   void Run();
   // Moves up to one group of games from the queue into the spool, waiting
@@ -145,15 +165,21 @@ class Uploader {
   // Opens a stream, runs it until it ends, and returns how it ended (OK
   // for a clean close with nothing in flight).
   absl::Status RunStream();
-  void WriteLoop(
-      grpc::ClientReaderWriter<qipu::v1::GameUpload, qipu::v1::GameAck>* s);
-  void ReadLoop(
-      grpc::ClientReaderWriter<qipu::v1::GameUpload, qipu::v1::GameAck>* s,
-      grpc::ClientContext* ctx);
-  // Applies one single-form ack: forgets its game. Returns a description
-  // of the protocol error when the ack is out of order or malformed
-  // (nothing applied), else an empty string.
-  std::string ApplyAck(const qipu::v1::GameAck& ack);
+  void WriteLoop(CoordinatorClient::UploadStream* stream);
+  void ReadLoop(CoordinatorClient::UploadStream* stream,
+                grpc::ClientContext* ctx);
+  // Applies one ack message (single or batched form): forgets its games,
+  // in one spool write, then calls on_ack_ for each. Returns a
+  // description of the protocol error when an ack is out of order or
+  // malformed (the acks before it are applied), else an empty string.
+  std::string ApplyAcks(const qipu::v1::GameAck& message);
+  // Parses every synced pending game and drops (acks as REJECTED) those
+  // that do not parse. Uploader's thread, between streams.
+  void DropUnparsableGames();
+  // True while the stream has at least `window` synced games to send and
+  // no stop is under way: syncing more games now would send nothing
+  // sooner (see the file comment). Clears sync_wanted_. Uploader's thread.
+  bool StreamBusy();
   // True after SpoolEverything() or Stop().
   bool SpoolsEverything() const;
   // True when Stop() was called and either everything is uploaded or the
@@ -173,10 +199,17 @@ class Uploader {
   std::thread thread_;
 
   // Used by the uploader's thread only: games taken off the queue that
-  // the spool refused (a write error; retried), and keys appended to the
-  // spool but not yet synced (not sendable until a sync succeeds).
+  // the spool refused (a write error; retried), the group being spooled
+  // (empty between Intake() calls, kept for its capacity), and games
+  // appended to the spool but not yet synced (not sendable until a sync
+  // succeeds).
   std::vector<FinishedGame> backlog_;
-  std::vector<GameKey> unsynced_;
+  std::vector<FinishedGame> group_;
+  std::vector<SpooledGame> unsynced_;
+  // Set by the writer when fewer than `window` synced games wait to be
+  // sent, to wake the uploader's thread (from GameQueue::PopBatch) for a
+  // sync; cleared by StreamBusy().
+  std::atomic<bool> sync_wanted_{false};
 
   mutable absl::Mutex mu_;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
@@ -187,8 +220,8 @@ class Uploader {
   size_t intake_ ABSL_GUARDED_BY(mu_) = 0;
   // The current stream: spooled games not yet sent (oldest first), games
   // sent and not yet acked (in seq order, the order acks arrive in).
-  std::deque<GameKey> unsent_ ABSL_GUARDED_BY(mu_);
-  std::deque<InFlight> in_flight_ ABSL_GUARDED_BY(mu_);
+  std::deque<SpooledGame> unsent_ ABSL_GUARDED_BY(mu_);
+  std::deque<UploadItem> in_flight_ ABSL_GUARDED_BY(mu_);
   // Set by the stream's monitor to end the writer: close_writes_ cleanly
   // (WritesDone), writer_exit_ at once.
   bool close_writes_ ABSL_GUARDED_BY(mu_) = false;

@@ -1,11 +1,14 @@
 // Tests of worker/client.h and worker/uploader.h against a real
 // Coordinator on 127.0.0.1: lease calls and their error codes, uploads
-// with STORED / DUPLICATE / REJECTED acks, and resending after the
-// coordinator restarts mid-stream.
+// with STORED / DUPLICATE / REJECTED acks (over TCP and over the
+// coordinator's in-process channel, batched and single form), a spooled
+// game that does not parse, and resending after the coordinator restarts
+// mid-stream.
 #include "worker/client.h"
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "tests/worker/coordinator_fixture.h"
@@ -172,6 +175,118 @@ TEST(Uploader, StoresThenAnswersDuplicatesAndDropsRejects) {
   EXPECT_EQ(acks, 122);
   EXPECT_EQ(spool->pending(), 0u);
   EXPECT_EQ(JobStatusOf(*c, job).done(), 60u);
+}
+
+// Both message forms, over a dialled address and over an injected
+// (in-process) channel.
+TEST(Uploader, UploadsOverEitherChannelInEitherForm) {
+  TempDir tmp;
+  auto c = StartCoordinator(tmp.Sub("db"));
+  ASSERT_NE(c, nullptr);
+  const qipu::v1::JobConfig config = Config(9, 6);
+  const uint64_t job = SubmitJob(*c, 400, config);
+  uint64_t next = 0;
+  for (bool inproc : {false, true}) {
+    for (int batch : {1, 64}) {
+      SCOPED_TRACE(absl::StrCat(inproc ? "inproc" : "tcp", " batch ", batch));
+      auto spool = std::move(*Spool::Open(
+          SpoolOptions{tmp.Sub(absl::StrCat("spool", inproc, batch))}));
+      for (uint64_t i = next; i < next + 100; ++i) {
+        ASSERT_TRUE(spool->Append(PlayOne(config, job, i, "L")).ok());
+      }
+      ASSERT_TRUE(spool->Sync().ok());
+      next += 100;
+      ClientOptions co = To(c->address());
+      if (inproc) co.channel = c->InProcessChannel();
+      CoordinatorClient client(co);
+      GameQueue queue(16);
+      UploaderOptions uo = Quick(16);
+      uo.batch = batch;
+      Uploader up(uo, &client, spool.get(), &queue, nullptr);
+      up.Start();
+      ASSERT_TRUE(WaitFor([&] { return up.pending() == 0; }));
+      EXPECT_EQ(up.stats().stored, 100u);
+      EXPECT_EQ(up.stats().stream_failures, 0u);
+      up.Stop(absl::Now() + absl::Seconds(5));
+      up.Wait();
+    }
+  }
+  EXPECT_EQ(JobStatusOf(*c, job).done(), 400u);
+}
+
+// Bytes in the spool that are not a qipu.v1.Game make the coordinator
+// refuse the message that holds them (INVALID_ARGUMENT); the uploader then
+// drops that game as rejected and uploads the rest.
+TEST(Uploader, UnparsableSpooledGameIsDroppedAsRejected) {
+  TempDir tmp;
+  auto c = StartCoordinator(tmp.Sub("db"));
+  ASSERT_NE(c, nullptr);
+  const qipu::v1::JobConfig config = Config(9, 7);
+  const uint64_t job = SubmitJob(*c, 40, config);
+  auto spool = std::move(*Spool::Open(SpoolOptions{tmp.Sub("spool")}));
+  FinishedGame bad = PlayOne(config, job, 20, "L");
+  bad.game = std::string(12, '\xff');
+  ASSERT_FALSE(qipu::v1::Game().ParseFromString(bad.game));
+  for (uint64_t i = 0; i < 40; ++i) {
+    ASSERT_TRUE(
+        spool->Append(i == 20 ? bad : PlayOne(config, job, i, "L")).ok());
+  }
+  ASSERT_TRUE(spool->Sync().ok());
+  CoordinatorClient client(To(c->address()));
+  GameQueue queue(16);
+  std::vector<GameKey> rejected;
+  Uploader up(
+      Quick(8), &client, spool.get(), &queue,
+      [&](const GameKey& key, const std::string&, qipu::v1::AckStatus status) {
+        if (status == qipu::v1::ACK_STATUS_REJECTED) {
+          rejected.push_back(key);
+        }
+      });
+  up.Start();
+  ASSERT_TRUE(WaitFor([&] { return up.pending() == 0; }));
+  up.Stop(absl::Now() + absl::Seconds(5));
+  up.Wait();
+  const UploaderStats s = up.stats();
+  EXPECT_EQ(s.stored, 39u);
+  EXPECT_EQ(s.rejected, 1u);
+  EXPECT_GE(s.stream_failures, 1u);
+  EXPECT_EQ(rejected, (std::vector<GameKey>{GameKey{job, 20}}));
+  EXPECT_EQ(JobStatusOf(*c, job).done(), 39u);
+}
+
+// While the stream has plenty of synced games to send, games arriving are
+// spooled in whole groups and synced together when the stream runs
+// short, not one sync per group.
+TEST(Uploader, DefersSyncsWhileTheStreamIsBusy) {
+  TempDir tmp;
+  auto c = StartCoordinator(tmp.Sub("db"));
+  ASSERT_NE(c, nullptr);
+  const qipu::v1::JobConfig config = Config(9, 9);
+  const uint64_t job = SubmitJob(*c, 1500, config);
+  auto spool = std::move(*Spool::Open(SpoolOptions{tmp.Sub("spool")}));
+  Fill(spool.get(), config, job, 1000);
+  std::vector<FinishedGame> more;
+  for (uint64_t i = 1000; i < 1500; ++i) {
+    more.push_back(PlayOne(config, job, i, "L"));
+  }
+  const uint64_t syncs_before = spool->stats().syncs;
+  CoordinatorClient client(To(c->address()));
+  GameQueue queue(1024);
+  // One game a message, 8 in flight: the 1000 spooled games keep the
+  // stream busy while the 500 new ones arrive.
+  UploaderOptions uo = Quick(8);
+  uo.batch = 1;
+  Uploader up(uo, &client, spool.get(), &queue, nullptr);
+  up.Start();
+  for (FinishedGame& g : more) ASSERT_TRUE(queue.Push(std::move(g)));
+  ASSERT_TRUE(WaitFor([&] { return up.pending() == 0; }));
+  up.Stop(absl::Now() + absl::Seconds(5));
+  up.Wait();
+  EXPECT_EQ(up.stats().stored, 1500u);
+  EXPECT_EQ(JobStatusOf(*c, job).done(), 1500u);
+  // 500 games are 8 groups of spool_group (64); one sync took most or all
+  // of them (one more when the first group beat the stream's start).
+  EXPECT_LE(spool->stats().syncs - syncs_before, 3u);
 }
 
 TEST(Uploader, ResendsAfterTheCoordinatorRestarts) {

@@ -1,6 +1,7 @@
 // Tests of worker/game_runner.h and worker/game_queue.h: games equal the
 // rules core's for the same (job seed, index) whatever the thread count,
-// every index is played once, stopping works, bad leases are refused.
+// every index is played once, stopping works, bad leases are refused; the
+// queue's batch pops.
 #include "worker/game_runner.h"
 
 #include <atomic>
@@ -193,6 +194,49 @@ TEST(GameQueue, PopBatchTakesOldestFirstAndTimesOut) {
   EXPECT_GE(absl::Now() - t0, absl::Milliseconds(25));
   q.Close();
   EXPECT_FALSE(q.Push(FinishedGame{}));
+}
+
+// PopBatch with `want`: waits for that many games (or the timeout, after
+// which it takes what there is), and stops waiting when `wake` is set.
+TEST(GameQueue, PopBatchWaitsForWantedGamesOrAWake) {
+  GameQueue q(10);
+  auto push = [&q](uint64_t i) {
+    FinishedGame g;
+    g.key.index = i;
+    ASSERT_TRUE(q.Push(std::move(g)));
+  };
+  std::vector<FinishedGame> out;
+  std::atomic<bool> wake{false};
+  std::thread producer([&] {
+    for (uint64_t i = 0; i < 4; ++i) {
+      absl::SleepFor(absl::Milliseconds(5));
+      push(i);
+    }
+  });
+  EXPECT_EQ(q.PopBatch(10, absl::Seconds(20), &out, 4, &wake), 4u);
+  producer.join();
+  // Fewer than wanted: all of them after the timeout.
+  push(4);
+  absl::Time t0 = absl::Now();
+  EXPECT_EQ(q.PopBatch(10, absl::Milliseconds(30), &out, 3), 1u);
+  EXPECT_GE(absl::Now() - t0, absl::Milliseconds(25));
+  // More than the capacity is wanted as the capacity.
+  for (uint64_t i = 5; i < 15; ++i) push(i);
+  EXPECT_EQ(q.PopBatch(3, absl::Seconds(20), &out, 1000), 3u);
+  EXPECT_EQ(q.PopBatch(10, absl::ZeroDuration(), &out), 7u);
+  // A wake ends the wait early, with what there is.
+  push(15);
+  std::thread waker([&] {
+    absl::SleepFor(absl::Milliseconds(20));
+    wake.store(true);
+    q.Wake();
+  });
+  t0 = absl::Now();
+  EXPECT_EQ(q.PopBatch(10, absl::Seconds(20), &out, 5, &wake), 1u);
+  EXPECT_LT(absl::Now() - t0, absl::Seconds(10));
+  waker.join();
+  ASSERT_EQ(out.size(), 16u);
+  for (uint64_t i = 0; i < 16; ++i) EXPECT_EQ(out[i].key.index, i);
 }
 
 }  // namespace
