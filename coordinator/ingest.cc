@@ -17,6 +17,13 @@
 #include "store/status.h"
 
 namespace qipu::coordinator {
+namespace {
+
+// How long a batch waits for the position index to make room before it
+// fails (its games are then not stored and are sent again).
+constexpr absl::Duration kIndexRoomWait = absl::Seconds(2);
+
+}  // namespace
 
 Ingestor::Ingestor(store::Store* store, const IngestOptions& options,
                    StoredHook on_stored)
@@ -150,11 +157,12 @@ void Ingestor::CommitBatch(std::deque<Item>* batch) {
     for (const auto& [k, v] : agg) {
       wb.Merge(store_->aggregates(), k, v.Build().SerializeAsString());
     }
-    if (!ops.empty()) {
+    if (!ops.empty()) status = index.WaitForRoom(kIndexRoomWait);
+    if (status.ok() && !ops.empty()) {
       index_batch = index.NextBatch();
       wb.Put(store_->meta(), store::UnindexedKey(index_batch), unindexed);
     }
-    if (wb.Count() > 0) status = store_->Commit(&wb);
+    if (status.ok() && wb.Count() > 0) status = store_->Commit(&wb);
     if (status.ok() && !ops.empty()) index.Add(index_batch, &ops);
   }
 

@@ -282,10 +282,6 @@ void PositionIndex::Add(uint64_t batch, PositionOps* ops) {
   std::shared_ptr<Run> run = BuildRun(*ops, batch);
   ops->Clear();
   absl::MutexLock lock(&mu_);
-  auto room = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    return closing_ || buffered_bytes_ < options_.max_bytes;
-  };
-  mu_.Await(absl::Condition(&room));
   if (closed_) {
     spdlog::error("position index: batch {} added after close; dropped",
                   batch);
@@ -317,6 +313,27 @@ void PositionIndex::Add(uint64_t batch, PositionOps* ops) {
     runs_[best] = std::move(merged);
     runs_.erase(runs_.begin() + best + 1);
   }
+}
+
+absl::Status PositionIndex::WaitForRoom(absl::Duration wait) {
+  absl::MutexLock lock(&mu_);
+  auto room = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return closing_ || buffered_bytes_ < options_.max_bytes;
+  };
+  if (mu_.AwaitWithTimeout(absl::Condition(&room), wait) && !closing_) {
+    return absl::OkStatus();
+  }
+  if (closing_) return absl::UnavailableError("the position index is closing");
+  return absl::UnavailableError(absl::StrCat(
+      "the position index's buffer is full (", buffered_bytes_,
+      " bytes) and cannot be written: ",
+      flush_error_.ok() ? std::string("a flush is under way")
+                        : flush_error_.ToString()));
+}
+
+bool PositionIndex::failing() const {
+  absl::MutexLock lock(&mu_);
+  return !flush_error_.ok();
 }
 
 absl::Status PositionIndex::Flush() {
@@ -416,6 +433,13 @@ void PositionIndex::FlushLoop() {
     }
     std::error_code ec;
     std::filesystem::remove(path, ec);
+    if (options_.health != nullptr) {
+      if (s.ok()) {
+        options_.health->RecordSuccess();
+      } else {
+        options_.health->RecordError(s);
+      }
+    }
     if (s.ok()) continue;
     spdlog::error("position index: flush failed (will retry): {}",
                   s.ToString());

@@ -45,6 +45,7 @@
 #include "rocksdb/db.h"
 #include "store/game_id.h"
 #include "store/indexer.h"
+#include "store/rocks_events.h"
 
 namespace qipu::store {
 
@@ -61,6 +62,10 @@ struct PositionIndexOptions {
   std::string build_dir;
   // Pause after a failed flush before the next attempt.
   absl::Duration retry_after = absl::Seconds(1);
+  // Where flush outcomes are reported (the store's health: a flush that
+  // fails means the database no longer takes writes). Not owned; may be
+  // null.
+  StorageHealth* health = nullptr;
 };
 
 // Counters, for metrics and tests. Plain value.
@@ -117,9 +122,19 @@ class PositionIndex {
   // The number of the next batch to commit (for its UnindexedKey()).
   uint64_t NextBatch();
 
+  // Whether the buffer can take another batch: OK at once below
+  // max_bytes; else waits up to `wait` for a flush to make room, and
+  // returns Unavailable (naming the failed flush, if one failed) when none
+  // did. The committer asks before committing a batch with entries, so
+  // that a database that stops taking index files stops taking games
+  // instead of growing the buffer.
+  absl::Status WaitForRoom(absl::Duration wait);
+
+  // True while the last flush attempt failed.
+  bool failing() const;
+
   // Adds the entries of committed batch `batch` (whose UnindexedKey()
-  // record is durable). Blocks while more than max_bytes are buffered and
-  // a flush is under way. Empties *ops.
+  // record is durable); never blocks. Empties *ops.
   void Add(uint64_t batch, PositionOps* ops);
 
   // Writes everything added so far to the positions column family and

@@ -132,6 +132,7 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir,
   }
   PositionIndexOptions io = o.index;
   if (io.build_dir.empty()) io.build_dir = dir + "/index-build";
+  io.health = &s->health_;
   s->index_ = std::make_unique<PositionIndex>(
       s->db_.get(), s->meta(), s->games(), s->positions(), io);
   if (absl::Status st = s->index_->Recover(); !st.ok()) {
@@ -182,6 +183,8 @@ absl::Status Store::Commit(rocksdb::WriteBatch* batch) {
 
 void Store::RecordWrite(const absl::Status& s) {
   if (s.ok()) {
+    // A write through the WAL says nothing of the index's files.
+    if (index_ != nullptr && index_->failing()) return;
     health_.RecordSuccess();
   } else {
     health_.RecordError(absl::Status(

@@ -301,6 +301,7 @@ TEST(PositionIndex, AFullDiskDelaysFlushesWithoutLosingEntries) {
   StoreOptions o = Options();
   o.env = env.get();
   o.index.retry_after = absl::Milliseconds(20);
+  o.index.max_bytes = 1024;  // one batch fills it
   auto s = Store::Open(tmp.path() + "/db", o);
   ASSERT_TRUE(s.ok()) << s.status();
   std::vector<TestGame> games;
@@ -310,10 +311,18 @@ TEST(PositionIndex, AFullDiskDelaysFlushesWithoutLosingEntries) {
   const absl::Status failed = (*s)->position_index().Flush();
   EXPECT_FALSE(failed.ok());
   EXPECT_GE((*s)->position_index().stats().failed_flushes, 1u);
-  // Still readable from memory.
+  // Still readable from memory; the store reports the failure, and the
+  // full buffer refuses more batches instead of growing.
   EXPECT_EQ(Reached(**s, EmptyBoardPrefix()), 20u);
+  EXPECT_TRUE((*s)->health().failing());
+  EXPECT_TRUE((*s)->position_index().failing());
+  const absl::Status room =
+      (*s)->position_index().WaitForRoom(absl::Milliseconds(50));
+  EXPECT_TRUE(absl::IsUnavailable(room)) << room;
   fs->SetFull(false);
   EXPECT_TRUE((*s)->position_index().Flush().ok());
+  EXPECT_FALSE((*s)->health().failing());
+  EXPECT_TRUE((*s)->position_index().WaitForRoom(absl::ZeroDuration()).ok());
   EXPECT_EQ((*s)->position_index().stats().buffered_entries, 0u);
   EXPECT_EQ(Reached(**s, EmptyBoardPrefix()), 20u);
 }
