@@ -430,16 +430,17 @@ void PositionIndex::FlushLoop() {
       }
       flushing_ = 0;
       closing = closing_;
+      // Reported before Flush() waiters can look.
+      if (options_.health != nullptr) {
+        if (s.ok()) {
+          options_.health->RecordSuccess();
+        } else {
+          options_.health->RecordError(s);
+        }
+      }
     }
     std::error_code ec;
     std::filesystem::remove(path, ec);
-    if (options_.health != nullptr) {
-      if (s.ok()) {
-        options_.health->RecordSuccess();
-      } else {
-        options_.health->RecordError(s);
-      }
-    }
     if (s.ok()) continue;
     spdlog::error("position index: flush failed (will retry): {}",
                   s.ToString());
