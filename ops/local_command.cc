@@ -1,7 +1,8 @@
 // `qipu local --games N --size S [job flags] [--threads T] --db DIR`: the
 // one-machine mode behind ./ops/run. Starts a coordinator in this process
-// (real gRPC on 127.0.0.1, RocksDB in DIR) and a worker with T playing
-// threads talking to it over that loopback channel, submits one job, shows
+// (RocksDB in DIR; its gRPC server on 127.0.0.1) and a worker with T
+// playing threads talking to it over the server's in-process channel
+// (--transport tcp: over 127.0.0.1, as a remote worker), submits one job, shows
 // a progress bar, and prints a summary of what the games hold: results,
 // ko captures, cycles and the top openings -- all answered by the query
 // engine from the database, as `qipu query --db DIR` would.
