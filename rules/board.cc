@@ -94,9 +94,7 @@ template <Color kC>
   // opponent neighbours: usually no chain comes close, and the exact test
   // (without branches) is rarely needed.
   constexpr Color kOpp = Opponent(kC);
-  const unsigned nbr = nbr_[p];
-  const int opps = (nbr & NbrMask(kOpp)) >>
-                   (kOpp == Color::kBlack ? kBlackShift : kWhiteShift);
+  const int opps = NbrCount(nbr_[p], kOpp);
   if (opps == 0) return false;
   const int n0 = p - kStride, n1 = p - 1, n2 = p + 1, n3 = p + kStride;
   const int i0 = chain_[n0], i1 = chain_[n1], i2 = chain_[n2], i3 = chain_[n3];
@@ -119,9 +117,7 @@ template <Color kC>
   // for a move that is not a suicide) as a by-product.
   constexpr Color kOpp = Opponent(kC);
   *lo = hash_.lo ^ zobrist_internal::kTables.stone[PlayerIndex(kC)][p].lo;
-  const unsigned nbr = nbr_[p];
-  const int opps = (nbr & NbrMask(kOpp)) >>
-                   (kOpp == Color::kBlack ? kBlackShift : kWhiteShift);
+  const int opps = NbrCount(nbr_[p], kOpp);
   if (opps == 0) return false;
   const int n[4] = {p - kStride, p - 1, p + 1, p + kStride};
   const int i0 = chain_[n[0]], i1 = chain_[n[1]], i2 = chain_[n[2]],
@@ -177,8 +173,8 @@ template <Color kC>
   // its colour. When every chain has more pseudo-liberties than that, none
   // loses its last one here: legal exactly when joining an own chain.
   const unsigned nbr = nbr_[p];
-  const int blacks = (nbr >> kBlackShift) & 0xF;
-  const int whites = (nbr >> kWhiteShift) & 0xF;
+  const int blacks = NbrCount(nbr, Color::kBlack);
+  const int whites = NbrCount(nbr, Color::kWhite);
   const int most = blacks > whites ? blacks : whites;
   if ((l0 > most) & (l1 > most) & (l2 > most) & (l3 > most)) {
     return (nbr & NbrMask(kC)) != 0;
@@ -269,9 +265,9 @@ int Board::ScanLight(Color c, int start, int count,
 void Board::MergeChains(Point a, Point b) {
   // The bigger chain absorbs the smaller, a on ties; selected without a
   // branch (which one is bigger is a coin toss in a playout).
-  const bool swap = size_[a] < size_[b];
-  const Point big = swap ? b : a;
-  const Point small = swap ? a : b;
+  const int swap = -static_cast<int>(size_[a] < size_[b]);
+  const Point big = static_cast<Point>(a ^ ((a ^ b) & swap));
+  const Point small = static_cast<Point>(a ^ b ^ big);
   // Relabel the smaller chain's stones, then splice the circular lists.
   Point s = small;
   do {
@@ -288,7 +284,6 @@ void Board::MergeChains(Point a, Point b) {
 template <Color kC>
 int Board::RemoveChainOf(int head, RemovedStones* removed) {
   const int size = size_[head];
-  constexpr uint16_t kDelta = NbrUnit(Color::kEmpty) - NbrUnit(kC);
   const auto& keys = zobrist_internal::kTables.stone[PlayerIndex(kC)];
   Hash128 h = hash_;
   int s = head;
@@ -303,10 +298,11 @@ int Board::RemoveChainOf(int head, RemovedStones* removed) {
     }
     // Every neighbour's chain gains a pseudo-liberty; empty points and
     // walls (and stones of this chain already removed) feed the scratch
-    // chain, stones of this chain not yet removed its dead head.
+    // chain, stones of this chain not yet removed its dead head. For the
+    // neighbour in direction d, s lies in direction 3 - d.
     for (int d = 0; d < 4; ++d) {
       const int n = s + kDirs[d];
-      nbr_[n] = static_cast<uint16_t>(nbr_[n] + kDelta);
+      nbr_[n] = nbr_[n] + NbrBit(Color::kEmpty, 3 - d) - NbrBit(kC, 3 - d);
       ++libs_[chain_[n]];
     }
     s = next;
@@ -324,93 +320,159 @@ int Board::RemoveChain(Point head, RemovedStones* removed) {
 }
 
 template <Color kC>
-[[gnu::always_inline]] inline void Board::PlayAt(int p, int index,
-                                                 RemovedStones* removed) {
+[[gnu::always_inline]] inline bool Board::Guarded(
+    intptr_t p, unsigned nbr, bool some_zero, const RepeatGuard& guard) const {
+  // Called by PlayAt() once the neighbours' chains have lost the liberty
+  // p, nothing else changed yet.
+  constexpr Color kOpp = Opponent(kC);
+  const auto& own_keys = zobrist_internal::kTables.stone[PlayerIndex(kC)];
+  uint64_t lo = hash_.lo ^ own_keys[p].lo;
+  bool removes = false;
+  if (!some_zero) [[likely]] {
+    // Nothing is captured and no own chain is left without liberties: a
+    // suicide only as a lone stone without any.
+    if ((nbr & (kEmptyMask | NbrMask(kC))) == 0) return false;
+  } else {
+    const intptr_t n[4] = {p - kStride, p - 1, p + 1, p + kStride};
+    const intptr_t cs[4] = {chain_[n[0]], chain_[n[1]], chain_[n[2]],
+                            chain_[n[3]]};
+    const unsigned e01 = cs[0] == cs[1], e02 = cs[0] == cs[2],
+                   e03 = cs[0] == cs[3], e12 = cs[1] == cs[2],
+                   e13 = cs[1] == cs[3], e23 = cs[2] == cs[3];
+    const unsigned first =
+        1u | (!e01 << 1) | ((!e02 & !e12) << 2) | ((!e03 & !e13 & !e23) << 3);
+    const unsigned zero = (libs_[cs[0]] == 0) | (libs_[cs[1]] == 0) << 1 |
+                          (libs_[cs[2]] == 0) << 2 | (libs_[cs[3]] == 0) << 3;
+    unsigned dead = (nbr >> Shift(kOpp)) & first & zero;
+    if (dead == 0) {
+      // A suicide: no liberty, and every own neighbour's chain has none
+      // left either.
+      const unsigned own = (nbr >> Shift(kC)) & 0xF;
+      if ((nbr & kEmptyMask) == 0 && (own & ~zero) == 0) return false;
+    } else {
+      removes = true;
+      const auto& opp_keys = zobrist_internal::kTables.stone[PlayerIndex(kOpp)];
+      do {
+        const intptr_t head = cs[std::countr_zero(dead)];
+        dead &= dead - 1;
+        intptr_t s = head;
+        do {
+          lo ^= opp_keys[s].lo;
+          s = next_[s];
+        } while (s != head);
+      } while (dead != 0);
+    }
+  }
+  return guard.filter == nullptr || !(removes || guard.check_quiet) ||
+         !((guard.filter[(lo >> 6) & guard.mask] >> (lo & 63)) & 1);
+}
+
+template <Color kC, bool kGuarded>
+[[gnu::always_inline]] inline bool Board::PlayAt(intptr_t p, intptr_t index,
+                                                 RemovedStones* removed,
+                                                 const RepeatGuard& guard) {
   assert(color_[p] == Color::kEmpty && empty_[index] == p);
   constexpr Color kOpp = Opponent(kC);
   const unsigned nbr = nbr_[p];
-  ko_point_ = kNoPoint;
 
-  // RemoveEmpty(p), knowing its index.
-  const int last = empty_[--num_empty_];
-  empty_[index] = static_cast<Point>(last);
-  empty_index_[last] = static_cast<int16_t>(index);
-
-  // Each neighbour counts one more stone of colour kC and one empty point
-  // less, and its chain loses the pseudo-liberty p (the scratch chain for
-  // empty points and walls): no test of the neighbour's colour. A chain
-  // met twice is decremented twice, through store-to-load forwarding.
-  // Only a chain left at zero can be captured.
-  const int n0 = p - kStride, n1 = p - 1, n2 = p + 1, n3 = p + kStride;
-  constexpr uint16_t kDelta = NbrUnit(kC) - NbrUnit(Color::kEmpty);
-  nbr_[n0] = static_cast<uint16_t>(nbr_[n0] + kDelta);
-  nbr_[n1] = static_cast<uint16_t>(nbr_[n1] + kDelta);
-  nbr_[n2] = static_cast<uint16_t>(nbr_[n2] + kDelta);
-  nbr_[n3] = static_cast<uint16_t>(nbr_[n3] + kDelta);
+  // Each neighbour's chain loses the pseudo-liberty p (the scratch chain
+  // for empty points and walls): no test of the neighbour's colour. A
+  // chain met twice is decremented twice, through store-to-load
+  // forwarding. Only a chain left at zero can be captured.
+  const intptr_t n0 = p - kStride, n1 = p - 1, n2 = p + 1, n3 = p + kStride;
   const int r0 = --libs_[chain_[n0]];
   const int r1 = --libs_[chain_[n1]];
   const int r2 = --libs_[chain_[n2]];
   const int r3 = --libs_[chain_[n3]];
   // Counters never go below zero, so a zero shows as a sign bit here.
   const bool some_zero = ((r0 - 1) | (r1 - 1) | (r2 - 1) | (r3 - 1)) < 0;
+  if constexpr (kGuarded) {
+    if (!Guarded<kC>(p, nbr, some_zero, guard)) [[unlikely]] {
+      ++libs_[chain_[n0]];
+      ++libs_[chain_[n1]];
+      ++libs_[chain_[n2]];
+      ++libs_[chain_[n3]];
+      return false;
+    }
+  }
+  ko_point_ = kNoPoint;
+
+  // RemoveEmpty(p), knowing its index.
+  const intptr_t last = empty_[--num_empty_];
+  empty_[index] = static_cast<Point>(last);
+  empty_index_[last] = static_cast<int16_t>(index);
+
+  // The neighbour in direction d sees p in direction 3 - d turn from empty
+  // to kC.
+  nbr_[n0] = nbr_[n0] + NbrBit(kC, 3) - NbrBit(Color::kEmpty, 3);
+  nbr_[n1] = nbr_[n1] + NbrBit(kC, 2) - NbrBit(Color::kEmpty, 2);
+  nbr_[n2] = nbr_[n2] + NbrBit(kC, 1) - NbrBit(Color::kEmpty, 1);
+  nbr_[n3] = nbr_[n3] + NbrBit(kC, 0) - NbrBit(Color::kEmpty, 0);
 
   color_[p] = kC;
-  chain_[p] = static_cast<Point>(p);
-  next_[p] = static_cast<Point>(p);
-  size_[p] = 1;
-  libs_[p] = static_cast<int16_t>((nbr & kEmptyMask) >> kEmptyShift);
+  const int libs_p = NbrCount(nbr, Color::kEmpty);
   hash_ ^= zobrist_internal::kTables.stone[PlayerIndex(kC)][p];
   ++stones_[PlayerIndex(kC)];
 
   // Merges in direction order. The first is MergeChains(p, h) for the
   // single stone p, written out: one stone to relabel, no loop, the
   // bigger chain picked without a branch.
-  if (nbr & NbrMask(kC)) {
-    // Directions (bit d for kDirs[d]) of own neighbours, in arithmetic
-    // that compilers keep branch-free.
-    unsigned own = IsColor(n0, kC) | IsColor(n1, kC) << 1 |
-                   IsColor(n2, kC) << 2 | IsColor(n3, kC) << 3;
-    const int h = chain_[p + kDirs[std::countr_zero(own)]];
-    own &= own - 1;
-    const int h_size = size_[h];
+  chain_[p] = static_cast<Point>(p);
+  next_[p] = static_cast<Point>(p);
+  size_[p] = 1;
+  libs_[p] = static_cast<int16_t>(libs_p);
+  if (const unsigned own = (nbr >> Shift(kC)) & 0xF; own != 0) {
+    const intptr_t h = chain_[p + kDirs[std::countr_zero(own)]];
+    const intptr_t h_size = size_[h];
     // All ones when h has more than one stone.
-    const int h_bigger =
-        -static_cast<int>(static_cast<unsigned>(1 - h_size) >> 31);
-    const int big = p ^ ((p ^ h) & h_bigger);
-    const int small = p ^ h ^ big;
+    const intptr_t h_bigger = -static_cast<intptr_t>(h_size > 1);
+    const intptr_t big = p ^ ((p ^ h) & h_bigger);
+    const intptr_t small = p ^ h ^ big;
     chain_[small] = static_cast<Point>(big);
     next_[small] = next_[big];
     next_[big] = static_cast<Point>(small);
-    libs_[big] = static_cast<int16_t>(libs_[h] + libs_[p]);
+    libs_[big] = static_cast<int16_t>(libs_[h] + libs_p);
     size_[big] = static_cast<int16_t>(h_size + 1);
-    while (own != 0) {
-      const int n = p + kDirs[std::countr_zero(own)];
-      own &= own - 1;
+    for (unsigned rest = own & (own - 1); rest != 0; rest &= rest - 1) {
+      const intptr_t n = p + kDirs[std::countr_zero(rest)];
       if (chain_[n] != chain_[p]) MergeChains(chain_[p], chain_[n]);
     }
   }
-  // Captures in direction order; a chain met twice goes once.
+
+  // Captures in direction order, each chain once.
   PlayInfo info;
-  int captured_point = kNoPoint;
   if (some_zero && (nbr & NbrMask(kOpp))) [[unlikely]] {
-    for (int d = 0; d < 4; ++d) {
-      const int n = p + kDirs[d];
-      if (color_[n] == kOpp && libs_[chain_[n]] == 0) {
-        captured_point = n;
-        info.captured = static_cast<int16_t>(
-            info.captured + RemoveChainOf<kOpp>(chain_[n], removed));
-      }
+    const intptr_t cs[4] = {chain_[n0], chain_[n1], chain_[n2], chain_[n3]};
+    const unsigned e01 = cs[0] == cs[1], e02 = cs[0] == cs[2],
+                   e03 = cs[0] == cs[3], e12 = cs[1] == cs[2],
+                   e13 = cs[1] == cs[3], e23 = cs[2] == cs[3];
+    const unsigned first =
+        1u | (!e01 << 1) | ((!e02 & !e12) << 2) | ((!e03 & !e13 & !e23) << 3);
+    const unsigned opp = (nbr >> Shift(kOpp)) & first;
+    const unsigned dead = ((opp & 1) & (libs_[cs[0]] == 0)) |
+                          ((opp >> 1) & 1 & (libs_[cs[1]] == 0)) << 1 |
+                          ((opp >> 2) & 1 & (libs_[cs[2]] == 0)) << 2 |
+                          ((opp >> 3) & 1 & (libs_[cs[3]] == 0)) << 3;
+    intptr_t captured_point = kNoPoint;
+    for (unsigned left = dead; left != 0; left &= left - 1) {
+      const int d = std::countr_zero(left);
+      captured_point = p + kDirs[d];
+      info.captured = static_cast<int16_t>(info.captured +
+                                           RemoveChainOf<kOpp>(cs[d], removed));
+    }
+    const intptr_t head = chain_[p];
+    if (info.captured == 1 && size_[head] == 1 && libs_[head] == 1) {
+      ko_point_ = static_cast<Point>(captured_point);
+      info.ko_capture = true;
     }
   }
-  const int head = chain_[p];
+  const intptr_t head = chain_[p];
   if (libs_[head] == 0) [[unlikely]] {
     info.suicided = static_cast<int16_t>(RemoveChainOf<kC>(head, removed));
-  } else if (info.captured == 1 && size_[head] == 1 && libs_[head] == 1) {
-    ko_point_ = static_cast<Point>(captured_point);
-    info.ko_capture = true;
   }
   libs_[kScratch] = kScratchLibs;
   last_play_ = info;
+  return true;
 }
 
 void Board::Play(Point p, Color c, RemovedStones* removed) {
@@ -435,21 +497,15 @@ Board::LightScan Board::ScanLightPlayT(int start, int count,
     if ((nbr & kEmptyMask) != 0 ||
         CrowdedAcceptable<kC>(p, nbr, multi_stone_suicide)) {
       out.index = i;
-      if (filter != nullptr) {
-        // Game::CheckBoardLegal()'s shortcuts to "legal".
-        uint64_t lo;
-        bool check;
-        if (multi_stone_suicide) {
-          lo = PreviewT<kC>(p).hash.lo;
-          check = true;
-        } else {
-          check = CaptureHashLo<kC>(p, &lo) || !quiet_unfiltered;
-        }
-        if (check && ((filter[(lo >> 6) & filter_mask] >> (lo & 63)) & 1)) {
-          return out;
-        }
+      if (filter == nullptr) {
+        PlayAt<kC>(p, i, nullptr);
+      } else if (!PlayAt<kC, true>(
+                     p, i, nullptr,
+                     RepeatGuard{filter, filter_mask, !quiet_unfiltered})) {
+        // Game::CheckBoardLegal() decides (a suicide only gets here when
+        // legal).
+        return out;
       }
-      PlayAt<kC>(p, i, nullptr);
       out.played = static_cast<Point>(p);
       return out;
     }
@@ -470,6 +526,61 @@ Board::LightScan Board::ScanLightPlay(Color c, int start, int count,
              : ScanLightPlayT<Color::kWhite>(start, count, multi_stone_suicide,
                                              filter, filter_mask,
                                              quiet_unfiltered);
+}
+
+template <Color kC>
+[[gnu::always_inline]] inline int Board::PlayRunStep(
+    Move m, int max_stones_before_capture, const uint64_t* filter,
+    uint64_t filter_mask, Hash128* hash_out) {
+  const int p = m.point;
+  if (m.color != kC || p <= kResign || p >= kNumCells ||
+      color_[p] != Color::kEmpty || p == ko_point_) {
+    return 0;
+  }
+  // Game::CheckBoardLegal()'s shortcut to "legal": a move that removes
+  // nothing and leaves more stones than any position before the last
+  // capture cannot repeat one.
+  const bool check_quiet =
+      stones_[0] + stones_[1] + 1 <= max_stones_before_capture;
+  if (!PlayAt<kC, true>(p, empty_index_[p], nullptr,
+                        RepeatGuard{filter, filter_mask, check_quiet})) {
+    return 0;
+  }
+  *hash_out = hash_;
+  return last_play_.captured > 0 ? 2 : 1;
+}
+
+template <Color kC>
+int Board::PlayRunT(const Move* moves, int n, int max_stones_before_capture,
+                    const uint64_t* filter, uint64_t filter_mask,
+                    Hash128* hashes) {
+  // Unrolled by two so that each move's colour is a constant.
+  constexpr Color kOpp = Opponent(kC);
+  int k = 0;
+  for (;;) {
+    if (k == n) break;
+    int step = PlayRunStep<kC>(moves[k], max_stones_before_capture, filter,
+                               filter_mask, &hashes[k]);
+    if (step == 0) break;
+    ++k;
+    if (step == 2 || k == n) break;
+    step = PlayRunStep<kOpp>(moves[k], max_stones_before_capture, filter,
+                             filter_mask, &hashes[k]);
+    if (step == 0) break;
+    ++k;
+    if (step == 2) break;
+  }
+  return k;
+}
+
+int Board::PlayRun(const Move* moves, int n, Color to_play,
+                   int max_stones_before_capture, const uint64_t* filter,
+                   uint64_t filter_mask, Hash128* hashes) {
+  return to_play == Color::kBlack
+             ? PlayRunT<Color::kBlack>(moves, n, max_stones_before_capture,
+                                       filter, filter_mask, hashes)
+             : PlayRunT<Color::kWhite>(moves, n, max_stones_before_capture,
+                                       filter, filter_mask, hashes);
 }
 
 template <Color kC>
@@ -565,7 +676,7 @@ MovePreview Board::PreviewT(int p) const {
   const int adj[4] = {1 + e01 + e02 + e03, 1 + e01 + e12 + e13,
                       1 + e02 + e12 + e23, 1 + e03 + e13 + e23};
   const bool first[4] = {true, !e01, !e02 && !e12, !e03 && !e13 && !e23};
-  const int empty_nbrs = (nbr_[p] & kEmptyMask) >> kEmptyShift;
+  const int empty_nbrs = NbrCount(nbr_[p], Color::kEmpty);
   bool own_libs = empty_nbrs > 0;
   bool friendly = false;
   for (int d = 0; d < 4; ++d) {
@@ -665,11 +776,11 @@ void Board::Rebuild() {
     for (int x = -1; x <= width_; ++x) {
       const Point p = static_cast<Point>((y + 1) * kStride + x + 1);
       if (p < 0 || p >= kNumCells) continue;
-      uint16_t nbr = 0;
+      uint32_t nbr = 0;
       for (int d = 0; d < 4; ++d) {
         const int n = p + kDirs[d];
         if (n >= 0 && n < kNumCells) {
-          nbr = static_cast<uint16_t>(nbr + NbrUnit(color_[n]));
+          nbr += NbrBit(color_[n], d);
         }
       }
       nbr_[p] = nbr;
@@ -684,7 +795,7 @@ void Board::Rebuild() {
       chain_[p] = p;
       next_[p] = p;
       size_[p] = 1;
-      libs_[p] = static_cast<int16_t>((nbr_[p] & kEmptyMask) >> kEmptyShift);
+      libs_[p] = static_cast<int16_t>(NbrCount(nbr_[p], Color::kEmpty));
       for (int d : {-kStride, -1}) {
         const Point n = static_cast<Point>(p + d);
         if (color_[n] == c && chain_[n] != chain_[p]) {

@@ -168,6 +168,24 @@ class Board {
                           bool multi_stone_suicide, const uint64_t* filter,
                           uint64_t filter_mask, bool quiet_unfiltered);
 
+  // Plays moves[0..n) in order, as Play(), for as long as each is a move
+  // of the colour expected that needs no more checking: moves[0] must be
+  // colour `to_play` and the colours must alternate; each must be a board
+  // point where Check(p, c) (no suicide, the ko point binding c) is
+  // kLegal, and must not be able to repeat a position of `filter` (null:
+  // none; a move is checked against it as in ScanLightPlay(), unless it
+  // removes no stone and the board then holds more than
+  // `max_stones_before_capture` stones). Stops before the first move that
+  // is not such a move, and after the first move that captures (its
+  // effects are in last_play()). Returns the number of moves played;
+  // hashes[i] receives hash() after moves[i]. Game::TryPlayMoves()'s fast
+  // path: a position reached since the last capture cannot be repeated by
+  // a later move of the run (it lacks that move's stone), so `filter`
+  // needs no update while the run lasts.
+  int PlayRun(const Move* moves, int n, Color to_play,
+              int max_stones_before_capture, const uint64_t* filter,
+              uint64_t filter_mask, Hash128* hashes);
+
   // LightPlayout() (rules/playout.h): light-policy moves, `to_play` first,
   // until two consecutive passes or `max_moves` plies; returns the plies
   // played. Here so that a whole playout runs in one function of this file.
@@ -218,19 +236,38 @@ class Board {
   std::string ToString() const;
 
  private:
-  // Neighbour-count packing in nbr_: 4 bits each.
+  // Neighbour packing in nbr_: for each of black, white and empty, a 4-bit
+  // direction mask (bit d set when the neighbour in direction kDirs[d] has
+  // that colour; walls set none) and a 3-bit count. A move finds the
+  // neighbours it merges with or may capture in the masks, and the counts
+  // come without a population count (x86-64 has no POPCNT). Both change
+  // in one addition per neighbour.
   static constexpr int kBlackShift = 0;
   static constexpr int kWhiteShift = 4;
   static constexpr int kEmptyShift = 8;
-  static constexpr uint16_t kEmptyMask = 0xF << kEmptyShift;
-  static constexpr uint16_t NbrMask(Color c) {
+  static constexpr uint32_t kEmptyMask = 0xF << kEmptyShift;
+  static constexpr int Shift(Color c) {
+    return c == Color::kBlack   ? kBlackShift
+           : c == Color::kWhite ? kWhiteShift
+                                : kEmptyShift;
+  }
+  // Where the count of colour c starts.
+  static constexpr int CountShift(Color c) {
+    return c == Color::kBlack ? 12 : c == Color::kWhite ? 16 : 20;
+  }
+  static constexpr uint32_t NbrMask(Color c) {
     return c == Color::kBlack ? 0xF << kBlackShift : 0xF << kWhiteShift;
   }
-  static constexpr uint16_t NbrUnit(Color c) {
-    return c == Color::kBlack   ? 1 << kBlackShift
-           : c == Color::kWhite ? 1 << kWhiteShift
-           : c == Color::kEmpty ? 1 << kEmptyShift
-                                : 0;
+  // What a neighbour of colour c in direction d adds to nbr_ (0 for a
+  // wall).
+  static constexpr uint32_t NbrBit(Color c, int d) {
+    return c == Color::kWall ? 0
+                             : (uint32_t{1} << (Shift(c) + d)) +
+                                   (uint32_t{1} << CountShift(c));
+  }
+  // Number of neighbours of colour c that nbr (an nbr_ entry) records.
+  static int NbrCount(uint32_t nbr, Color c) {
+    return static_cast<int>((nbr >> CountShift(c)) & 7);
   }
 
   // The scratch chain: the chain_ of every empty point and wall. Cell 0 is
@@ -298,9 +335,37 @@ class Board {
   // RemoveChain() of a chain of colour kC.
   template <Color kC>
   int RemoveChainOf(int head, RemovedStones* removed);
-  // Play() of the point p at position `index` of empty_.
+  // What a guarded PlayAt() refuses besides suicides: with `filter`
+  // (null: nothing), a move after which the board hash may be one of
+  // `filter`'s (hash h is present when bit h.lo & 63 of word
+  // (h.lo >> 6) & mask is set) -- checked for moves that remove no stone
+  // only when `check_quiet`.
+  struct RepeatGuard {
+    const uint64_t* filter = nullptr;
+    uint64_t mask = 0;
+    bool check_quiet = false;
+  };
+  // Play() of the point p at position `index` of empty_; returns true.
+  // With kGuarded, a suicide, or a move `guard` refuses, is not played:
+  // the board is left as it was and the result is false. The guard costs
+  // next to nothing for a move that captures nothing.
+  template <Color kC, bool kGuarded = false>
+  bool PlayAt(intptr_t p, intptr_t index, RemovedStones* removed,
+              const RepeatGuard& guard = {});
+  // The guard of PlayAt<kC, true>(): false when the move must not be
+  // played. `some_zero` tells whether a neighbour's chain is left without
+  // pseudo-liberties.
   template <Color kC>
-  void PlayAt(int p, int index, RemovedStones* removed);
+  bool Guarded(intptr_t p, unsigned nbr, bool some_zero,
+               const RepeatGuard& guard) const;
+  // One move of PlayRun(), kC to play: 0 when it is not played, 2 when it
+  // captured, else 1.
+  template <Color kC>
+  int PlayRunStep(Move m, int max_stones_before_capture, const uint64_t* filter,
+                  uint64_t filter_mask, Hash128* hash_out);
+  template <Color kC>
+  int PlayRunT(const Move* moves, int n, int max_stones_before_capture,
+               const uint64_t* filter, uint64_t filter_mask, Hash128* hashes);
   template <Color kC>
   Point PlayLightT(int start);
   // One move of PlayLightGame(); true when it was a pass.
@@ -332,10 +397,10 @@ class Board {
   //
   // Contents of each cell; kWall outside the board in use.
   std::array<Color, kNumCells> color_{};
-  // Counts of black, white and empty orthogonal neighbours (see shifts);
-  // walls are 4 minus the sum. Exact on board points and on the walls
-  // around them.
-  std::array<uint16_t, kNumCells> nbr_{};
+  // Directions of the black, white and empty orthogonal neighbours (see
+  // the shifts); the rest are walls. Exact on board points and on the
+  // walls around them.
+  std::array<uint32_t, kNumCells> nbr_{};
   // Head of the chain on stones; kScratch on empty points and walls.
   std::array<Point, kNumCells> chain_{};
   // Next stone of the chain (circular); valid on stones only.

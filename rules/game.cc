@@ -1,5 +1,6 @@
 #include "rules/game.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstdlib>
 
@@ -70,6 +71,14 @@ Game::Game(int width, int height, const Rules& rules)
   history_.reserve(move_cap_ + 1);
   moves_.reserve(move_cap_);
   cycles_.reserve(8);
+  Reset();
+}
+
+void Game::Reset(const Rules& rules) {
+  rules_ = rules;
+  move_cap_ = MoveCap(rules, width(), height());
+  history_.reserve(move_cap_ + 1);
+  moves_.reserve(move_cap_);
   Reset();
 }
 
@@ -358,6 +367,72 @@ MoveVerdict Game::TryPlay(Color c, Point p) {
     RecordPrevented(v.cycle);
   }
   return v;
+}
+
+int Game::TryPlayMoves(absl::Span<const Move> moves, MoveVerdict* rejected) {
+  *rejected = MoveVerdict{};
+  const bool checks =
+      rules_.ko != KoRule::kSimple || rules_.cycle != CycleRule::kNone;
+  const uint64_t* filter = checks ? filter_.data() : nullptr;
+  const int n = static_cast<int>(moves.size());
+  // Hashes of the positions a run of quiet moves reaches.
+  std::array<Hash128, 64> hashes;
+  int k = 0;
+  while (k < n && !over()) {
+    // A run of moves that need no more checking (the common case), up to
+    // the move cap.
+    const int run = board_.PlayRun(moves.data() + k,
+                                   std::min({n - k, move_cap_ - num_moves_,
+                                             static_cast<int>(hashes.size())}),
+                                   to_play_, max_stones_before_capture_, filter,
+                                   kFilterWords - 1, hashes.data());
+    if (run > 0) {
+      // Only the last move of a run may have removed stones.
+      const bool removal = board_.last_play().captured > 0;
+      const int quiet = removal ? run - 1 : run;
+      if (quiet > 0) RecordQuietRun(moves.subspan(k, quiet), hashes.data());
+      if (removal)
+        RecordBoardMove(moves[k + quiet].color, moves[k + quiet].point);
+      k += run;
+      if (num_moves_ >= move_cap_) End(Winner::kNone, EndReason::kMoveLimit, 0);
+      continue;
+    }
+    // A pass, a move out of turn, an illegal move, a possible repetition:
+    // the careful path.
+    const Color c = moves[k].color;
+    const Point p = moves[k].point;
+    ++k;
+    const MoveVerdict v = TryPlay(c, p);
+    if (!v.legal()) {
+      *rejected = v;
+      return k - 1;
+    }
+  }
+  return k;
+}
+
+void Game::RecordQuietRun(absl::Span<const Move> run, const Hash128* hashes) {
+  // RecordBoardMove() of each move, knowing that none removed a stone: the
+  // stone count grows by one a move and the captures stay.
+  moves_.insert(moves_.end(), run.begin(), run.end());
+  const int r = static_cast<int>(run.size());
+  const int stones0 = static_cast<int>(history_.back().stones);
+  Color next = Opponent(run[0].color);
+  for (int j = 0; j < r; ++j) {
+    const Hash128& hash = hashes[j];
+    FilterInsert(hash);
+    Position& pos = history_.emplace_back();
+    pos.hash = hash;
+    pos.to_play = next;
+    pos.stones = static_cast<int16_t>(stones0 + j + 1);
+    pos.black_caps = captures_[0];
+    pos.white_caps = captures_[1];
+    next = Opponent(next);
+  }
+  if (stones0 + r > max_stones_) max_stones_ = stones0 + r;
+  num_moves_ += r;
+  to_play_ = Opponent(next);
+  passes_ = 0;
 }
 
 Point Game::PlayLightFrom(int start) {

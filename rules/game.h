@@ -105,6 +105,10 @@ class Game {
 
   // Back to the empty board, Black to play; keeps rules and buffers.
   void Reset();
+  // Reset() under new rules, keeping the board size and reusing the
+  // buffers (they grow if the new move cap needs more). Precondition: valid
+  // komi (ValidateKomi).
+  void Reset(const Rules& rules);
 
   // Places GTP fixed handicap stones; White then moves first. Only before
   // the first move. InvalidArgument when the board cannot take them.
@@ -170,6 +174,16 @@ class Game {
   MoveVerdict TryPlay(Color c, Point p);
   MoveVerdict TryPlay(Point p) { return TryPlay(to_play_, p); }
 
+  // TryPlay() of each of `moves` in order (colours as given), stopping at
+  // the first illegal one or when the game is over. Returns the number of
+  // moves played; *rejected is the illegal move's verdict (its prevented
+  // cycle recorded, as TryPlay() does), or a legal verdict when every move
+  // was played or the game ended first. The same game as calling TryPlay()
+  // in a loop, faster: a board move of the side to move that the board
+  // allows and that cannot repeat a position (the common case) is checked
+  // and played in one step; anything else takes TryPlay().
+  int TryPlayMoves(absl::Span<const Move> moves, MoveVerdict* rejected);
+
   // The light policy's move under the game's rules, played: FullMove()
   // then Play() (rules/playout.h), the candidates scanned from index
   // `start` of the board's empty points (0 <= start < num_empty(), or 0 on
@@ -224,6 +238,10 @@ class Game {
   // Play() for a board move once board_ has played it, up to the end of
   // game tests: the move, history, captures and the repetition state.
   void RecordBoardMove(Color c, Point p);
+  // RecordBoardMove() of each move of a run of moves that removed no
+  // stone (as Board::PlayRun() plays them); hashes[i] is the board hash
+  // after run[i].
+  void RecordQuietRun(absl::Span<const Move> run, const Hash128* hashes);
   // PlayLightFrom() once the board's scan, from index `start`, has found
   // the candidate at index `found` (or -1) without playing it: the checks
   // of FullMove() and Play(), the scan resumed after a rejected candidate.
