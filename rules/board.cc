@@ -528,59 +528,13 @@ Board::LightScan Board::ScanLightPlay(Color c, int start, int count,
                                              quiet_unfiltered);
 }
 
-template <Color kC>
-[[gnu::always_inline]] inline int Board::PlayRunStep(
-    Move m, int max_stones_before_capture, const uint64_t* filter,
-    uint64_t filter_mask, Hash128* hash_out) {
-  const int p = m.point;
-  if (m.color != kC || p <= kResign || p >= kNumCells ||
-      color_[p] != Color::kEmpty || p == ko_point_) {
-    return 0;
-  }
-  // Game::CheckBoardLegal()'s shortcut to "legal": a move that removes
-  // nothing and leaves more stones than any position before the last
-  // capture cannot repeat one.
-  const bool check_quiet =
-      stones_[0] + stones_[1] + 1 <= max_stones_before_capture;
-  if (!PlayAt<kC, true>(p, empty_index_[p], nullptr,
-                        RepeatGuard{filter, filter_mask, check_quiet})) {
-    return 0;
-  }
-  *hash_out = hash_;
-  return last_play_.captured > 0 ? 2 : 1;
-}
-
-template <Color kC>
-int Board::PlayRunT(const Move* moves, int n, int max_stones_before_capture,
-                    const uint64_t* filter, uint64_t filter_mask,
-                    Hash128* hashes) {
-  // Unrolled by two so that each move's colour is a constant.
-  constexpr Color kOpp = Opponent(kC);
-  int k = 0;
-  for (;;) {
-    if (k == n) break;
-    int step = PlayRunStep<kC>(moves[k], max_stones_before_capture, filter,
-                               filter_mask, &hashes[k]);
-    if (step == 0) break;
-    ++k;
-    if (step == 2 || k == n) break;
-    step = PlayRunStep<kOpp>(moves[k], max_stones_before_capture, filter,
-                             filter_mask, &hashes[k]);
-    if (step == 0) break;
-    ++k;
-    if (step == 2) break;
-  }
-  return k;
-}
-
-int Board::PlayRun(const Move* moves, int n, Color to_play,
-                   int max_stones_before_capture, const uint64_t* filter,
-                   uint64_t filter_mask, Hash128* hashes) {
-  return to_play == Color::kBlack
-             ? PlayRunT<Color::kBlack>(moves, n, max_stones_before_capture,
-                                       filter, filter_mask, hashes)
-             : PlayRunT<Color::kWhite>(moves, n, max_stones_before_capture,
-                                       filter, filter_mask, hashes);
+bool Board::PlayChecked(Point p, Color c, const uint64_t* filter,
+                        uint64_t filter_mask, bool check_quiet) {
+  if (color_[p] != Color::kEmpty || p == ko_point_) return false;
+  const RepeatGuard guard{filter, filter_mask, check_quiet};
+  return c == Color::kBlack
+             ? PlayAt<Color::kBlack, true>(p, empty_index_[p], nullptr, guard)
+             : PlayAt<Color::kWhite, true>(p, empty_index_[p], nullptr, guard);
 }
 
 template <Color kC>
@@ -715,6 +669,54 @@ MovePreview Board::PreviewT(int p) const {
 MovePreview Board::Preview(Point p, Color c) const {
   return c == Color::kBlack ? PreviewT<Color::kBlack>(p)
                             : PreviewT<Color::kWhite>(p);
+}
+
+Board::EmptyRegions Board::CountEmptyRegions() const {
+  EmptyRegions out;
+  // Regions of one point first, without a branch; the others are flood
+  // filled from their first point met, with a bitmap cleared only then.
+  std::array<bool, kNumCells> seen;
+  bool seen_clear = false;
+  std::array<Point, kMaxPoints> stack;
+  for (int i = 0; i < num_empty_; ++i) {
+    const int p = empty_[i];
+    const uint32_t nbr = nbr_[p];
+    if ((nbr & kEmptyMask) == 0) {
+      const int b = (nbr & NbrMask(Color::kBlack)) != 0;
+      const int w = (nbr & NbrMask(Color::kWhite)) != 0;
+      out.black += b & !w;
+      out.white += w & !b;
+      out.other += !(b ^ w);
+      continue;
+    }
+    if (!seen_clear) {
+      seen.fill(false);
+      seen_clear = true;
+    }
+    if (seen[p]) continue;
+    uint32_t reach = 0;
+    int size = 0;
+    int top = 0;
+    stack[top++] = static_cast<Point>(p);
+    seen[p] = true;
+    while (top > 0) {
+      const int q = stack[--top];
+      const uint32_t m = nbr_[q];
+      reach |= m;
+      ++size;
+      for (unsigned e = (m >> kEmptyShift) & 0xF; e != 0; e &= e - 1) {
+        const int n = q + kDirs[std::countr_zero(e)];
+        if (!seen[n]) {
+          seen[n] = true;
+          stack[top++] = static_cast<Point>(n);
+        }
+      }
+    }
+    const bool b = (reach & NbrMask(Color::kBlack)) != 0;
+    const bool w = (reach & NbrMask(Color::kWhite)) != 0;
+    (b && !w ? out.black : w && !b ? out.white : out.other) += size;
+  }
+  return out;
 }
 
 int Board::Liberties(Point p) const {

@@ -168,23 +168,17 @@ class Board {
                           bool multi_stone_suicide, const uint64_t* filter,
                           uint64_t filter_mask, bool quiet_unfiltered);
 
-  // Plays moves[0..n) in order, as Play(), for as long as each is a move
-  // of the colour expected that needs no more checking: moves[0] must be
-  // colour `to_play` and the colours must alternate; each must be a board
-  // point where Check(p, c) (no suicide, the ko point binding c) is
-  // kLegal, and must not be able to repeat a position of `filter` (null:
-  // none; a move is checked against it as in ScanLightPlay(), unless it
-  // removes no stone and the board then holds more than
-  // `max_stones_before_capture` stones). Stops before the first move that
-  // is not such a move, and after the first move that captures (its
-  // effects are in last_play()). Returns the number of moves played;
-  // hashes[i] receives hash() after moves[i]. Game::TryPlayMoves()'s fast
-  // path: a position reached since the last capture cannot be repeated by
-  // a later move of the run (it lacks that move's stone), so `filter`
-  // needs no update while the run lasts.
-  int PlayRun(const Move* moves, int n, Color to_play,
-              int max_stones_before_capture, const uint64_t* filter,
-              uint64_t filter_mask, Hash128* hashes);
+  // Play(p, c) when c may play the board point p (Check(p, c) == kLegal:
+  // simple ko binding c, no suicide) and no repetition rule can object: with
+  // `filter` (null: none) a bit set of the board hashes the move must not
+  // recreate (hash h is present when bit h.lo & 63 of word
+  // (h.lo >> 6) & filter_mask is set), a move that captures is looked up,
+  // one that removes nothing only when `check_quiet`. Otherwise changes
+  // nothing and returns false. Checked and played in one pass: the fast
+  // path of replaying recorded moves (Game::TryPlayMoves()), where it costs
+  // little more than Play(). Precondition: 0 <= p < kNumCells.
+  bool PlayChecked(Point p, Color c, const uint64_t* filter,
+                   uint64_t filter_mask, bool check_quiet);
 
   // LightPlayout() (rules/playout.h): light-policy moves, `to_play` first,
   // until two consecutive passes or `max_moves` plies; returns the plies
@@ -212,6 +206,18 @@ class Board {
   bool IsOwnEye(Point p, Color c) const {
     return IsEyeLike(p, c) && DiagonalsAllowEye(p, c);
   }
+
+  // The empty points by the colours their empty region reaches (area
+  // counting, rules/scoring.h): only black stones, only white stones, or
+  // both or neither. Allocation-free; a point without empty neighbours (a
+  // region of its own, most of them at the end of a self-play game) costs
+  // one load.
+  struct EmptyRegions {
+    int black = 0;
+    int white = 0;
+    int other = 0;
+  };
+  EmptyRegions CountEmptyRegions() const;
 
   // Exact number of distinct liberties of the chain through stone p
   // (slow path: walks the chain). Precondition: p holds a stone.
@@ -358,14 +364,6 @@ class Board {
   template <Color kC>
   bool Guarded(intptr_t p, unsigned nbr, bool some_zero,
                const RepeatGuard& guard) const;
-  // One move of PlayRun(), kC to play: 0 when it is not played, 2 when it
-  // captured, else 1.
-  template <Color kC>
-  int PlayRunStep(Move m, int max_stones_before_capture, const uint64_t* filter,
-                  uint64_t filter_mask, Hash128* hash_out);
-  template <Color kC>
-  int PlayRunT(const Move* moves, int n, int max_stones_before_capture,
-               const uint64_t* filter, uint64_t filter_mask, Hash128* hashes);
   template <Color kC>
   Point PlayLightT(int start);
   // One move of PlayLightGame(); true when it was a pass.

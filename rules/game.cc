@@ -111,14 +111,9 @@ inline void Game::PushPosition(int captured, bool ko_capture) {
   FilterInsert(hash);
   const int stones =
       board_.stones(Color::kBlack) + board_.stones(Color::kWhite);
-  Position& pos = history_.emplace_back();
-  pos.hash = hash;
-  pos.to_play = to_play_;
-  pos.stones = static_cast<int16_t>(stones);
-  pos.black_caps = captures_[0];
-  pos.white_caps = captures_[1];
-  pos.captured = static_cast<int16_t>(captured);
-  pos.ko_capture = ko_capture;
+  history_.push_back(Position{hash, to_play_, static_cast<int16_t>(stones),
+                              captures_[0], captures_[1],
+                              static_cast<int16_t>(captured), ko_capture});
   if (stones > max_stones_) max_stones_ = stones;
 }
 
@@ -375,64 +370,30 @@ int Game::TryPlayMoves(absl::Span<const Move> moves, MoveVerdict* rejected) {
       rules_.ko != KoRule::kSimple || rules_.cycle != CycleRule::kNone;
   const uint64_t* filter = checks ? filter_.data() : nullptr;
   const int n = static_cast<int>(moves.size());
-  // Hashes of the positions a run of quiet moves reaches.
-  std::array<Hash128, 64> hashes;
   int k = 0;
-  while (k < n && !over()) {
-    // A run of moves that need no more checking (the common case), up to
-    // the move cap.
-    const int run = board_.PlayRun(moves.data() + k,
-                                   std::min({n - k, move_cap_ - num_moves_,
-                                             static_cast<int>(hashes.size())}),
-                                   to_play_, max_stones_before_capture_, filter,
-                                   kFilterWords - 1, hashes.data());
-    if (run > 0) {
-      // Only the last move of a run may have removed stones.
-      const bool removal = board_.last_play().captured > 0;
-      const int quiet = removal ? run - 1 : run;
-      if (quiet > 0) RecordQuietRun(moves.subspan(k, quiet), hashes.data());
-      if (removal)
-        RecordBoardMove(moves[k + quiet].color, moves[k + quiet].point);
-      k += run;
+  for (; k < n && !over(); ++k) {
+    const Color c = moves[k].color;
+    const Point p = moves[k].point;
+    // The common case: a board move of the side to move that the board
+    // allows and that cannot repeat a position (CheckBoardLegal()'s
+    // shortcuts), checked and played by the board in one step.
+    if (c == to_play_ && p > kResign && p < kNumCells &&
+        board_.PlayChecked(
+            p, c, filter, kFilterWords - 1,
+            board_.stones(Color::kBlack) + board_.stones(Color::kWhite) + 1 <=
+                max_stones_before_capture_)) {
+      RecordBoardMove(c, p);
       if (num_moves_ >= move_cap_) End(Winner::kNone, EndReason::kMoveLimit, 0);
       continue;
     }
-    // A pass, a move out of turn, an illegal move, a possible repetition:
-    // the careful path.
-    const Color c = moves[k].color;
-    const Point p = moves[k].point;
-    ++k;
+    // A pass, a move out of turn, an illegal move, a possible repetition.
     const MoveVerdict v = TryPlay(c, p);
     if (!v.legal()) {
       *rejected = v;
-      return k - 1;
+      break;
     }
   }
   return k;
-}
-
-void Game::RecordQuietRun(absl::Span<const Move> run, const Hash128* hashes) {
-  // RecordBoardMove() of each move, knowing that none removed a stone: the
-  // stone count grows by one a move and the captures stay.
-  moves_.insert(moves_.end(), run.begin(), run.end());
-  const int r = static_cast<int>(run.size());
-  const int stones0 = static_cast<int>(history_.back().stones);
-  Color next = Opponent(run[0].color);
-  for (int j = 0; j < r; ++j) {
-    const Hash128& hash = hashes[j];
-    FilterInsert(hash);
-    Position& pos = history_.emplace_back();
-    pos.hash = hash;
-    pos.to_play = next;
-    pos.stones = static_cast<int16_t>(stones0 + j + 1);
-    pos.black_caps = captures_[0];
-    pos.white_caps = captures_[1];
-    next = Opponent(next);
-  }
-  if (stones0 + r > max_stones_) max_stones_ = stones0 + r;
-  num_moves_ += r;
-  to_play_ = Opponent(next);
-  passes_ = 0;
 }
 
 Point Game::PlayLightFrom(int start) {

@@ -238,10 +238,6 @@ class Game {
   // Play() for a board move once board_ has played it, up to the end of
   // game tests: the move, history, captures and the repetition state.
   void RecordBoardMove(Color c, Point p);
-  // RecordBoardMove() of each move of a run of moves that removed no
-  // stone (as Board::PlayRun() plays them); hashes[i] is the board hash
-  // after run[i].
-  void RecordQuietRun(absl::Span<const Move> run, const Hash128* hashes);
   // PlayLightFrom() once the board's scan, from index `start`, has found
   // the candidate at index `found` (or -1) without playing it: the checks
   // of FullMove() and Play(), the scan resumed after a rejected candidate.
