@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "rules/coord.h"
+#include "rules/playout.h"
 
 namespace qipu::rules {
 
@@ -396,7 +397,31 @@ int Game::TryPlayMoves(absl::Span<const Move> moves, MoveVerdict* rejected) {
   return k;
 }
 
-Point Game::PlayLightFrom(int start) {
+Point Game::PlayLightFrom(int start) { return PlayLightMove(start); }
+
+int Game::PlayLightGame(Rng& rng) {
+  // The generator one draw ahead, as in Board::PlayLightGame(): `ahead` is
+  // what the next rng.Next() returns and `after` the state it leaves; only
+  // draws actually used (one per move but on a full board) advance it.
+  Rng now = rng;
+  Rng after = rng;
+  uint64_t ahead = after.Next();
+  const int first = num_moves_;
+  while (!over()) {
+    const int n = board_.num_empty();
+    int start = 0;
+    if (n > 0) {
+      start = static_cast<int>(Rng::Scale(ahead, static_cast<uint32_t>(n)));
+      now = after;
+      ahead = after.Next();
+    }
+    PlayLightMove(start);
+  }
+  rng = now;
+  return num_moves_ - first;
+}
+
+[[gnu::always_inline]] inline Point Game::PlayLightMove(int start) {
   assert(!over());
   const Color c = to_play_;
   // The board plays the candidate it finds unless CheckBoardLegal() might

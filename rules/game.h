@@ -26,6 +26,8 @@
 
 namespace qipu::rules {
 
+class Rng;  // rules/playout.h
+
 // Classes of whole-board cycles (spec section 3).
 enum class CycleClass : uint8_t {
   kTripleKo = 0,
@@ -192,6 +194,12 @@ class Game {
   // point played or kPass. Precondition: !over().
   Point PlayLightFrom(int start);
 
+  // FullPlayout() (rules/playout.h): PlayLightFrom() with start indices
+  // drawn from `rng` until the game is over; returns the moves played.
+  // Here so that a whole playout runs in one function of this file.
+  // Precondition: !over() or nothing to play.
+  int PlayLightGame(Rng& rng);
+
   // Records a cycle whose completing move a policy tried and Check()
   // rejected (reason kSuperko or kCycle).
   void RecordPrevented(const CycleRecord& cycle) { cycles_.push_back(cycle); }
@@ -242,6 +250,8 @@ class Game {
   // the candidate at index `found` (or -1) without playing it: the checks
   // of FullMove() and Play(), the scan resumed after a rejected candidate.
   Point PlayLightChecked(int start, int found);
+  // PlayLightFrom(), for inlining into PlayLightGame().
+  Point PlayLightMove(int start);
   void End(Winner w, EndReason reason, double margin);
 
   Rules rules_;
