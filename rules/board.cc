@@ -165,7 +165,6 @@ template <Color kC>
   // of adjacencies to p. Walls belong to the scratch chain, whose
   // kScratchLibs exceed any adjacency count, and are not colour kC: they
   // never make the move legal.
-  constexpr Color kOpp = Opponent(kC);
   const int n0 = p - kStride, n1 = p - 1, n2 = p + 1, n3 = p + kStride;
   const int i0 = chain_[n0], i1 = chain_[n1], i2 = chain_[n2], i3 = chain_[n3];
   const int l0 = libs_[i0], l1 = libs_[i1], l2 = libs_[i2], l3 = libs_[i3];
@@ -179,23 +178,32 @@ template <Color kC>
   if ((l0 > most) & (l1 > most) & (l2 > most) & (l3 > most)) {
     return (nbr & NbrMask(kC)) != 0;
   }
-  // The exact test, without branches (its outcome is data-dependent).
-  const int e01 = i0 == i1, e02 = i0 == i2, e03 = i0 == i3, e12 = i1 == i2,
-            e13 = i1 == i3, e23 = i2 == i3;
+  return CrowdedLegalExact<kC>(p, nbr, multi_stone_suicide);
+}
+
+template <Color kC>
+[[gnu::noinline]] bool Board::CrowdedLegalExact(
+    intptr_t p, unsigned nbr, bool multi_stone_suicide) const {
+  // The exact test, without branches (its outcome is data-dependent), out
+  // of line: the scan loop it would otherwise be inlined into has no
+  // registers to spare.
+  const intptr_t i0 = chain_[p - kStride], i1 = chain_[p - 1],
+                 i2 = chain_[p + 1], i3 = chain_[p + kStride];
+  const unsigned e01 = i0 == i1, e02 = i0 == i2, e03 = i0 == i3,
+                 e12 = i1 == i2, e13 = i1 == i3, e23 = i2 == i3;
   // Pseudo-liberties of each neighbour's chain away from p.
-  const int r0 = l0 - (1 + e01 + e02 + e03);
-  const int r1 = l1 - (1 + e01 + e12 + e13);
-  const int r2 = l2 - (1 + e02 + e12 + e23);
-  const int r3 = l3 - (1 + e03 + e13 + e23);
-  const bool o0 = color_[n0] == kC, o1 = color_[n1] == kC,
-             o2 = color_[n2] == kC, o3 = color_[n3] == kC;
-  const bool x0 = color_[n0] == kOpp, x1 = color_[n1] == kOpp,
-             x2 = color_[n2] == kOpp, x3 = color_[n3] == kOpp;
-  const bool keeps =
-      (o0 & (r0 > 0)) | (o1 & (r1 > 0)) | (o2 & (r2 > 0)) | (o3 & (r3 > 0));
-  const bool captures =
-      (x0 & (r0 == 0)) | (x1 & (r1 == 0)) | (x2 & (r2 == 0)) | (x3 & (r3 == 0));
-  return (keeps | captures) | (multi_stone_suicide & (o0 | o1 | o2 | o3));
+  const int r0 = libs_[i0] - static_cast<int>(1 + e01 + e02 + e03);
+  const int r1 = libs_[i1] - static_cast<int>(1 + e01 + e12 + e13);
+  const int r2 = libs_[i2] - static_cast<int>(1 + e02 + e12 + e23);
+  const int r3 = libs_[i3] - static_cast<int>(1 + e03 + e13 + e23);
+  const unsigned zero = (r0 == 0) | (r1 == 0) << 1 | (r2 == 0) << 2 |
+                        (r3 == 0) << 3;
+  const unsigned own = (nbr >> Shift(kC)) & 0xF;
+  const unsigned opp = (nbr >> Shift(Opponent(kC))) & 0xF;
+  // Captures, or joins a chain that keeps a liberty (walls are no own
+  // neighbours).
+  return ((opp & zero) | (own & ~zero)) != 0 ||
+         (multi_stone_suicide & (own != 0));
 }
 
 MoveCheck Board::CheckCrowded(Point p, Color c,

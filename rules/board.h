@@ -312,6 +312,10 @@ class Board {
   // CheckCrowded() == kLegal.
   template <Color kC>
   bool CrowdedLegal(int p, bool multi_stone_suicide) const;
+  // CrowdedLegal() past its quick test. `nbr` is nbr_[p].
+  template <Color kC>
+  bool CrowdedLegalExact(intptr_t p, unsigned nbr,
+                         bool multi_stone_suicide) const;
   // DiagonalsAllowEye().
   template <Color kC>
   bool EyeDiagonals(int p) const;
