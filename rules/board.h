@@ -298,10 +298,10 @@ class Board {
   MoveCheck CheckCrowded(Point p, Color c, bool multi_stone_suicide) const;
   // The diagonal half of IsOwnEye().
   bool DiagonalsAllowEye(Point p, Color c) const;
-  void AddEmpty(Point p);
-  void RemoveEmpty(Point p);
-  // Removes the chain with head `head`; returns its size.
-  int RemoveChain(Point head, RemovedStones* removed);
+  void AddEmpty(Point p) {
+    empty_index_[p] = num_empty_;
+    empty_[num_empty_++] = p;
+  }
   // Merges chain b into chain a (both heads), relabelling b's stones; the
   // bigger chain absorbs the smaller (a on ties).
   void MergeChains(Point a, Point b);
@@ -339,10 +339,7 @@ class Board {
   // Captures() for colour kC.
   template <Color kC>
   bool CapturesT(int p) const;
-  // CapturesT(), setting *lo to hash().lo after the move (not a suicide).
-  template <Color kC>
-  bool CaptureHashLo(int p, uint64_t* lo) const;
-  // RemoveChain() of a chain of colour kC.
+  // Removes the chain of colour kC with head `head`; returns its size.
   template <Color kC>
   int RemoveChainOf(int head, RemovedStones* removed);
   // What a guarded PlayAt() refuses besides suicides: with `filter`

@@ -8,7 +8,6 @@
 #include "rules/playout.h"
 
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -17,36 +16,10 @@
 #include "rules/game.h"
 #include "rules/rules.h"
 #include "tests/rules/reference_board.h"  // PrintTo for the records
+#include "tests/rules/rule_variants.h"
 
 namespace qipu::rules {
 namespace {
-
-std::vector<std::pair<std::string, Rules>> RuleVariants() {
-  std::vector<std::pair<std::string, Rules>> out;
-  for (const char* name :
-       {"chinese", "chinese-superko", "tromp-taylor", "aga", "new-zealand"}) {
-    out.emplace_back(name, *PresetRules(name));
-  }
-  Rules r;
-  r.cycle = CycleRule::kDraw;
-  out.emplace_back("simple+draw", r);
-  r.cycle = CycleRule::kReplay;
-  out.emplace_back("simple+replay", r);
-  r.cycle = CycleRule::kNone;
-  out.emplace_back("simple only", r);
-  r.ko = KoRule::kPositional;
-  out.emplace_back("positional", r);
-  r.ko = KoRule::kSituational;
-  r.multi_stone_suicide = true;
-  out.emplace_back("situational+suicide", r);
-  r = Rules{};
-  r.multi_stone_suicide = true;
-  out.emplace_back("chinese+suicide", r);
-  r = Rules{};
-  r.move_cap = 23;
-  out.emplace_back("chinese cap 23", r);
-  return out;
-}
 
 struct Size {
   int width;
@@ -61,7 +34,7 @@ constexpr Size kSizes[] = {{2, 2, 40},  {3, 3, 40}, {4, 4, 30}, {5, 5, 20},
 TEST(Playout, FullPlayoutIsFullMoveThenPlayUnderEveryRuleVariant) {
   int games = 0;
   int cycles = 0;
-  for (const auto& [name, rules] : RuleVariants()) {
+  for (const auto& [name, rules] : AllRuleVariants()) {
     for (const Size& s : kSizes) {
       for (int g = 0; g < s.games; ++g) {
         const std::string where =

@@ -19,6 +19,7 @@
 #include "rules/record.h"
 #include "rules/rules.h"
 #include "tests/rules/reference_board.h"  // PrintTo for the records
+#include "tests/rules/rule_variants.h"
 
 namespace qipu::rules {
 namespace {
@@ -185,38 +186,6 @@ void ExpectSameReplay(const absl::StatusOr<ReplayReport>& got, Game& got_game,
       << where << " played on";
 }
 
-// Rule sets covering every axis.
-std::vector<std::pair<std::string, Rules>> RuleVariants() {
-  std::vector<std::pair<std::string, Rules>> out;
-  for (const char* name :
-       {"chinese", "chinese-superko", "tromp-taylor", "aga", "new-zealand"}) {
-    out.emplace_back(name, *PresetRules(name));
-  }
-  Rules r;
-  r.cycle = CycleRule::kDraw;
-  out.emplace_back("simple+draw", r);
-  r.cycle = CycleRule::kReplay;
-  out.emplace_back("simple+replay", r);
-  r.cycle = CycleRule::kNone;
-  out.emplace_back("simple only", r);
-  r.ko = KoRule::kPositional;
-  out.emplace_back("positional", r);
-  r.ko = KoRule::kSituational;
-  r.multi_stone_suicide = true;
-  out.emplace_back("situational+suicide", r);
-  r = Rules{};
-  r.multi_stone_suicide = true;
-  out.emplace_back("chinese+suicide", r);
-  r = Rules{};
-  r.move_cap = 17;
-  out.emplace_back("chinese cap 17", r);
-  r.move_cap = 60;
-  r.ko = KoRule::kPositional;
-  r.komi = 0;
-  out.emplace_back("positional cap 60 komi 0", r);
-  return out;
-}
-
 // Every board point of a width x height board.
 std::vector<Point> AllPoints(int width, int height) {
   std::vector<Point> out;
@@ -326,7 +295,7 @@ TEST(Replay, SelfPlayGamesUnderEveryRuleVariant) {
   Game game(2, 2, Rules{});
   int games = 0;
   int cycles = 0;
-  for (const auto& [name, rules] : RuleVariants()) {
+  for (const auto& [name, rules] : AllRuleVariants()) {
     for (int size : {5, 7, 9, 13, 19}) {
       for (int i = 0; i < (size <= 9 ? 12 : 2); ++i) {
         Game played(size, size, rules);
@@ -372,7 +341,7 @@ TEST(Replay, CyclingGamesUnderEveryRuleVariant) {
           RandomGame(s.width, s.height, Runaway(i % 2 == 1, s.width, s.height),
                      rng)
               .moves();
-      for (const auto& [name, rules] : RuleVariants()) {
+      for (const auto& [name, rules] : AllRuleVariants()) {
         const std::string where =
             absl::StrCat(name, " ", s.width, "x", s.height, " game ", i);
         const GameRecord record = MakeRecord(s.width, s.height, moves);
@@ -395,7 +364,7 @@ TEST(Replay, CyclingGamesUnderEveryRuleVariant) {
 
 TEST(Replay, CorruptedRecordsUnderEveryRuleVariant) {
   Game game(2, 2, Rules{});
-  const auto variants = RuleVariants();
+  const auto variants = AllRuleVariants();
   int illegal = 0;
   for (int i = 0; i < 1500; ++i) {
     Rng rng(GameSeed(9, static_cast<uint64_t>(i)));
@@ -504,7 +473,7 @@ TEST(Replay, ReusedGameAcrossSizesAndRules) {
   // One Game for records of changing sizes and rules (the coordinator
   // keeps one per thread), each compared with a fresh replay.
   Game game(19, 19, Rules{});
-  const auto variants = RuleVariants();
+  const auto variants = AllRuleVariants();
   for (int i = 0; i < 60; ++i) {
     Rng rng(GameSeed(12, static_cast<uint64_t>(i)));
     const int size = i % 5 == 0 ? 13 : i % 2 == 0 ? 9 : 5;
