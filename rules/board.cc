@@ -8,6 +8,7 @@
 #include <cassert>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 namespace qipu::rules {
 
@@ -146,6 +147,31 @@ void Board::SetStone(Point p, Color c) {
   if (old != Color::kEmpty) hash_ ^= StoneKey(old, p);
   if (c != Color::kEmpty) hash_ ^= StoneKey(c, p);
   color_[p] = c;
+  ko_point_ = kNoPoint;
+  last_play_ = PlayInfo{};
+  Rebuild();
+}
+
+void Board::SetStones(absl::Span<const Point> empty,
+                      absl::Span<const Point> black,
+                      absl::Span<const Point> white) {
+  // SetStone() rebuilds from the colours alone, so only the last rebuild
+  // of the one-by-one calls counts; none happens when nothing changes.
+  bool changed = false;
+  for (const auto& [points, c] :
+       {std::pair{empty, Color::kEmpty}, std::pair{black, Color::kBlack},
+        std::pair{white, Color::kWhite}}) {
+    for (const Point p : points) {
+      assert(OnBoard(p));
+      const Color old = color_[p];
+      if (old == c) continue;
+      if (old != Color::kEmpty) hash_ ^= StoneKey(old, p);
+      if (c != Color::kEmpty) hash_ ^= StoneKey(c, p);
+      color_[p] = c;
+      changed = true;
+    }
+  }
+  if (!changed) return;
   ko_point_ = kNoPoint;
   last_play_ = PlayInfo{};
   Rebuild();

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <string>
 
+#include "absl/types/span.h"
 #include "rules/types.h"
 #include "rules/zobrist.h"
 
@@ -231,6 +232,10 @@ class Board {
   // without captures, then rebuilds chains. Clears the ko point. May leave
   // chains without liberties; callers check HasDeadChains(). Slow path.
   void SetStone(Point p, Color c);
+  // SetStone() of each point of `empty`, then `black`, then `white`, with
+  // one rebuild at the end (the same board as the one-by-one calls).
+  void SetStones(absl::Span<const Point> empty, absl::Span<const Point> black,
+                 absl::Span<const Point> white);
   // True when some chain has no liberty (only possible after SetStone()).
   bool HasDeadChains() const;
 

@@ -150,9 +150,7 @@ absl::Status Game::ApplySetup(absl::Span<const Point> black,
     }
   }
   Board b = board_;
-  for (Point p : empty) b.SetStone(p, Color::kEmpty);
-  for (Point p : black) b.SetStone(p, Color::kBlack);
-  for (Point p : white) b.SetStone(p, Color::kWhite);
+  b.SetStones(empty, black, white);
   if (b.HasDeadChains()) {
     return absl::InvalidArgumentError("setup leaves a chain without liberties");
   }
