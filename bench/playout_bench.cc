@@ -5,6 +5,8 @@
 //  - BoardPlay: Board::Play() replaying recorded light playouts;
 //  - BoardCheck / GameCheck: Board::Check() and Game::Check() on every
 //    empty point of recorded mid-game positions, for both colours;
+//  - Replay: ReplayInto() of recorded full-rules self-play games (the
+//    coordinator's validation of uploaded games), into a reused Game;
 //  - CopyFrom: Board::CopyFrom() of a mid-game board into a 19x19 one.
 // Every position is generated from fixed seeds, so runs are comparable.
 #include <cstdint>
@@ -14,6 +16,8 @@
 #include "rules/board.h"
 #include "rules/game.h"
 #include "rules/playout.h"
+#include "rules/record.h"
+#include "rules/replay.h"
 #include "rules/rules.h"
 
 namespace qipu::rules {
@@ -118,6 +122,69 @@ void BM_FullPlayout(benchmark::State& state) {
                                                  benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_FullPlayout)->Apply(SizeArgs);
+
+// Recorded full-rules self-play games: the first 64 games BM_FullPlayout
+// plays on a size x size board (same seed), as records plus the cycles the
+// policy prevented (what a worker uploads).
+struct RecordedGames {
+  std::vector<GameRecord> records;
+  std::vector<std::vector<CycleRecord>> prevented;
+  int64_t moves = 0;
+};
+
+const RecordedGames& RecordFull(int size) {
+  static std::vector<RecordedGames> cache(kMaxSize + 1);
+  RecordedGames& r = cache[size];
+  if (!r.records.empty()) return r;
+  Game game(size, size, *PresetRules("chinese"));
+  Rng rng(GameSeed(kSeed, 2));
+  for (int g = 0; g < 64; ++g) {
+    game.Reset();
+    FullPlayout(game, rng);
+    GameRecord record;
+    record.width = size;
+    record.height = size;
+    record.moves = game.moves();
+    r.moves += game.num_moves();
+    std::vector<CycleRecord> prevented;
+    for (const CycleRecord& c : game.cycles()) {
+      if (c.outcome == CycleOutcome::kPreventedSuperko ||
+          c.outcome == CycleOutcome::kPreventedCycleRule) {
+        prevented.push_back(c);
+      }
+    }
+    r.records.push_back(std::move(record));
+    r.prevented.push_back(std::move(prevented));
+  }
+  return r;
+}
+
+// One iteration validates one recorded game as the coordinator does:
+// ReplayInto() under the rules it was played with, the cycles the worker
+// claims to have prevented, into a Game reused across iterations. Items
+// are games; compare with BM_FullPlayout, which plays the same games.
+void BM_Replay(benchmark::State& state) {
+  const int size = static_cast<int>(state.range(0));
+  const RecordedGames& r = RecordFull(size);
+  const Rules chinese = *PresetRules("chinese");
+  Game game(size, size, chinese);
+  size_t g = 0;
+  int64_t moves = 0;
+  for (auto _ : state) {
+    auto report = ReplayInto(r.records[g], chinese, r.prevented[g], &game);
+    if (!report.ok() || !report->legal || report->ended_at == 0) {
+      state.SkipWithError("a recorded game does not replay");
+      break;
+    }
+    moves += report->played;
+    benchmark::DoNotOptimize(report->area_result);
+    if (++g == r.records.size()) g = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["moves/s"] = benchmark::Counter(static_cast<double>(moves),
+                                                 benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Replay)->Apply(SizeArgs);
 
 // One iteration replays a whole recorded playout (CopyFrom included);
 // items are moves.

@@ -1,3 +1,6 @@
+// Board: construction, copying, setup and rebuilding, the consistency
+// check, diagrams and the empty regions of area counting. Moves -- the
+// playout and replay hot paths -- are in board_play.cc.
 #include "rules/board.h"
 
 #include <algorithm>
@@ -5,8 +8,7 @@
 #include <cassert>
 #include <cstring>
 #include <type_traits>
-
-#include "rules/playout.h"
+#include <utility>
 
 namespace qipu::rules {
 
@@ -71,539 +73,52 @@ void Board::CopyFrom(const Board& other) {
   CopyPrefix(empty_index_, other.empty_index_, n);
 }
 
-inline void Board::AddEmpty(Point p) {
-  empty_index_[p] = num_empty_;
-  empty_[num_empty_++] = p;
-}
-
-inline void Board::RemoveEmpty(Point p) {
-  const int16_t i = empty_index_[p];
-  const Point last = empty_[--num_empty_];
-  empty_[i] = last;
-  empty_index_[last] = i;
-}
-
-// The hot paths below are templates on the colour to move: its masks,
-// neighbour-count deltas and Zobrist table become constants, and the
-// public functions pick the instance once per call.
-
-template <Color kC>
-[[gnu::always_inline]] inline bool Board::CapturesT(int p) const {
-  // An opponent chain loses its last liberty at p exactly when its
-  // pseudo-liberties equal its adjacencies to p, which are at most p's
-  // opponent neighbours: usually no chain comes close, and the exact test
-  // (without branches) is rarely needed.
-  constexpr Color kOpp = Opponent(kC);
-  const unsigned nbr = nbr_[p];
-  const int opps = (nbr & NbrMask(kOpp)) >>
-                   (kOpp == Color::kBlack ? kBlackShift : kWhiteShift);
-  if (opps == 0) return false;
-  const int n0 = p - kStride, n1 = p - 1, n2 = p + 1, n3 = p + kStride;
-  const int i0 = chain_[n0], i1 = chain_[n1], i2 = chain_[n2], i3 = chain_[n3];
-  // Empty points and walls are in the scratch chain, whose count is far
-  // above any adjacency.
-  const int l0 = libs_[i0], l1 = libs_[i1], l2 = libs_[i2], l3 = libs_[i3];
-  if ((l0 > opps) & (l1 > opps) & (l2 > opps) & (l3 > opps)) return false;
-  const int e01 = i0 == i1, e02 = i0 == i2, e03 = i0 == i3, e12 = i1 == i2,
-            e13 = i1 == i3, e23 = i2 == i3;
-  return ((color_[n0] == kOpp) & (l0 == 1 + e01 + e02 + e03)) |
-         ((color_[n1] == kOpp) & (l1 == 1 + e01 + e12 + e13)) |
-         ((color_[n2] == kOpp) & (l2 == 1 + e02 + e12 + e23)) |
-         ((color_[n3] == kOpp) & (l3 == 1 + e03 + e13 + e23));
-}
-
-template <Color kC>
-[[gnu::always_inline]] inline bool Board::CaptureHashLo(int p,
-                                                        uint64_t* lo) const {
-  // CapturesT() with the low half of the hash after the move (Preview()'s,
-  // for a move that is not a suicide) as a by-product.
-  constexpr Color kOpp = Opponent(kC);
-  *lo = hash_.lo ^ zobrist_internal::kTables.stone[PlayerIndex(kC)][p].lo;
-  const unsigned nbr = nbr_[p];
-  const int opps = (nbr & NbrMask(kOpp)) >>
-                   (kOpp == Color::kBlack ? kBlackShift : kWhiteShift);
-  if (opps == 0) return false;
-  const int n[4] = {p - kStride, p - 1, p + 1, p + kStride};
-  const int i0 = chain_[n[0]], i1 = chain_[n[1]], i2 = chain_[n[2]],
-            i3 = chain_[n[3]];
-  const int l0 = libs_[i0], l1 = libs_[i1], l2 = libs_[i2], l3 = libs_[i3];
-  if ((l0 > opps) & (l1 > opps) & (l2 > opps) & (l3 > opps)) return false;
-  const int e01 = i0 == i1, e02 = i0 == i2, e03 = i0 == i3, e12 = i1 == i2,
-            e13 = i1 == i3, e23 = i2 == i3;
-  // Directions of captured chains, each chain once.
-  unsigned dead =
-      static_cast<unsigned>((color_[n[0]] == kOpp) &
-                            (l0 == 1 + e01 + e02 + e03)) |
-      static_cast<unsigned>((color_[n[1]] == kOpp) &
-                            (l1 == 1 + e01 + e12 + e13) & !e01)
-          << 1 |
-      static_cast<unsigned>((color_[n[2]] == kOpp) &
-                            (l2 == 1 + e02 + e12 + e23) & !e02 & !e12)
-          << 2 |
-      static_cast<unsigned>((color_[n[3]] == kOpp) &
-                            (l3 == 1 + e03 + e13 + e23) & !e03 & !e13 & !e23)
-          << 3;
-  if (dead == 0) return false;
-  const int ids[4] = {i0, i1, i2, i3};
-  const auto& keys = zobrist_internal::kTables.stone[PlayerIndex(kOpp)];
-  uint64_t h = *lo;
-  do {
-    const int head = ids[std::countr_zero(dead)];
-    dead &= dead - 1;
-    int s = head;
-    do {
-      h ^= keys[s].lo;
-      s = next_[s];
-    } while (s != head);
-  } while (dead != 0);
-  *lo = h;
-  return true;
-}
-
-template <Color kC>
-[[gnu::always_inline]] inline bool Board::CrowdedLegal(
-    int p, bool multi_stone_suicide) const {
-  // No empty neighbour: every neighbour is a stone or a wall. Legal only if
-  // it captures, or joins a chain that keeps another liberty. A chain's
-  // only liberty is p exactly when its pseudo-liberties equal its number
-  // of adjacencies to p. Walls belong to the scratch chain, whose
-  // kScratchLibs exceed any adjacency count, and are not colour kC: they
-  // never make the move legal.
-  constexpr Color kOpp = Opponent(kC);
-  const int n0 = p - kStride, n1 = p - 1, n2 = p + 1, n3 = p + kStride;
-  const int i0 = chain_[n0], i1 = chain_[n1], i2 = chain_[n2], i3 = chain_[n3];
-  const int l0 = libs_[i0], l1 = libs_[i1], l2 = libs_[i2], l3 = libs_[i3];
-  // A chain has at most as many adjacencies to p as p has neighbours of
-  // its colour. When every chain has more pseudo-liberties than that, none
-  // loses its last one here: legal exactly when joining an own chain.
-  const unsigned nbr = nbr_[p];
-  const int blacks = (nbr >> kBlackShift) & 0xF;
-  const int whites = (nbr >> kWhiteShift) & 0xF;
-  const int most = blacks > whites ? blacks : whites;
-  if ((l0 > most) & (l1 > most) & (l2 > most) & (l3 > most)) {
-    return (nbr & NbrMask(kC)) != 0;
-  }
-  // The exact test, without branches (its outcome is data-dependent).
-  const int e01 = i0 == i1, e02 = i0 == i2, e03 = i0 == i3, e12 = i1 == i2,
-            e13 = i1 == i3, e23 = i2 == i3;
-  // Pseudo-liberties of each neighbour's chain away from p.
-  const int r0 = l0 - (1 + e01 + e02 + e03);
-  const int r1 = l1 - (1 + e01 + e12 + e13);
-  const int r2 = l2 - (1 + e02 + e12 + e23);
-  const int r3 = l3 - (1 + e03 + e13 + e23);
-  const bool o0 = color_[n0] == kC, o1 = color_[n1] == kC,
-             o2 = color_[n2] == kC, o3 = color_[n3] == kC;
-  const bool x0 = color_[n0] == kOpp, x1 = color_[n1] == kOpp,
-             x2 = color_[n2] == kOpp, x3 = color_[n3] == kOpp;
-  const bool keeps =
-      (o0 & (r0 > 0)) | (o1 & (r1 > 0)) | (o2 & (r2 > 0)) | (o3 & (r3 > 0));
-  const bool captures =
-      (x0 & (r0 == 0)) | (x1 & (r1 == 0)) | (x2 & (r2 == 0)) | (x3 & (r3 == 0));
-  return (keeps | captures) | (multi_stone_suicide & (o0 | o1 | o2 | o3));
-}
-
-MoveCheck Board::CheckCrowded(Point p, Color c,
-                              bool multi_stone_suicide) const {
-  const bool legal = c == Color::kBlack
-                         ? CrowdedLegal<Color::kBlack>(p, multi_stone_suicide)
-                         : CrowdedLegal<Color::kWhite>(p, multi_stone_suicide);
-  return legal ? MoveCheck::kLegal : MoveCheck::kSuicide;
-}
-
-template <Color kC>
-[[gnu::always_inline]] inline bool Board::EyeDiagonals(int p) const {
-  // Weights: an opponent stone 2, a wall 1. A point has 0, 2 or 3 wall
-  // diagonals, so "at most one opponent diagonal, none with a wall" is a
-  // weight sum of at most 3.
-  static constexpr uint8_t kWeight[4] = {0, kC == Color::kWhite ? 2 : 0,
-                                         kC == Color::kBlack ? 2 : 0, 1};
-  const int sum = kWeight[static_cast<int>(color_[p - kStride - 1])] +
-                  kWeight[static_cast<int>(color_[p - kStride + 1])] +
-                  kWeight[static_cast<int>(color_[p + kStride - 1])] +
-                  kWeight[static_cast<int>(color_[p + kStride + 1])];
-  return sum <= 3;
-}
-
-bool Board::DiagonalsAllowEye(Point p, Color c) const {
-  return c == Color::kBlack ? EyeDiagonals<Color::kBlack>(p)
-                            : EyeDiagonals<Color::kWhite>(p);
-}
-
-template <Color kC>
-[[gnu::always_inline]] inline bool Board::CrowdedAcceptable(
-    int p, unsigned nbr, bool multi_stone_suicide) const {
-  if ((nbr & NbrMask(Opponent(kC))) == 0 && EyeDiagonals<kC>(p)) {
-    return false;  // Own eye.
-  }
-  if (p == ko_point_) return false;
-  return CrowdedLegal<kC>(p, multi_stone_suicide);
-}
-
-template <Color kC>
-inline int Board::ScanLightT(int start, int count,
-                             bool multi_stone_suicide) const {
-  // A point with an empty neighbour is neither eye-like nor suicide, and
-  // is not the ko point (whose neighbours are all stones or walls when it
-  // is set, until the next move): accepted on one load.
-  int i = start;
-  for (int k = 0; k < count; ++k) {
+Board::EmptyRegions Board::CountEmptyRegions() const {
+  EmptyRegions out;
+  // Regions of one point first, without a branch; the others are flood
+  // filled from their first point met, with a bitmap cleared only then.
+  std::array<bool, kNumCells> seen;
+  bool seen_clear = false;
+  std::array<Point, kMaxPoints> stack;
+  for (int i = 0; i < num_empty_; ++i) {
     const int p = empty_[i];
-    const unsigned nbr = nbr_[p];
-    if ((nbr & kEmptyMask) != 0) {
-      assert(p != ko_point_);
-      return i;
+    const uint32_t nbr = nbr_[p];
+    if ((nbr & kEmptyMask) == 0) {
+      const int b = (nbr & NbrMask(Color::kBlack)) != 0;
+      const int w = (nbr & NbrMask(Color::kWhite)) != 0;
+      out.black += b & !w;
+      out.white += w & !b;
+      out.other += !(b ^ w);
+      continue;
     }
-    if (CrowdedAcceptable<kC>(p, nbr, multi_stone_suicide)) return i;
-    if (++i == num_empty_) i = 0;
-  }
-  return -1;
-}
-
-int Board::ScanLight(Color c, int start, int count,
-                     bool multi_stone_suicide) const {
-  return c == Color::kBlack
-             ? ScanLightT<Color::kBlack>(start, count, multi_stone_suicide)
-             : ScanLightT<Color::kWhite>(start, count, multi_stone_suicide);
-}
-
-void Board::MergeChains(Point a, Point b) {
-  // The bigger chain absorbs the smaller, a on ties; selected without a
-  // branch (which one is bigger is a coin toss in a playout).
-  const bool swap = size_[a] < size_[b];
-  const Point big = swap ? b : a;
-  const Point small = swap ? a : b;
-  // Relabel the smaller chain's stones, then splice the circular lists.
-  Point s = small;
-  do {
-    chain_[s] = big;
-    s = next_[s];
-  } while (s != small);
-  const Point next = next_[big];
-  next_[big] = next_[small];
-  next_[small] = next;
-  libs_[big] = static_cast<int16_t>(libs_[big] + libs_[small]);
-  size_[big] = static_cast<int16_t>(size_[big] + size_[small]);
-}
-
-template <Color kC>
-int Board::RemoveChainOf(int head, RemovedStones* removed) {
-  const int size = size_[head];
-  constexpr uint16_t kDelta = NbrUnit(Color::kEmpty) - NbrUnit(kC);
-  const auto& keys = zobrist_internal::kTables.stone[PlayerIndex(kC)];
-  Hash128 h = hash_;
-  int s = head;
-  do {
-    const int next = next_[s];
-    color_[s] = Color::kEmpty;
-    chain_[s] = kScratch;
-    h ^= keys[s];
-    AddEmpty(static_cast<Point>(s));
-    if (removed != nullptr) {
-      removed->points[removed->count++] = static_cast<Point>(s);
+    if (!seen_clear) {
+      seen.fill(false);
+      seen_clear = true;
     }
-    // Every neighbour's chain gains a pseudo-liberty; empty points and
-    // walls (and stones of this chain already removed) feed the scratch
-    // chain, stones of this chain not yet removed its dead head.
-    for (int d = 0; d < 4; ++d) {
-      const int n = s + kDirs[d];
-      nbr_[n] = static_cast<uint16_t>(nbr_[n] + kDelta);
-      ++libs_[chain_[n]];
-    }
-    s = next;
-  } while (s != head);
-  hash_ = h;
-  stones_[PlayerIndex(kC)] =
-      static_cast<int16_t>(stones_[PlayerIndex(kC)] - size);
-  return size;
-}
-
-int Board::RemoveChain(Point head, RemovedStones* removed) {
-  return color_[head] == Color::kBlack
-             ? RemoveChainOf<Color::kBlack>(head, removed)
-             : RemoveChainOf<Color::kWhite>(head, removed);
-}
-
-template <Color kC>
-[[gnu::always_inline]] inline void Board::PlayAt(int p, int index,
-                                                 RemovedStones* removed) {
-  assert(color_[p] == Color::kEmpty && empty_[index] == p);
-  constexpr Color kOpp = Opponent(kC);
-  const unsigned nbr = nbr_[p];
-  ko_point_ = kNoPoint;
-
-  // RemoveEmpty(p), knowing its index.
-  const int last = empty_[--num_empty_];
-  empty_[index] = static_cast<Point>(last);
-  empty_index_[last] = static_cast<int16_t>(index);
-
-  // Each neighbour counts one more stone of colour kC and one empty point
-  // less, and its chain loses the pseudo-liberty p (the scratch chain for
-  // empty points and walls): no test of the neighbour's colour. A chain
-  // met twice is decremented twice, through store-to-load forwarding.
-  // Only a chain left at zero can be captured.
-  const int n0 = p - kStride, n1 = p - 1, n2 = p + 1, n3 = p + kStride;
-  constexpr uint16_t kDelta = NbrUnit(kC) - NbrUnit(Color::kEmpty);
-  nbr_[n0] = static_cast<uint16_t>(nbr_[n0] + kDelta);
-  nbr_[n1] = static_cast<uint16_t>(nbr_[n1] + kDelta);
-  nbr_[n2] = static_cast<uint16_t>(nbr_[n2] + kDelta);
-  nbr_[n3] = static_cast<uint16_t>(nbr_[n3] + kDelta);
-  const int r0 = --libs_[chain_[n0]];
-  const int r1 = --libs_[chain_[n1]];
-  const int r2 = --libs_[chain_[n2]];
-  const int r3 = --libs_[chain_[n3]];
-  // Counters never go below zero, so a zero shows as a sign bit here.
-  const bool some_zero = ((r0 - 1) | (r1 - 1) | (r2 - 1) | (r3 - 1)) < 0;
-
-  color_[p] = kC;
-  chain_[p] = static_cast<Point>(p);
-  next_[p] = static_cast<Point>(p);
-  size_[p] = 1;
-  libs_[p] = static_cast<int16_t>((nbr & kEmptyMask) >> kEmptyShift);
-  hash_ ^= zobrist_internal::kTables.stone[PlayerIndex(kC)][p];
-  ++stones_[PlayerIndex(kC)];
-
-  // Merges in direction order. The first is MergeChains(p, h) for the
-  // single stone p, written out: one stone to relabel, no loop, the
-  // bigger chain picked without a branch.
-  if (nbr & NbrMask(kC)) {
-    // Directions (bit d for kDirs[d]) of own neighbours, in arithmetic
-    // that compilers keep branch-free.
-    unsigned own = IsColor(n0, kC) | IsColor(n1, kC) << 1 |
-                   IsColor(n2, kC) << 2 | IsColor(n3, kC) << 3;
-    const int h = chain_[p + kDirs[std::countr_zero(own)]];
-    own &= own - 1;
-    const int h_size = size_[h];
-    // All ones when h has more than one stone.
-    const int h_bigger =
-        -static_cast<int>(static_cast<unsigned>(1 - h_size) >> 31);
-    const int big = p ^ ((p ^ h) & h_bigger);
-    const int small = p ^ h ^ big;
-    chain_[small] = static_cast<Point>(big);
-    next_[small] = next_[big];
-    next_[big] = static_cast<Point>(small);
-    libs_[big] = static_cast<int16_t>(libs_[h] + libs_[p]);
-    size_[big] = static_cast<int16_t>(h_size + 1);
-    while (own != 0) {
-      const int n = p + kDirs[std::countr_zero(own)];
-      own &= own - 1;
-      if (chain_[n] != chain_[p]) MergeChains(chain_[p], chain_[n]);
-    }
-  }
-  // Captures in direction order; a chain met twice goes once.
-  PlayInfo info;
-  int captured_point = kNoPoint;
-  if (some_zero && (nbr & NbrMask(kOpp))) [[unlikely]] {
-    for (int d = 0; d < 4; ++d) {
-      const int n = p + kDirs[d];
-      if (color_[n] == kOpp && libs_[chain_[n]] == 0) {
-        captured_point = n;
-        info.captured = static_cast<int16_t>(
-            info.captured + RemoveChainOf<kOpp>(chain_[n], removed));
-      }
-    }
-  }
-  const int head = chain_[p];
-  if (libs_[head] == 0) [[unlikely]] {
-    info.suicided = static_cast<int16_t>(RemoveChainOf<kC>(head, removed));
-  } else if (info.captured == 1 && size_[head] == 1 && libs_[head] == 1) {
-    ko_point_ = static_cast<Point>(captured_point);
-    info.ko_capture = true;
-  }
-  libs_[kScratch] = kScratchLibs;
-  last_play_ = info;
-}
-
-void Board::Play(Point p, Color c, RemovedStones* removed) {
-  if (c == Color::kBlack) {
-    PlayAt<Color::kBlack>(p, empty_index_[p], removed);
-  } else {
-    PlayAt<Color::kWhite>(p, empty_index_[p], removed);
-  }
-}
-
-template <Color kC>
-Board::LightScan Board::ScanLightPlayT(int start, int count,
-                                       bool multi_stone_suicide,
-                                       const uint64_t* filter,
-                                       uint64_t filter_mask,
-                                       bool quiet_unfiltered) {
-  LightScan out;
-  int i = start;
-  for (int k = 0; k < count; ++k) {
-    const int p = empty_[i];
-    const unsigned nbr = nbr_[p];
-    if ((nbr & kEmptyMask) != 0 ||
-        CrowdedAcceptable<kC>(p, nbr, multi_stone_suicide)) {
-      out.index = i;
-      if (filter != nullptr) {
-        // Game::CheckBoardLegal()'s shortcuts to "legal".
-        uint64_t lo;
-        bool check;
-        if (multi_stone_suicide) {
-          lo = PreviewT<kC>(p).hash.lo;
-          check = true;
-        } else {
-          check = CaptureHashLo<kC>(p, &lo) || !quiet_unfiltered;
-        }
-        if (check && ((filter[(lo >> 6) & filter_mask] >> (lo & 63)) & 1)) {
-          return out;
+    if (seen[p]) continue;
+    uint32_t reach = 0;
+    int size = 0;
+    int top = 0;
+    stack[top++] = static_cast<Point>(p);
+    seen[p] = true;
+    while (top > 0) {
+      const int q = stack[--top];
+      const uint32_t m = nbr_[q];
+      reach |= m;
+      ++size;
+      for (unsigned e = (m >> kEmptyShift) & 0xF; e != 0; e &= e - 1) {
+        const int n = q + kDirs[std::countr_zero(e)];
+        if (!seen[n]) {
+          seen[n] = true;
+          stack[top++] = static_cast<Point>(n);
         }
       }
-      PlayAt<kC>(p, i, nullptr);
-      out.played = static_cast<Point>(p);
-      return out;
     }
-    if (++i == num_empty_) i = 0;
+    const bool b = (reach & NbrMask(Color::kBlack)) != 0;
+    const bool w = (reach & NbrMask(Color::kWhite)) != 0;
+    (b && !w ? out.black : w && !b ? out.white : out.other) += size;
   }
   return out;
-}
-
-Board::LightScan Board::ScanLightPlay(Color c, int start, int count,
-                                      bool multi_stone_suicide,
-                                      const uint64_t* filter,
-                                      uint64_t filter_mask,
-                                      bool quiet_unfiltered) {
-  return c == Color::kBlack
-             ? ScanLightPlayT<Color::kBlack>(start, count, multi_stone_suicide,
-                                             filter, filter_mask,
-                                             quiet_unfiltered)
-             : ScanLightPlayT<Color::kWhite>(start, count, multi_stone_suicide,
-                                             filter, filter_mask,
-                                             quiet_unfiltered);
-}
-
-template <Color kC>
-inline Point Board::PlayLightT(int start) {
-  // ScanLightT() and PlayAt() fused: the candidate's index and point are
-  // already at hand when it is played.
-  const int n = num_empty_;
-  if (n == 0) {
-    Pass();
-    return kPass;
-  }
-  int i = start;
-  int p;
-  for (;;) {
-    p = empty_[i];
-    const unsigned nbr = nbr_[p];
-    if ((nbr & kEmptyMask) != 0) break;
-    if (CrowdedAcceptable<kC>(p, nbr)) break;
-    if (++i == n) i = 0;
-    if (i == start) [[unlikely]] {
-      Pass();
-      return kPass;
-    }
-  }
-  PlayAt<kC>(p, i, nullptr);
-  return static_cast<Point>(p);
-}
-
-Point Board::PlayLight(Color c, int start) {
-  return c == Color::kBlack ? PlayLightT<Color::kBlack>(start)
-                            : PlayLightT<Color::kWhite>(start);
-}
-
-template <Color kC>
-inline bool Board::PlayLightDraw(Rng& now, Rng& after, uint64_t& ahead) {
-  const int n = num_empty_;
-  // No random draw on a full board (LightMove() makes none either).
-  int start = 0;
-  if (n > 0) {
-    start = static_cast<int>(Rng::Scale(ahead, static_cast<uint32_t>(n)));
-    now = after;
-    ahead = after.Next();
-  }
-  return PlayLightT<kC>(start) == kPass;
-}
-
-int Board::PlayLightGame(Color to_play, Rng& rng, int max_moves) {
-  // The generator lives in registers, one draw ahead: `ahead` is what the
-  // next rng.Next() returns and `after` the state it leaves, computed while
-  // the previous move is still being played (the draw heads the critical
-  // path of each move). Only draws actually used advance the state. The
-  // loop is unrolled by two so that each move's colour is a constant.
-  Rng now = rng;
-  Rng after = rng;
-  uint64_t ahead = after.Next();
-  int passes = 0;
-  int plies = 0;
-  if (to_play == Color::kWhite && plies < max_moves) {
-    passes = PlayLightDraw<Color::kWhite>(now, after, ahead) ? 1 : 0;
-    ++plies;
-  }
-  while (plies < max_moves && passes < 2) {
-    passes = PlayLightDraw<Color::kBlack>(now, after, ahead) ? passes + 1 : 0;
-    ++plies;
-    if (plies >= max_moves || passes >= 2) break;
-    passes = PlayLightDraw<Color::kWhite>(now, after, ahead) ? passes + 1 : 0;
-    ++plies;
-  }
-  rng = now;
-  return plies;
-}
-
-bool Board::CapturesNear(Point p, Color c) const {
-  return c == Color::kBlack ? CapturesT<Color::kBlack>(p)
-                            : CapturesT<Color::kWhite>(p);
-}
-
-template <Color kC>
-MovePreview Board::PreviewT(int p) const {
-  constexpr Color kOpp = Opponent(kC);
-  const auto& own_keys = zobrist_internal::kTables.stone[PlayerIndex(kC)];
-  const auto& opp_keys = zobrist_internal::kTables.stone[PlayerIndex(kOpp)];
-  MovePreview out;
-  Hash128 h = hash_ ^ own_keys[p];
-  const int n[4] = {p - kStride, p - 1, p + 1, p + kStride};
-  // Chains of the neighbours (the scratch chain for empty points and
-  // walls), and which neighbours start a chain not met before.
-  const int i0 = chain_[n[0]], i1 = chain_[n[1]], i2 = chain_[n[2]],
-            i3 = chain_[n[3]];
-  const int e01 = i0 == i1, e02 = i0 == i2, e03 = i0 == i3, e12 = i1 == i2,
-            e13 = i1 == i3, e23 = i2 == i3;
-  const int ids[4] = {i0, i1, i2, i3};
-  const int adj[4] = {1 + e01 + e02 + e03, 1 + e01 + e12 + e13,
-                      1 + e02 + e12 + e23, 1 + e03 + e13 + e23};
-  const bool first[4] = {true, !e01, !e02 && !e12, !e03 && !e13 && !e23};
-  const int empty_nbrs = (nbr_[p] & kEmptyMask) >> kEmptyShift;
-  bool own_libs = empty_nbrs > 0;
-  bool friendly = false;
-  for (int d = 0; d < 4; ++d) {
-    const Color nc = color_[n[d]];
-    if (nc == kC) {
-      friendly = true;
-      own_libs |= libs_[ids[d]] > adj[d];
-    } else if (nc == kOpp && first[d] && libs_[ids[d]] == adj[d]) {
-      out.captured = static_cast<int16_t>(out.captured + size_[ids[d]]);
-      int s = ids[d];
-      do {
-        h ^= opp_keys[s];
-        s = next_[s];
-      } while (s != ids[d]);
-    }
-  }
-  if (out.captured == 0 && !own_libs) {
-    // Legal multi-stone suicide: the new chain disappears with the stone.
-    h ^= own_keys[p];
-    out.suicided = 1;
-    for (int d = 0; d < 4; ++d) {
-      if (color_[n[d]] != kC || !first[d]) continue;
-      out.suicided = static_cast<int16_t>(out.suicided + size_[ids[d]]);
-      int s = ids[d];
-      do {
-        h ^= own_keys[s];
-        s = next_[s];
-      } while (s != ids[d]);
-    }
-  }
-  out.ko_capture = out.captured == 1 && !friendly && empty_nbrs == 0;
-  out.hash = h;
-  return out;
-}
-
-MovePreview Board::Preview(Point p, Color c) const {
-  return c == Color::kBlack ? PreviewT<Color::kBlack>(p)
-                            : PreviewT<Color::kWhite>(p);
 }
 
 int Board::Liberties(Point p) const {
@@ -637,6 +152,31 @@ void Board::SetStone(Point p, Color c) {
   Rebuild();
 }
 
+void Board::SetStones(absl::Span<const Point> empty,
+                      absl::Span<const Point> black,
+                      absl::Span<const Point> white) {
+  // SetStone() rebuilds from the colours alone, so only the last rebuild
+  // of the one-by-one calls counts; none happens when nothing changes.
+  bool changed = false;
+  for (const auto& [points, c] :
+       {std::pair{empty, Color::kEmpty}, std::pair{black, Color::kBlack},
+        std::pair{white, Color::kWhite}}) {
+    for (const Point p : points) {
+      assert(OnBoard(p));
+      const Color old = color_[p];
+      if (old == c) continue;
+      if (old != Color::kEmpty) hash_ ^= StoneKey(old, p);
+      if (c != Color::kEmpty) hash_ ^= StoneKey(c, p);
+      color_[p] = c;
+      changed = true;
+    }
+  }
+  if (!changed) return;
+  ko_point_ = kNoPoint;
+  last_play_ = PlayInfo{};
+  Rebuild();
+}
+
 void Board::Rebuild() {
   num_empty_ = 0;
   stones_ = {0, 0};
@@ -665,11 +205,11 @@ void Board::Rebuild() {
     for (int x = -1; x <= width_; ++x) {
       const Point p = static_cast<Point>((y + 1) * kStride + x + 1);
       if (p < 0 || p >= kNumCells) continue;
-      uint16_t nbr = 0;
+      uint32_t nbr = 0;
       for (int d = 0; d < 4; ++d) {
         const int n = p + kDirs[d];
         if (n >= 0 && n < kNumCells) {
-          nbr = static_cast<uint16_t>(nbr + NbrUnit(color_[n]));
+          nbr += NbrBit(color_[n], d);
         }
       }
       nbr_[p] = nbr;
@@ -684,7 +224,7 @@ void Board::Rebuild() {
       chain_[p] = p;
       next_[p] = p;
       size_[p] = 1;
-      libs_[p] = static_cast<int16_t>((nbr_[p] & kEmptyMask) >> kEmptyShift);
+      libs_[p] = static_cast<int16_t>(NbrCount(nbr_[p], Color::kEmpty));
       for (int d : {-kStride, -1}) {
         const Point n = static_cast<Point>(p + d);
         if (color_[n] == c && chain_[n] != chain_[p]) {

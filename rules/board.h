@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <string>
 
+#include "absl/types/span.h"
 #include "rules/types.h"
 #include "rules/zobrist.h"
 
@@ -168,6 +169,18 @@ class Board {
                           bool multi_stone_suicide, const uint64_t* filter,
                           uint64_t filter_mask, bool quiet_unfiltered);
 
+  // Play(p, c) when c may play the board point p (Check(p, c) == kLegal:
+  // simple ko binding c, no suicide) and no repetition rule can object: with
+  // `filter` (null: none) a bit set of the board hashes the move must not
+  // recreate (hash h is present when bit h.lo & 63 of word
+  // (h.lo >> 6) & filter_mask is set), a move that captures is looked up,
+  // one that removes nothing only when `check_quiet`. Otherwise changes
+  // nothing and returns false. Checked and played in one pass: the fast
+  // path of replaying recorded moves (Game::TryPlayMoves()), where it costs
+  // little more than Play(). Precondition: 0 <= p < kNumCells.
+  bool PlayChecked(Point p, Color c, const uint64_t* filter,
+                   uint64_t filter_mask, bool check_quiet);
+
   // LightPlayout() (rules/playout.h): light-policy moves, `to_play` first,
   // until two consecutive passes or `max_moves` plies; returns the plies
   // played. Here so that a whole playout runs in one function of this file.
@@ -195,6 +208,18 @@ class Board {
     return IsEyeLike(p, c) && DiagonalsAllowEye(p, c);
   }
 
+  // The empty points by the colours their empty region reaches (area
+  // counting, rules/scoring.h): only black stones, only white stones, or
+  // both or neither. Allocation-free; a point without empty neighbours (a
+  // region of its own, most of them at the end of a self-play game) costs
+  // one load.
+  struct EmptyRegions {
+    int black = 0;
+    int white = 0;
+    int other = 0;
+  };
+  EmptyRegions CountEmptyRegions() const;
+
   // Exact number of distinct liberties of the chain through stone p
   // (slow path: walks the chain). Precondition: p holds a stone.
   int Liberties(Point p) const;
@@ -207,6 +232,10 @@ class Board {
   // without captures, then rebuilds chains. Clears the ko point. May leave
   // chains without liberties; callers check HasDeadChains(). Slow path.
   void SetStone(Point p, Color c);
+  // SetStone() of each point of `empty`, then `black`, then `white`, with
+  // one rebuild at the end (the same board as the one-by-one calls).
+  void SetStones(absl::Span<const Point> empty, absl::Span<const Point> black,
+                 absl::Span<const Point> white);
   // True when some chain has no liberty (only possible after SetStone()).
   bool HasDeadChains() const;
 
@@ -218,19 +247,38 @@ class Board {
   std::string ToString() const;
 
  private:
-  // Neighbour-count packing in nbr_: 4 bits each.
+  // Neighbour packing in nbr_: for each of black, white and empty, a 4-bit
+  // direction mask (bit d set when the neighbour in direction kDirs[d] has
+  // that colour; walls set none) and a 3-bit count. A move finds the
+  // neighbours it merges with or may capture in the masks, and the counts
+  // come without a population count (x86-64 has no POPCNT). Both change
+  // in one addition per neighbour.
   static constexpr int kBlackShift = 0;
   static constexpr int kWhiteShift = 4;
   static constexpr int kEmptyShift = 8;
-  static constexpr uint16_t kEmptyMask = 0xF << kEmptyShift;
-  static constexpr uint16_t NbrMask(Color c) {
+  static constexpr uint32_t kEmptyMask = 0xF << kEmptyShift;
+  static constexpr int Shift(Color c) {
+    return c == Color::kBlack   ? kBlackShift
+           : c == Color::kWhite ? kWhiteShift
+                                : kEmptyShift;
+  }
+  // Where the count of colour c starts.
+  static constexpr int CountShift(Color c) {
+    return c == Color::kBlack ? 12 : c == Color::kWhite ? 16 : 20;
+  }
+  static constexpr uint32_t NbrMask(Color c) {
     return c == Color::kBlack ? 0xF << kBlackShift : 0xF << kWhiteShift;
   }
-  static constexpr uint16_t NbrUnit(Color c) {
-    return c == Color::kBlack   ? 1 << kBlackShift
-           : c == Color::kWhite ? 1 << kWhiteShift
-           : c == Color::kEmpty ? 1 << kEmptyShift
-                                : 0;
+  // What a neighbour of colour c in direction d adds to nbr_ (0 for a
+  // wall).
+  static constexpr uint32_t NbrBit(Color c, int d) {
+    return c == Color::kWall ? 0
+                             : (uint32_t{1} << (Shift(c) + d)) +
+                                   (uint32_t{1} << CountShift(c));
+  }
+  // Number of neighbours of colour c that nbr (an nbr_ entry) records.
+  static int NbrCount(uint32_t nbr, Color c) {
+    return static_cast<int>((nbr >> CountShift(c)) & 7);
   }
 
   // The scratch chain: the chain_ of every empty point and wall. Cell 0 is
@@ -255,10 +303,10 @@ class Board {
   MoveCheck CheckCrowded(Point p, Color c, bool multi_stone_suicide) const;
   // The diagonal half of IsOwnEye().
   bool DiagonalsAllowEye(Point p, Color c) const;
-  void AddEmpty(Point p);
-  void RemoveEmpty(Point p);
-  // Removes the chain with head `head`; returns its size.
-  int RemoveChain(Point head, RemovedStones* removed);
+  void AddEmpty(Point p) {
+    empty_index_[p] = num_empty_;
+    empty_[num_empty_++] = p;
+  }
   // Merges chain b into chain a (both heads), relabelling b's stones; the
   // bigger chain absorbs the smaller (a on ties).
   void MergeChains(Point a, Point b);
@@ -269,6 +317,10 @@ class Board {
   // CheckCrowded() == kLegal.
   template <Color kC>
   bool CrowdedLegal(int p, bool multi_stone_suicide) const;
+  // CrowdedLegal() past its quick test. `nbr` is nbr_[p].
+  template <Color kC>
+  bool CrowdedLegalExact(intptr_t p, unsigned nbr,
+                         bool multi_stone_suicide) const;
   // DiagonalsAllowEye().
   template <Color kC>
   bool EyeDiagonals(int p) const;
@@ -292,15 +344,32 @@ class Board {
   // Captures() for colour kC.
   template <Color kC>
   bool CapturesT(int p) const;
-  // CapturesT(), setting *lo to hash().lo after the move (not a suicide).
-  template <Color kC>
-  bool CaptureHashLo(int p, uint64_t* lo) const;
-  // RemoveChain() of a chain of colour kC.
+  // Removes the chain of colour kC with head `head`; returns its size.
   template <Color kC>
   int RemoveChainOf(int head, RemovedStones* removed);
-  // Play() of the point p at position `index` of empty_.
+  // What a guarded PlayAt() refuses besides suicides: with `filter`
+  // (null: nothing), a move after which the board hash may be one of
+  // `filter`'s (hash h is present when bit h.lo & 63 of word
+  // (h.lo >> 6) & mask is set) -- checked for moves that remove no stone
+  // only when `check_quiet`.
+  struct RepeatGuard {
+    const uint64_t* filter = nullptr;
+    uint64_t mask = 0;
+    bool check_quiet = false;
+  };
+  // Play() of the point p at position `index` of empty_; returns true.
+  // With kGuarded, a suicide, or a move `guard` refuses, is not played:
+  // the board is left as it was and the result is false. The guard costs
+  // next to nothing for a move that captures nothing.
+  template <Color kC, bool kGuarded = false>
+  bool PlayAt(intptr_t p, intptr_t index, RemovedStones* removed,
+              const RepeatGuard& guard = {});
+  // The guard of PlayAt<kC, true>(): false when the move must not be
+  // played. `some_zero` tells whether a neighbour's chain is left without
+  // pseudo-liberties.
   template <Color kC>
-  void PlayAt(int p, int index, RemovedStones* removed);
+  bool Guarded(intptr_t p, unsigned nbr, bool some_zero,
+               const RepeatGuard& guard) const;
   template <Color kC>
   Point PlayLightT(int start);
   // One move of PlayLightGame(); true when it was a pass.
@@ -332,10 +401,10 @@ class Board {
   //
   // Contents of each cell; kWall outside the board in use.
   std::array<Color, kNumCells> color_{};
-  // Counts of black, white and empty orthogonal neighbours (see shifts);
-  // walls are 4 minus the sum. Exact on board points and on the walls
-  // around them.
-  std::array<uint16_t, kNumCells> nbr_{};
+  // Directions of the black, white and empty orthogonal neighbours (see
+  // the shifts); the rest are walls. Exact on board points and on the
+  // walls around them.
+  std::array<uint32_t, kNumCells> nbr_{};
   // Head of the chain on stones; kScratch on empty points and walls.
   std::array<Point, kNumCells> chain_{};
   // Next stone of the chain (circular); valid on stones only.

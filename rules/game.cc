@@ -1,10 +1,12 @@
 #include "rules/game.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstdlib>
 
 #include "absl/strings/str_cat.h"
 #include "rules/coord.h"
+#include "rules/playout.h"
 
 namespace qipu::rules {
 
@@ -73,6 +75,14 @@ Game::Game(int width, int height, const Rules& rules)
   Reset();
 }
 
+void Game::Reset(const Rules& rules) {
+  rules_ = rules;
+  move_cap_ = MoveCap(rules, width(), height());
+  history_.reserve(move_cap_ + 1);
+  moves_.reserve(move_cap_);
+  Reset();
+}
+
 void Game::Reset() {
   board_.CopyFrom(empty_board_);
   to_play_ = Color::kBlack;
@@ -102,14 +112,9 @@ inline void Game::PushPosition(int captured, bool ko_capture) {
   FilterInsert(hash);
   const int stones =
       board_.stones(Color::kBlack) + board_.stones(Color::kWhite);
-  Position& pos = history_.emplace_back();
-  pos.hash = hash;
-  pos.to_play = to_play_;
-  pos.stones = static_cast<int16_t>(stones);
-  pos.black_caps = captures_[0];
-  pos.white_caps = captures_[1];
-  pos.captured = static_cast<int16_t>(captured);
-  pos.ko_capture = ko_capture;
+  history_.push_back(Position{hash, to_play_, static_cast<int16_t>(stones),
+                              captures_[0], captures_[1],
+                              static_cast<int16_t>(captured), ko_capture});
   if (stones > max_stones_) max_stones_ = stones;
 }
 
@@ -145,9 +150,7 @@ absl::Status Game::ApplySetup(absl::Span<const Point> black,
     }
   }
   Board b = board_;
-  for (Point p : empty) b.SetStone(p, Color::kEmpty);
-  for (Point p : black) b.SetStone(p, Color::kBlack);
-  for (Point p : white) b.SetStone(p, Color::kWhite);
+  b.SetStones(empty, black, white);
   if (b.HasDeadChains()) {
     return absl::InvalidArgumentError("setup leaves a chain without liberties");
   }
@@ -360,7 +363,63 @@ MoveVerdict Game::TryPlay(Color c, Point p) {
   return v;
 }
 
-Point Game::PlayLightFrom(int start) {
+int Game::TryPlayMoves(absl::Span<const Move> moves, MoveVerdict* rejected) {
+  *rejected = MoveVerdict{};
+  const bool checks =
+      rules_.ko != KoRule::kSimple || rules_.cycle != CycleRule::kNone;
+  const uint64_t* filter = checks ? filter_.data() : nullptr;
+  const int n = static_cast<int>(moves.size());
+  int k = 0;
+  for (; k < n && !over(); ++k) {
+    const Color c = moves[k].color;
+    const Point p = moves[k].point;
+    // The common case: a board move of the side to move that the board
+    // allows and that cannot repeat a position (CheckBoardLegal()'s
+    // shortcuts), checked and played by the board in one step.
+    if (c == to_play_ && p > kResign && p < kNumCells &&
+        board_.PlayChecked(
+            p, c, filter, kFilterWords - 1,
+            board_.stones(Color::kBlack) + board_.stones(Color::kWhite) + 1 <=
+                max_stones_before_capture_)) {
+      RecordBoardMove(c, p);
+      if (num_moves_ >= move_cap_) End(Winner::kNone, EndReason::kMoveLimit, 0);
+      continue;
+    }
+    // A pass, a move out of turn, an illegal move, a possible repetition.
+    const MoveVerdict v = TryPlay(c, p);
+    if (!v.legal()) {
+      *rejected = v;
+      break;
+    }
+  }
+  return k;
+}
+
+Point Game::PlayLightFrom(int start) { return PlayLightMove(start); }
+
+int Game::PlayLightGame(Rng& rng) {
+  // The generator one draw ahead, as in Board::PlayLightGame(): `ahead` is
+  // what the next rng.Next() returns and `after` the state it leaves; only
+  // draws actually used (one per move but on a full board) advance it.
+  Rng now = rng;
+  Rng after = rng;
+  uint64_t ahead = after.Next();
+  const int first = num_moves_;
+  while (!over()) {
+    const int n = board_.num_empty();
+    int start = 0;
+    if (n > 0) {
+      start = static_cast<int>(Rng::Scale(ahead, static_cast<uint32_t>(n)));
+      now = after;
+      ahead = after.Next();
+    }
+    PlayLightMove(start);
+  }
+  rng = now;
+  return num_moves_ - first;
+}
+
+[[gnu::always_inline]] inline Point Game::PlayLightMove(int start) {
   assert(!over());
   const Color c = to_play_;
   // The board plays the candidate it finds unless CheckBoardLegal() might

@@ -26,6 +26,8 @@
 
 namespace qipu::rules {
 
+class Rng;  // rules/playout.h
+
 // Classes of whole-board cycles (spec section 3).
 enum class CycleClass : uint8_t {
   kTripleKo = 0,
@@ -105,6 +107,10 @@ class Game {
 
   // Back to the empty board, Black to play; keeps rules and buffers.
   void Reset();
+  // Reset() under new rules, keeping the board size and reusing the
+  // buffers (they grow if the new move cap needs more). Precondition: valid
+  // komi (ValidateKomi).
+  void Reset(const Rules& rules);
 
   // Places GTP fixed handicap stones; White then moves first. Only before
   // the first move. InvalidArgument when the board cannot take them.
@@ -170,6 +176,16 @@ class Game {
   MoveVerdict TryPlay(Color c, Point p);
   MoveVerdict TryPlay(Point p) { return TryPlay(to_play_, p); }
 
+  // TryPlay() of each of `moves` in order (colours as given), stopping at
+  // the first illegal one or when the game is over. Returns the number of
+  // moves played; *rejected is the illegal move's verdict (its prevented
+  // cycle recorded, as TryPlay() does), or a legal verdict when every move
+  // was played or the game ended first. The same game as calling TryPlay()
+  // in a loop, faster: a board move of the side to move that the board
+  // allows and that cannot repeat a position (the common case) is checked
+  // and played in one step; anything else takes TryPlay().
+  int TryPlayMoves(absl::Span<const Move> moves, MoveVerdict* rejected);
+
   // The light policy's move under the game's rules, played: FullMove()
   // then Play() (rules/playout.h), the candidates scanned from index
   // `start` of the board's empty points (0 <= start < num_empty(), or 0 on
@@ -177,6 +193,12 @@ class Game {
   // position is found and played in one pass by the board. Returns the
   // point played or kPass. Precondition: !over().
   Point PlayLightFrom(int start);
+
+  // FullPlayout() (rules/playout.h): PlayLightFrom() with start indices
+  // drawn from `rng` until the game is over; returns the moves played.
+  // Here so that a whole playout runs in one function of this file.
+  // Precondition: !over() or nothing to play.
+  int PlayLightGame(Rng& rng);
 
   // Records a cycle whose completing move a policy tried and Check()
   // rejected (reason kSuperko or kCycle).
@@ -228,6 +250,8 @@ class Game {
   // the candidate at index `found` (or -1) without playing it: the checks
   // of FullMove() and Play(), the scan resumed after a rejected candidate.
   Point PlayLightChecked(int start, int found);
+  // PlayLightFrom(), for inlining into PlayLightGame().
+  Point PlayLightMove(int start);
   void End(Winner w, EndReason reason, double margin);
 
   Rules rules_;

@@ -52,26 +52,6 @@ Point FullMove(Game& game, Rng& rng, MoveVerdict* v) {
   return kPass;
 }
 
-int FullPlayout(Game& game, Rng& rng) {
-  // The generator one draw ahead, as in Board::PlayLightGame(): `ahead` is
-  // what the next rng.Next() returns and `after` the state it leaves; only
-  // draws actually used (FullMove()'s, none on a full board) advance it.
-  Rng now = rng;
-  Rng after = rng;
-  uint64_t ahead = after.Next();
-  const int start = game.num_moves();
-  while (!game.over()) {
-    const int n = game.board().num_empty();
-    int first = 0;
-    if (n > 0) {
-      first = static_cast<int>(Rng::Scale(ahead, static_cast<uint32_t>(n)));
-      now = after;
-      ahead = after.Next();
-    }
-    game.PlayLightFrom(first);
-  }
-  rng = now;
-  return game.num_moves() - start;
-}
+int FullPlayout(Game& game, Rng& rng) { return game.PlayLightGame(rng); }
 
 }  // namespace qipu::rules

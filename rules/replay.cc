@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "rules/coord.h"
 
@@ -13,6 +14,12 @@ absl::Status ApplyStep(const SetupStep& step, bool root_handicap, Game* game) {
     return game->PlaceFreeHandicap(step.black);
   }
   return game->ApplySetup(step.black, step.white, step.empty, step.to_play);
+}
+
+// The 0-based ply at which a claimed prevented cycle's rejected move was
+// tried.
+int ClaimPly(const CycleRecord& claim) {
+  return claim.first_move + claim.period - 2;
 }
 
 }  // namespace
@@ -32,11 +39,12 @@ absl::StatusOr<ReplayReport> ReplayInto(
     return s;
   }
   if (absl::Status s = ValidateKomi(rules.komi); !s.ok()) return s;
-  if (game->width() == record.width && game->height() == record.height &&
-      game->rules() == rules) {
+  if (game->width() != record.width || game->height() != record.height) {
+    *game = Game(record.width, record.height, rules);
+  } else if (game->rules() == rules) {
     game->Reset();
   } else {
-    *game = Game(record.width, record.height, rules);
+    game->Reset(rules);
   }
   ReplayReport report;
   report.moves = static_cast<int>(record.moves.size());
@@ -57,16 +65,22 @@ absl::StatusOr<ReplayReport> ReplayInto(
     return absl::OkStatus();
   };
 
-  std::vector<bool> claim_used(claimed_prevented.size(), false);
-  for (int k = 0; k < report.moves; ++k) {
+  // Moves are played in runs between the plies where something else
+  // happens first: a setup step, or a claimed prevented cycle to verify.
+  absl::InlinedVector<bool, 8> claim_used(claimed_prevented.size(), false);
+  const absl::Span<const Move> moves(record.moves);
+  int k = 0;
+  while (k < report.moves) {
     if (absl::Status s = apply_setups(k); !s.ok()) return s;
     if (game->over()) break;
-    const Move& m = record.moves[k];
     // Prevented cycles claimed at this ply must be reproduced exactly.
+    int run_end = report.moves;
     for (size_t c = 0; c < claimed_prevented.size(); ++c) {
       const CycleRecord& claim = claimed_prevented[c];
-      if (claim.first_move + claim.period - 1 != k + 1) continue;
-      const MoveVerdict v = game->Check(m.color, claim.point);
+      const int ply = ClaimPly(claim);
+      if (ply > k) run_end = std::min(run_end, ply);
+      if (ply != k) continue;
+      const MoveVerdict v = game->Check(moves[k].color, claim.point);
       if ((v.reason != IllegalReason::kSuperko &&
            v.reason != IllegalReason::kCycle) ||
           !(v.cycle == claim)) {
@@ -78,17 +92,18 @@ absl::StatusOr<ReplayReport> ReplayInto(
       game->RecordPrevented(v.cycle);
       claim_used[c] = true;
     }
-    if (m.point != kPass && !game->board().OnBoard(m.point)) {
-      report.legal = false;
-      report.illegal_move = k + 1;
-      report.illegal_reason = IllegalReason::kOffBoard;
-      break;
+    if (next_setup < record.setup.size()) {
+      run_end = std::min(run_end,
+                         std::max(record.setup[next_setup].before_move, k + 1));
     }
-    const MoveVerdict v = game->TryPlay(m.color, m.point);
-    if (!v.legal()) {
+    MoveVerdict rejected;
+    const int played =
+        game->TryPlayMoves(moves.subspan(k, run_end - k), &rejected);
+    k += played;
+    if (!rejected.legal()) {
       report.legal = false;
       report.illegal_move = k + 1;
-      report.illegal_reason = v.reason;
+      report.illegal_reason = rejected.reason;
       break;
     }
   }
@@ -109,7 +124,8 @@ absl::StatusOr<ReplayReport> ReplayInto(
   report.ko_captures = game->ko_captures();
   report.handicap = game->handicap();
   report.area = game->Area();
-  report.area_result = game->ScoreNow();
+  report.area_result =
+      ScoreResult(report.area, game->rules(), game->handicap());
   if (game->over()) report.rules_result = game->result();
   return report;
 }

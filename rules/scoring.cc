@@ -1,6 +1,5 @@
 #include "rules/scoring.h"
 
-#include <array>
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
@@ -11,45 +10,10 @@ AreaCount CountArea(const Board& board, DameRule dame) {
   AreaCount a;
   a.black_stones = board.stones(Color::kBlack);
   a.white_stones = board.stones(Color::kWhite);
-  // Flood fill over empty regions with an explicit fixed-size stack.
-  std::array<bool, kNumCells> seen{};
-  std::array<Point, kMaxPoints> stack;
-  constexpr int kDirs[4] = {-kStride, -1, 1, kStride};
-  for (int i = 0; i < board.num_empty(); ++i) {
-    const Point start = board.empty_point(i);
-    if (seen[start]) continue;
-    int top = 0;
-    int size = 0;
-    bool reaches_black = false;
-    bool reaches_white = false;
-    stack[top++] = start;
-    seen[start] = true;
-    while (top > 0) {
-      const Point p = stack[--top];
-      ++size;
-      for (int d : kDirs) {
-        const Point n = static_cast<Point>(p + d);
-        const Color c = board.at(n);
-        if (c == Color::kEmpty) {
-          if (!seen[n]) {
-            seen[n] = true;
-            stack[top++] = n;
-          }
-        } else if (c == Color::kBlack) {
-          reaches_black = true;
-        } else if (c == Color::kWhite) {
-          reaches_white = true;
-        }
-      }
-    }
-    if (reaches_black && !reaches_white) {
-      a.black_territory += size;
-    } else if (reaches_white && !reaches_black) {
-      a.white_territory += size;
-    } else {
-      a.dame += size;
-    }
-  }
+  const Board::EmptyRegions regions = board.CountEmptyRegions();
+  a.black_territory = regions.black;
+  a.white_territory = regions.white;
+  a.dame = regions.other;
   a.black = a.black_stones + a.black_territory;
   a.white = a.white_stones + a.white_territory;
   if (dame == DameRule::kHalf) {
@@ -110,10 +74,10 @@ absl::StatusOr<std::vector<Point>> FixedHandicap(int width, int height,
   // Rows are from the top: GTP's D4 on 19x19 is (3, 15).
   auto at = [](int x, int y) { return MakePoint(x, y); };
   std::vector<Point> out;
-  out.push_back(at(lo, hi));    // D4: bottom left
-  out.push_back(at(hi, lo));    // Q16: top right
-  if (stones >= 3) out.push_back(at(lo, lo));   // D16: top left
-  if (stones >= 4) out.push_back(at(hi, hi));   // Q4: bottom right
+  out.push_back(at(lo, hi));                   // D4: bottom left
+  out.push_back(at(hi, lo));                   // Q16: top right
+  if (stones >= 3) out.push_back(at(lo, lo));  // D16: top left
+  if (stones >= 4) out.push_back(at(hi, hi));  // Q4: bottom right
   if (stones >= 6) {
     out.push_back(at(lo, mid));  // D10
     out.push_back(at(hi, mid));  // Q10
