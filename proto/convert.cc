@@ -1,5 +1,7 @@
 #include "proto/convert.h"
 
+#include <array>
+
 #include "absl/strings/str_cat.h"
 #include "rules/coord.h"
 
@@ -110,6 +112,16 @@ std::string PackPoints(const std::vector<rules::Point>& points, int width) {
 absl::StatusOr<std::vector<rules::Point>> UnpackPoints(const std::string& data,
                                                        int width, int height,
                                                        bool allow_pass) {
+  // Dense index -> point for this width, built once per width and thread
+  // (a division per point was most of this function).
+  thread_local int table_width = 0;
+  thread_local std::array<rules::Point, rules::kMaxPoints> point_of;
+  if (table_width != width) {
+    for (int i = 0; i < rules::kMaxPoints; ++i) {
+      point_of[i] = rules::FromDenseIndex(i, width);
+    }
+    table_width = width;
+  }
   std::vector<rules::Point> out;
   out.reserve(data.size());
   size_t pos = 0;
@@ -132,7 +144,7 @@ absl::StatusOr<std::vector<rules::Point>> UnpackPoints(const std::string& data,
           "point ", v, " at item ", out.size() + 1, " is off the ", width, "x",
           height, " board"));
     }
-    out.push_back(rules::FromDenseIndex(static_cast<int>(v - 1), width));
+    out.push_back(point_of[v - 1]);
   }
   return out;
 }
@@ -304,6 +316,39 @@ absl::StatusOr<rules::GameRecord> GameToRecord(const qipu::v1::Game& g) {
   return r;
 }
 
+namespace {
+
+// Moves, num_moves, first_color and same_color_moves of *g from `moves`.
+// Writes the varints straight into the field's buffer (a dense index is
+// below 2^14: at most two bytes).
+void PackMoves(const std::vector<rules::Move>& moves, int width,
+               qipu::v1::Game* g) {
+  std::string* packed = g->mutable_moves();
+  packed->resize(moves.size() * 2);
+  char* out = packed->data();
+  g->clear_same_color_moves();
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const rules::Point p = moves[i].point;
+    const uint32_t v =
+        p == rules::kPass ? 0 : static_cast<uint32_t>(rules::DenseIndex(p, width) + 1);
+    if (v < 0x80) {
+      *out++ = static_cast<char>(v);
+    } else {
+      *out++ = static_cast<char>(v | 0x80);
+      *out++ = static_cast<char>(v >> 7);
+    }
+    if (i > 0 && moves[i].color == moves[i - 1].color) {
+      g->add_same_color_moves(static_cast<uint32_t>(i));
+    }
+  }
+  packed->resize(static_cast<size_t>(out - packed->data()));
+  g->set_num_moves(static_cast<uint32_t>(moves.size()));
+  g->set_first_color(moves.empty() ? qipu::v1::COLOR_UNSPECIFIED
+                                   : ColorToProto(moves[0].color));
+}
+
+}  // namespace
+
 void RecordToGame(const rules::GameRecord& r, qipu::v1::Game* g) {
   g->set_width(static_cast<uint32_t>(r.width));
   g->set_height(static_cast<uint32_t>(r.height));
@@ -317,19 +362,7 @@ void RecordToGame(const rules::GameRecord& r, qipu::v1::Game* g) {
     p->set_empty(PackPoints(s.empty, r.width));
     p->set_to_play(ColorToProto(s.to_play));
   }
-  std::string packed;
-  packed.reserve(r.moves.size() * 2);
-  g->clear_same_color_moves();
-  for (size_t i = 0; i < r.moves.size(); ++i) {
-    PackPoint(r.moves[i].point, r.width, &packed);
-    if (i > 0 && r.moves[i].color == r.moves[i - 1].color) {
-      g->add_same_color_moves(static_cast<uint32_t>(i));
-    }
-  }
-  g->set_moves(std::move(packed));
-  g->set_num_moves(static_cast<uint32_t>(r.moves.size()));
-  g->set_first_color(r.moves.empty() ? qipu::v1::COLOR_UNSPECIFIED
-                                     : ColorToProto(r.moves[0].color));
+  PackMoves(r.moves, r.width, g);
   qipu::v1::Meta* m = g->mutable_meta();
   m->set_black_player(r.black_player);
   m->set_white_player(r.white_player);
@@ -366,8 +399,15 @@ void SelfPlayToProto(const rules::Game& game, const rules::SelfPlaySpec& spec,
     auto h = rules::FixedHandicap(spec.width, spec.height, spec.handicap);
     if (h.ok()) stones = *h;
   }
-  RecordToGame(RecordOfGame(game, stones), out);
-  out->clear_meta();
+  out->set_width(static_cast<uint32_t>(game.width()));
+  out->set_height(static_cast<uint32_t>(game.height()));
+  out->set_handicap(static_cast<uint32_t>(game.handicap()));
+  if (!stones.empty()) {
+    qipu::v1::Setup* setup = out->add_setup();
+    setup->set_black(PackPoints(stones, game.width()));
+    setup->set_to_play(ColorToProto(rules::Color::kEmpty));
+  }
+  PackMoves(game.moves(), game.width(), out);
   *out->mutable_rules() = RulesToProto(game.rules());
   *out->mutable_result() = ResultToProto(game.result());
   *out->mutable_area() = AreaToProto(game.Area());
