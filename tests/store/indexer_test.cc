@@ -78,5 +78,33 @@ TEST(Indexer, HandicapSetupGivesWhiteTheMove) {
             rules::SymmetricHasher(b).Canonical(Color::kWhite).key);
 }
 
+
+TEST(Indexer, BoardsOfOtherSizesInBetweenChangeNothing) {
+  const rules::GameRecord small =
+      Game9({MakePoint(2, 2), MakePoint(6, 6), MakePoint(4, 4)});
+  const auto first = IndexGame(small, 3, 10, rules::Winner::kBlack,
+                               GameId::SelfPlay(1, 0));
+  rules::GameRecord big;
+  big.width = big.height = 19;
+  big.moves = {{Color::kBlack, MakePoint(3, 3)}, {Color::kWhite, MakePoint(15, 15)}};
+  rules::GameRecord wide;
+  wide.width = 13;
+  wide.height = 7;
+  wide.moves = {{Color::kBlack, MakePoint(12, 6)}};
+  EXPECT_EQ(IndexGame(big, 2, 10, rules::Winner::kWhite, GameId::SelfPlay(1, 1))
+                .size(),
+            3u);
+  EXPECT_EQ(IndexGame(wide, 1, 10, rules::Winner::kWhite, GameId::SelfPlay(1, 2))
+                .size(),
+            2u);
+  const auto again = IndexGame(small, 3, 10, rules::Winner::kBlack,
+                               GameId::SelfPlay(1, 0));
+  ASSERT_EQ(again.size(), first.size());
+  for (size_t i = 0; i < first.size(); ++i) {
+    EXPECT_EQ(again[i].position, first[i].position) << i;
+    EXPECT_EQ(again[i].delta, first[i].delta) << i;
+  }
+}
+
 }  // namespace
 }  // namespace qipu::store
