@@ -224,7 +224,9 @@ TEST_F(StoreTest, AFullDiskFailsWritesCleanlyAndLosesNothingAcknowledged) {
   auto s = Open();
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(GameValue(*s, "before"), "value of before");
-  if (after_acknowledged) EXPECT_EQ(GameValue(*s, "after"), "value of after");
+  if (after_acknowledged) {
+    EXPECT_EQ(GameValue(*s, "after"), "value of after");
+  }
   EXPECT_TRUE(PutGame(*s, "reopened").ok());
   EXPECT_FALSE(s->health().failing());
 }
