@@ -29,6 +29,10 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
                                               jobs->MarkStored(g.job, g.index);
                                           });
   if (!options.metrics_listen.empty()) {
+    c->metrics_.SetSampler([raw = c.get()] {
+      raw->metrics_.Sample(*raw->jobs_, *raw->ingest_, raw->store_->Sizes(),
+                           !raw->store_->health().failing());
+    });
     if (absl::Status s = c->metrics_.Serve(options.metrics_listen); !s.ok()) {
       return s;
     }
@@ -88,7 +92,6 @@ void Coordinator::Tick() {
   while (!stop_.WaitForNotificationWithTimeout(options_.tick)) {
     jobs_->ExpireLeases(absl::Now());
     const bool writable = !store_->health().failing();
-    metrics_.Sample(*jobs_, *ingest_, store_->Sizes(), writable);
     // Health checks report NOT_SERVING while the store refuses writes, so
     // that load balancers and operators see it; SERVING again after.
     if (writable != serving) {
@@ -119,6 +122,8 @@ void Coordinator::Shutdown(absl::Duration grace) {
   }
   stop_.Notify();
   if (ticker_.joinable()) ticker_.join();
+  // Scrapes stop sampling what is about to be destroyed.
+  metrics_.SetSampler({});
   importer_.reset();
   if (ingest_ != nullptr) ingest_->Stop();
   server_.reset();

@@ -33,7 +33,8 @@ int main(int argc, char** argv) {
   app.add_option("--listen", o.listen, "gRPC address HOST:PORT")
       ->capture_default_str();
   app.add_option("--metrics", o.metrics_listen,
-                 "Prometheus endpoint HOST:PORT (/metrics)");
+                 "Prometheus endpoint HOST:PORT (/metrics); port 0 picks a free "
+                 "port, printed at start");
   app.add_option("--lease-games", o.jobs.lease_games, "Games per lease")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
@@ -78,6 +79,13 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::printf("qipu-coordinator listening on %s\n", (*c)->address().c_str());
+  if (!o.metrics_listen.empty()) {
+    // The port actually bound: `--metrics 127.0.0.1:0` picks a free one.
+    const std::string& m = o.metrics_listen;
+    const std::string host = m.substr(0, m.rfind(':'));
+    std::printf("qipu-coordinator metrics on %s:%d\n", host.c_str(),
+                (*c)->metrics_port());
+  }
   std::fflush(stdout);
   // Waits for a signal, watching the store meanwhile: after an error
   // RocksDB does not resume from, only a reopen brings writes back, so the

@@ -1,6 +1,8 @@
 #include "coordinator/metrics.h"
 
 #include <exception>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "coordinator/ingest.h"
@@ -8,7 +10,21 @@
 
 namespace qipu::coordinator {
 
-Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
+class Metrics::Sampled : public prometheus::Collectable {
+ public:
+  explicit Sampled(Metrics* metrics) : metrics_(metrics) {}
+  std::vector<prometheus::MetricFamily> Collect() const override {
+    metrics_->RunSampler();
+    return metrics_->registry_->Collect();
+  }
+
+ private:
+  Metrics* const metrics_;
+};
+
+Metrics::Metrics()
+    : registry_(std::make_shared<prometheus::Registry>()),
+      sampled_(std::make_shared<Sampled>(this)) {
   auto& games = prometheus::BuildCounter()
                     .Name("qipu_games_total")
                     .Help("Uploaded or imported games by outcome")
@@ -87,8 +103,23 @@ absl::Status Metrics::Serve(const std::string& listen) {
     return absl::UnavailableError(
         absl::StrCat("cannot serve metrics on ", listen, ": ", e.what()));
   }
-  exposer_->RegisterCollectable(registry_);
+  exposer_->RegisterCollectable(sampled_);
   return absl::OkStatus();
+}
+
+Metrics::~Metrics() {
+  // The endpoint's threads stop before the metrics they read go away.
+  exposer_.reset();
+}
+
+void Metrics::SetSampler(std::function<void()> sampler) {
+  absl::MutexLock lock(&sampler_mu_);
+  sampler_ = std::move(sampler);
+}
+
+void Metrics::RunSampler() {
+  absl::MutexLock lock(&sampler_mu_);
+  if (sampler_) sampler_();
 }
 
 int Metrics::port() const {

@@ -1,15 +1,21 @@
 // Prometheus metrics of the coordinator (prometheus-cpp), served as text
 // on --metrics HOST:PORT at /metrics: games accepted / rejected /
 // duplicate, leases open / expired, ingest latency, queue depth, RocksDB
-// sizes, the position index's buffer and flushes. Counters are updated by the services; gauges are sampled by
-// Sample(). Thread-safe (prometheus-cpp metrics are).
+// sizes, the position index's buffer and flushes. Counters are updated by
+// the services; gauges are refreshed by Sample(), which the sampler set
+// with SetSampler() calls before every scrape, so that a page is never
+// older than its request. Thread-safe (prometheus-cpp metrics are).
 #ifndef QIPU_COORDINATOR_METRICS_H_
 #define QIPU_COORDINATOR_METRICS_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "prometheus/collectable.h"
 #include "prometheus/counter.h"
 #include "prometheus/exposer.h"
 #include "prometheus/gauge.h"
@@ -25,6 +31,7 @@ class Ingestor;
 class Metrics {
  public:
   Metrics();
+  ~Metrics();
 
   // Starts the HTTP endpoint on `listen` ("127.0.0.1:9464"; port 0 picks
   // one). Unavailable when the address cannot be bound.
@@ -36,6 +43,11 @@ class Metrics {
   // whether the store takes writes.
   void Sample(const JobManager& jobs, const Ingestor& ingest,
               const store::StoreSizes& sizes, bool storage_writable);
+  // `sampler` (typically a call of Sample() with the coordinator's parts)
+  // runs before each scrape; an empty function stops that. Replacing it
+  // waits for a sample in progress, so once SetSampler({}) returns, what
+  // the old sampler used may be destroyed.
+  void SetSampler(std::function<void()> sampler);
 
   prometheus::Counter& games_accepted() { return *accepted_; }
   prometheus::Counter& games_rejected() { return *rejected_; }
@@ -48,7 +60,14 @@ class Metrics {
   prometheus::Registry& registry() { return *registry_; }
 
  private:
+  // What the endpoint serves: the registry, sampled first.
+  class Sampled;
+  void RunSampler();
+
   std::shared_ptr<prometheus::Registry> registry_;
+  std::shared_ptr<Sampled> sampled_;
+  absl::Mutex sampler_mu_;
+  std::function<void()> sampler_ ABSL_GUARDED_BY(sampler_mu_);
   std::unique_ptr<prometheus::Exposer> exposer_;
   prometheus::Counter* accepted_;
   prometheus::Counter* rejected_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "ops/version.h"
@@ -23,9 +24,12 @@ namespace {
 absl::StatusOr<rules::ReplayReport> ReplayReused(
     const rules::GameRecord& record, const rules::Rules& rules,
     absl::Span<const rules::CycleRecord> claimed_prevented = {}) {
-  thread_local rules::Game game(rules::kMinSize, rules::kMinSize,
-                                rules::Rules{});
-  return rules::ReplayInto(record, rules, claimed_prevented, &game);
+  // On the heap: in static TLS it would take its size out of every
+  // thread's stack, including library threads with small stacks.
+  thread_local const std::unique_ptr<rules::Game> game =
+      std::make_unique<rules::Game>(rules::kMinSize, rules::kMinSize,
+                                    rules::Rules{});
+  return rules::ReplayInto(record, rules, claimed_prevented, game.get());
 }
 
 bool SameResult(const rules::GameResult& a, const rules::GameResult& b) {

@@ -1,6 +1,7 @@
 #include "store/indexer.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "absl/container/inlined_vector.h"
 
@@ -29,9 +30,18 @@ void WalkOpening(const rules::GameRecord& record, int plies, int depth,
       std::min<int>({plies, depth, static_cast<int>(record.moves.size())});
   if (n < 0) return;
   // An empty board copied, not built: building one walks every cell
-  // (3 us on 19x19, more than the walk itself).
-  thread_local rules::Board empty(rules::kMinSize, rules::kMinSize);
-  thread_local rules::Board board(rules::kMinSize, rules::kMinSize);
+  // (3 us on 19x19, more than the walk itself). The boards are on the
+  // heap, once per thread: in static TLS their ~30 KB would come out of
+  // every thread's stack, and libraries' threads have small ones
+  // (civetweb's are 100 KB).
+  struct Boards {
+    rules::Board empty{rules::kMinSize, rules::kMinSize};
+    rules::Board board{rules::kMinSize, rules::kMinSize};
+  };
+  thread_local const std::unique_ptr<Boards> boards =
+      std::make_unique<Boards>();
+  rules::Board& empty = boards->empty;
+  rules::Board& board = boards->board;
   if (empty.width() != w || empty.height() != h) empty = rules::Board(w, h);
   board.CopyFrom(empty);
   rules::SymmetricHasher hasher(w, h);

@@ -30,14 +30,14 @@ TEST(OpsLeaseExpiry, KilledWorkersLeaseExpiresAndAnotherWorkerFinishesIt) {
   TempDir tmp;
   ASSERT_FALSE(tmp.path().empty());
   const std::string db = tmp.Sub("db");
-  auto metrics_port = FreeLocalPort();
-  ASSERT_TRUE(metrics_port.ok()) << metrics_port.status();
-  CoordinatorProcess coord(
-      db, tmp.Sub("coordinator"),
-      {"--lease-games", absl::StrCat(kLeaseGames), "--lease-ttl-ms",
-       absl::StrCat(kLeaseTtlMs), "--metrics",
-       absl::StrCat("127.0.0.1:", *metrics_port)});
+  // Port 0: the coordinator binds a free port and prints it.
+  CoordinatorProcess coord(db, tmp.Sub("coordinator"),
+                           {"--lease-games", absl::StrCat(kLeaseGames),
+                            "--lease-ttl-ms", absl::StrCat(kLeaseTtlMs),
+                            "--metrics", "127.0.0.1:0"});
   ASSERT_TRUE(coord.Start().ok()) << coord.LogTail();
+  const int metrics_port = coord.metrics_port();
+  ASSERT_GT(metrics_port, 0) << coord.process()->Stdout();
   auto client_owner = std::make_unique<Client>(coord.address());
   Client& client = *client_owner;
   auto job = client.SubmitJob(kGames, JobConfigFor(9, 777));
@@ -78,16 +78,17 @@ TEST(OpsLeaseExpiry, KilledWorkersLeaseExpiresAndAnotherWorkerFinishesIt) {
   std::optional<double> expired;
   EXPECT_TRUE(WaitUntil(
       [&] {
-        auto page = ScrapeMetrics(*metrics_port);
+        auto page = ScrapeMetrics(metrics_port);
         if (page.ok()) expired = MetricValue(*page, kExpired);
         return expired.has_value() && *expired >= 1;
       },
       absl::Seconds(5) * kSlowdown, absl::Milliseconds(50)))
       << "qipu_leases{state=\"expired\"} = "
-      << (expired.has_value() ? absl::StrCat(*expired) : "absent");
+      << (expired.has_value() ? absl::StrCat(*expired) : "absent") << "\n"
+      << coord.LogTail();
   // The opening index's buffer and flushes are on the page too.
-  auto page = ScrapeMetrics(*metrics_port);
-  ASSERT_TRUE(page.ok()) << page.status();
+  auto page = ScrapeMetrics(metrics_port);
+  ASSERT_TRUE(page.ok()) << page.status() << "\n" << coord.LogTail();
   EXPECT_TRUE(
       MetricValue(*page, "qipu_position_index_buffered_entries").has_value())
       << *page;

@@ -40,16 +40,14 @@ absl::Status FromGrpc(const grpc::Status& s, absl::string_view what) {
                       absl::StrCat(what, ": ", s.error_message()));
 }
 
-// The port of the "qipu-coordinator listening on HOST:PORT" line, or 0.
-int ListeningPort(const std::string& out) {
-  // A std::string: this Abseil's string_view is not std::string_view.
-  const std::string kMarker = "listening on ";
-  const size_t at = out.find(kMarker);
+// The port of the "qipu-coordinator <marker>HOST:PORT" line, or 0.
+int PrintedPort(const std::string& out, const std::string& marker) {
+  const size_t at = out.find(marker);
   if (at == std::string::npos) return 0;
   const size_t eol = out.find('\n', at);
   if (eol == std::string::npos) return 0;
   const std::string addr =
-      out.substr(at + kMarker.size(), eol - at - kMarker.size());
+      out.substr(at + marker.size(), eol - at - marker.size());
   const size_t colon = addr.rfind(':');
   int port = 0;
   if (colon == std::string::npos ||
@@ -202,11 +200,17 @@ absl::Status CoordinatorProcess::Start(absl::Duration timeout) {
   process_ = *std::move(p);
   timeout *= kSlowdown;
   const absl::Time until = absl::Now() + timeout;
-  // The port first (when it was 0), from the line main() prints once the
-  // server is up.
-  while (port_ == 0) {
-    port_ = ListeningPort(process_->Stdout());
-    if (port_ != 0) break;
+  // The port, from the line main() prints once the server is up. Every
+  // start prints it (with the metrics line, when asked for); later
+  // starts listen where the first did.
+  for (;;) {
+    const std::string out = process_->Stdout();
+    const int port = PrintedPort(out, "listening on ");
+    if (port != 0) {
+      if (port_ == 0) port_ = port;
+      metrics_port_ = PrintedPort(out, "metrics on ");
+      break;
+    }
     if (!process_->IsRunning() || absl::Now() > until) {
       return absl::DeadlineExceededError(absl::StrCat(
           "qipu-coordinator did not report its port; log:\n", LogTail()));

@@ -116,6 +116,10 @@ class CoordinatorProcess {
 
   int port() const { return port_; }
   std::string address() const;
+  // The Prometheus port the current run printed (pass `--metrics
+  // 127.0.0.1:0` in `flags`: a port picked by the test could be taken by
+  // another process before the coordinator binds it); 0 without --metrics.
+  int metrics_port() const { return metrics_port_; }
   // Starts so far (the log of start n is <log_prefix>.<n>.log).
   int starts() const { return starts_; }
   Subprocess* process() { return process_.get(); }
@@ -127,6 +131,7 @@ class CoordinatorProcess {
   const std::string log_prefix_;
   const std::vector<std::string> flags_;
   int port_;
+  int metrics_port_ = 0;
   int starts_ = 0;
   std::unique_ptr<Subprocess> process_;
 };

@@ -1,11 +1,8 @@
 #include "tests/ops/subprocess.h"
 
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <signal.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -153,26 +150,6 @@ std::string Subprocess::StderrTail(size_t bytes) const {
   const size_t from = all.size() - bytes;
   const size_t line = all.find('\n', from);
   return all.substr(line == std::string::npos ? from : line + 1);
-}
-
-absl::StatusOr<int> FreeLocalPort() {
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0)
-    return absl::InternalError(absl::StrCat("socket: ", strerror(errno)));
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
-  socklen_t len = sizeof(addr);
-  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
-      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-    const int err = errno;
-    close(fd);
-    return absl::InternalError(
-        absl::StrCat("bind 127.0.0.1:0: ", strerror(err)));
-  }
-  close(fd);
-  return static_cast<int>(ntohs(addr.sin_port));
 }
 
 std::string ReadFileOrEmpty(const std::string& path) {

@@ -6,9 +6,6 @@
 // child also gets SIGKILL from the kernel if the test process dies first
 // (PR_SET_PDEATHSIG), e.g. when ctest kills it on a timeout.
 //
-// FreeLocalPort(): a TCP port on 127.0.0.1 that nothing listens on now,
-// for flags that need a port number before the server starts.
-//
 // Not thread-safe: one thread owns each Subprocess. Start() must be called
 // from a thread that outlives the child (the death signal follows the
 // forking thread); the test's main thread is.
@@ -77,12 +74,6 @@ class Subprocess {
   std::string stdout_path_;
   std::string stderr_path_;
 };
-
-// A port on 127.0.0.1 that was free a moment ago (bound to port 0 and
-// released). Racy by nature -- another process may take it before the
-// caller's server binds it -- which is acceptable for tests on a quiet
-// loopback interface. Internal when no socket can be bound.
-absl::StatusOr<int> FreeLocalPort();
 
 // The contents of `path` ("" when it cannot be read).
 std::string ReadFileOrEmpty(const std::string& path);
