@@ -122,30 +122,44 @@ absl::StatusOr<std::vector<rules::Point>> UnpackPoints(const std::string& data,
     }
     table_width = width;
   }
-  std::vector<rules::Point> out;
-  out.reserve(data.size());
+  // One point per byte at most; filled by index, trimmed at the end. The
+  // usual one- and two-byte varints are decoded without a branch on their
+  // length (moves on a big board are a random mix of both); longer ones,
+  // never a point, take GetVarint() to the error they deserve.
+  const size_t n = data.size();
+  const auto* d = reinterpret_cast<const uint8_t*>(data.data());
+  const uint64_t points = static_cast<uint64_t>(width) * height;
+  std::vector<rules::Point> out(n);
+  size_t count = 0;
   size_t pos = 0;
-  while (pos < data.size()) {
-    uint64_t v = 0;
-    if (!GetVarint(data, &pos, &v)) {
+  while (pos < n) {
+    uint64_t v;
+    const uint32_t b0 = d[pos];
+    const uint32_t b1 = pos + 1 < n ? d[pos + 1] : 0x80;
+    const uint32_t two = b0 >> 7;
+    if ((two & (b1 >> 7)) == 0) [[likely]] {
+      v = (b0 & 0x7F) | ((b1 << 7) & (0u - two));
+      pos += 1 + two;
+    } else if (!GetVarint(data, &pos, &v)) {
       return absl::InvalidArgumentError(
           absl::StrCat("packed points truncated at byte ", pos));
     }
-    if (v == 0) {
-      if (!allow_pass) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("pass in a setup point list at item ", out.size() + 1));
+    if (v - 1 >= points) [[unlikely]] {  // 0 (a pass) or off the board
+      if (v == 0) {
+        if (!allow_pass) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("pass in a setup point list at item ", count + 1));
+        }
+        out[count++] = rules::kPass;
+        continue;
       }
-      out.push_back(rules::kPass);
-      continue;
-    }
-    if (v > static_cast<uint64_t>(width) * height) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "point ", v, " at item ", out.size() + 1, " is off the ", width, "x",
+          "point ", v, " at item ", count + 1, " is off the ", width, "x",
           height, " board"));
     }
-    out.push_back(point_of[v - 1]);
+    out[count++] = point_of[v - 1];
   }
+  out.resize(count);
   return out;
 }
 
@@ -323,28 +337,36 @@ namespace {
 // below 2^14: at most two bytes).
 void PackMoves(const std::vector<rules::Move>& moves, int width,
                qipu::v1::Game* g) {
+  const size_t n = moves.size();
+  const rules::Move* m = moves.data();
   std::string* packed = g->mutable_moves();
-  packed->resize(moves.size() * 2);
-  char* out = packed->data();
-  g->clear_same_color_moves();
-  for (size_t i = 0; i < moves.size(); ++i) {
-    const rules::Point p = moves[i].point;
+  packed->resize(n * 2);
+  char* const begin = packed->data();
+  char* out = begin;
+  // Both bytes of a varint are always written and the cursor advances by
+  // its length: no branch on it (a random mix of 1 and 2 bytes on boards
+  // above 11x11). out <= begin + 2i at move i, so the writes stay inside.
+  for (size_t i = 0; i < n; ++i) {
+    const rules::Point p = m[i].point;
     const uint32_t v =
-        p == rules::kPass ? 0 : static_cast<uint32_t>(rules::DenseIndex(p, width) + 1);
-    if (v < 0x80) {
-      *out++ = static_cast<char>(v);
-    } else {
-      *out++ = static_cast<char>(v | 0x80);
-      *out++ = static_cast<char>(v >> 7);
-    }
-    if (i > 0 && moves[i].color == moves[i - 1].color) {
+        p == rules::kPass
+            ? 0
+            : static_cast<uint32_t>(rules::DenseIndex(p, width) + 1);
+    const uint32_t two = v >= 0x80 ? 1 : 0;
+    out[0] = static_cast<char>(v | (two << 7));
+    out[1] = static_cast<char>(v >> 7);
+    out += 1 + two;
+  }
+  packed->resize(static_cast<size_t>(out - begin));
+  g->clear_same_color_moves();
+  for (size_t i = 1; i < n; ++i) {
+    if (m[i].color == m[i - 1].color) {
       g->add_same_color_moves(static_cast<uint32_t>(i));
     }
   }
-  packed->resize(static_cast<size_t>(out - packed->data()));
-  g->set_num_moves(static_cast<uint32_t>(moves.size()));
-  g->set_first_color(moves.empty() ? qipu::v1::COLOR_UNSPECIFIED
-                                   : ColorToProto(moves[0].color));
+  g->set_num_moves(static_cast<uint32_t>(n));
+  g->set_first_color(n == 0 ? qipu::v1::COLOR_UNSPECIFIED
+                            : ColorToProto(m[0].color));
 }
 
 }  // namespace
