@@ -52,7 +52,7 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
   builder.SetSyncServerOption(SyncOption::MAX_POLLERS, 8);
   c->services_.push_back(std::make_unique<JobServiceImpl>(jobs));
   auto work = std::make_unique<WorkServiceImpl>(jobs, c->ingest_.get(),
-                                               &c->metrics_, options.work);
+                                                &c->metrics_, options.work);
   c->work_ = work.get();
   c->services_.push_back(std::move(work));
   c->queries_ =

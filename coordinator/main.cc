@@ -32,9 +32,10 @@ int main(int argc, char** argv) {
   app.add_option("--db", o.db_dir, "Database directory")->required();
   app.add_option("--listen", o.listen, "gRPC address HOST:PORT")
       ->capture_default_str();
-  app.add_option("--metrics", o.metrics_listen,
-                 "Prometheus endpoint HOST:PORT (/metrics); port 0 picks a free "
-                 "port, printed at start");
+  app.add_option(
+      "--metrics", o.metrics_listen,
+      "Prometheus endpoint HOST:PORT (/metrics); port 0 picks a free "
+      "port, printed at start");
   app.add_option("--lease-games", o.jobs.lease_games, "Games per lease")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();

@@ -89,8 +89,9 @@ Metrics::Metrics()
            .Add({});
   auto& flushes = prometheus::BuildGauge()
                       .Name("qipu_position_index_flushes")
-                      .Help("Opening-index files written since start, by "
-                            "outcome")
+                      .Help(
+                          "Opening-index files written since start, by "
+                          "outcome")
                       .Register(*registry_);
   index_flushes_ = &flushes.Add({{"outcome", "ok"}});
   index_failed_flushes_ = &flushes.Add({{"outcome", "failed"}});

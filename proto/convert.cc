@@ -62,21 +62,25 @@ qipu::v1::RuleSet RulesToProto(const rules::Rules& r) {
 absl::StatusOr<rules::Rules> RulesFromProto(const qipu::v1::RuleSet& p) {
   rules::Rules r;
   if (p.ko() < 1 || p.ko() > 3) {
-    return absl::InvalidArgumentError(absl::StrCat("rules.ko: ", p.ko(), " is not a ko rule"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("rules.ko: ", p.ko(), " is not a ko rule"));
   }
   if (p.cycle() < 1 || p.cycle() > 4) {
-    return absl::InvalidArgumentError(absl::StrCat("rules.cycle: ", p.cycle(), " is not a cycle rule"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("rules.cycle: ", p.cycle(), " is not a cycle rule"));
   }
   if (p.dame() < 1 || p.dame() > 2) {
-    return absl::InvalidArgumentError(absl::StrCat("rules.dame: ", p.dame(), " is not a dame rule"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("rules.dame: ", p.dame(), " is not a dame rule"));
   }
   if (p.handicap_compensation() < 1 || p.handicap_compensation() > 3) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "rules.handicap_compensation: ", p.handicap_compensation(),
-        " is not a compensation rule"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("rules.handicap_compensation: ", p.handicap_compensation(),
+                     " is not a compensation rule"));
   }
   if (absl::Status s = rules::ValidateKomi(p.komi()); !s.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("rules.komi: ", s.message()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("rules.komi: ", s.message()));
   }
   if (p.move_cap() > 100000) {
     return absl::InvalidArgumentError(
@@ -153,9 +157,9 @@ absl::StatusOr<std::vector<rules::Point>> UnpackPoints(const std::string& data,
         out[count++] = rules::kPass;
         continue;
       }
-      return absl::InvalidArgumentError(absl::StrCat(
-          "point ", v, " at item ", count + 1, " is off the ", width, "x",
-          height, " board"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("point ", v, " at item ", count + 1, " is off the ",
+                       width, "x", height, " board"));
     }
     out[count++] = point_of[v - 1];
   }
@@ -170,10 +174,12 @@ qipu::v1::Cycle CycleToProto(const rules::CycleRecord& c, int width) {
   p.set_period(static_cast<uint32_t>(c.period));
   p.set_black_captures(static_cast<uint32_t>(c.black_captures));
   p.set_white_captures(static_cast<uint32_t>(c.white_captures));
-  p.set_outcome(static_cast<qipu::v1::CycleOutcome>(static_cast<int>(c.outcome) + 1));
-  p.set_point(c.point == rules::kPass || c.point == rules::kNoPoint
-                  ? 0
-                  : static_cast<uint32_t>(rules::DenseIndex(c.point, width) + 1));
+  p.set_outcome(
+      static_cast<qipu::v1::CycleOutcome>(static_cast<int>(c.outcome) + 1));
+  p.set_point(
+      c.point == rules::kPass || c.point == rules::kNoPoint
+          ? 0
+          : static_cast<uint32_t>(rules::DenseIndex(c.point, width) + 1));
   return p;
 }
 
@@ -238,7 +244,8 @@ absl::StatusOr<rules::GameResult> ResultFromProto(const qipu::v1::Result& p) {
       return absl::InvalidArgumentError("result.winner is unspecified");
   }
   if (p.reason() < 1 || p.reason() > 8) {
-    return absl::InvalidArgumentError("result.reason is unspecified or unknown");
+    return absl::InvalidArgumentError(
+        "result.reason is unspecified or unknown");
   }
   r.reason = static_cast<rules::EndReason>(p.reason());
   r.margin = p.margin();
@@ -291,9 +298,9 @@ absl::StatusOr<rules::GameRecord> GameToRecord(const qipu::v1::Game& g) {
         absl::StrCat("moves: ", points.status().message()));
   }
   if (points->size() != g.num_moves()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "moves: ", points->size(), " packed moves but num_moves says ",
-        g.num_moves()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("moves: ", points->size(),
+                     " packed moves but num_moves says ", g.num_moves()));
   }
   rules::Color c = ColorFromProto(g.first_color());
   if (c == rules::Color::kEmpty) {

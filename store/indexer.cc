@@ -4,7 +4,6 @@
 #include <memory>
 
 #include "absl/container/inlined_vector.h"
-
 #include "rules/board.h"
 #include "rules/coord.h"
 #include "rules/symmetry.h"

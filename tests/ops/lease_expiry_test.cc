@@ -31,10 +31,10 @@ TEST(OpsLeaseExpiry, KilledWorkersLeaseExpiresAndAnotherWorkerFinishesIt) {
   ASSERT_FALSE(tmp.path().empty());
   const std::string db = tmp.Sub("db");
   // Port 0: the coordinator binds a free port and prints it.
-  CoordinatorProcess coord(db, tmp.Sub("coordinator"),
-                           {"--lease-games", absl::StrCat(kLeaseGames),
-                            "--lease-ttl-ms", absl::StrCat(kLeaseTtlMs),
-                            "--metrics", "127.0.0.1:0"});
+  CoordinatorProcess coord(
+      db, tmp.Sub("coordinator"),
+      {"--lease-games", absl::StrCat(kLeaseGames), "--lease-ttl-ms",
+       absl::StrCat(kLeaseTtlMs), "--metrics", "127.0.0.1:0"});
   ASSERT_TRUE(coord.Start().ok()) << coord.LogTail();
   const int metrics_port = coord.metrics_port();
   ASSERT_GT(metrics_port, 0) << coord.process()->Stdout();

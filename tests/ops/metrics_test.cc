@@ -137,8 +137,8 @@ TEST(OpsMetrics, BinariesKeepTheirStaticThreadLocalStorageSmall) {
         std::string(QIPU_BINARY_DIR "/ops/qipu")}) {
     auto tls = StaticTlsBytes(binary);
     ASSERT_TRUE(tls.has_value()) << binary << " is not a readable ELF file";
-    EXPECT_LT(*tls, kLimit) << binary << " has " << *tls
-                            << " bytes of static thread-local storage";
+    EXPECT_LT(*tls, kLimit)
+        << binary << " has " << *tls << " bytes of static thread-local storage";
   }
 }
 
