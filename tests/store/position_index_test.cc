@@ -4,13 +4,14 @@
 // process that dies with entries only in memory loses none of them (the
 // next open re-indexes its games, once); a file that made it in before the
 // crash is not counted again; a full disk delays flushes without losing
-// entries.
+// entries; a flush of many runs writes exactly the fold of their entries.
 #include "store/position_index.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -94,18 +95,18 @@ std::string EmptyBoardPrefix() {
 // Games that reached the position of `prefix`, summed over every entry.
 uint64_t Reached(const Store& s, const std::string& prefix) {
   uint64_t games = 0;
-  EXPECT_TRUE(s.position_index()
-                  .ForEachUnderPrefix(prefix,
-                                      [&](absl::string_view,
-                                          absl::string_view v) {
-                                        auto value = DecodePositionValue(v);
-                                        EXPECT_TRUE(value.ok());
-                                        if (value.ok()) {
-                                          games += value->reached.games;
-                                        }
-                                        return true;
-                                      })
-                  .ok());
+  EXPECT_TRUE(
+      s.position_index()
+          .ForEachUnderPrefix(prefix,
+                              [&](absl::string_view, absl::string_view v) {
+                                auto value = DecodePositionValue(v);
+                                EXPECT_TRUE(value.ok());
+                                if (value.ok()) {
+                                  games += value->reached.games;
+                                }
+                                return true;
+                              })
+          .ok());
   return games;
 }
 
@@ -141,7 +142,9 @@ TEST(PositionIndex, UnindexedRecordsRoundTrip) {
   EXPECT_EQ(*back, (std::vector<UnindexedGame>{a, b}));
   for (size_t n = 1; n < value.size(); ++n) {
     auto cut = DecodeUnindexedGames(value.substr(0, n));
-    if (cut.ok()) EXPECT_LT(cut->size(), 2u) << n;
+    if (cut.ok()) {
+      EXPECT_LT(cut->size(), 2u) << n;
+    }
   }
   EXPECT_FALSE(DecodeUnindexedGames("\x07").ok());
 }
@@ -153,7 +156,8 @@ TEST(PositionIndex, EntriesAreReadableBeforeAndAfterAFlushAndFold) {
   const std::string root = EmptyBoardPrefix();
   for (int b = 0; b < 4; ++b) {
     std::vector<TestGame> games;
-    for (int i = 0; i < 25; ++i) games.push_back(MakeGame(b * 25 + i, 20, 1, 0));
+    for (int i = 0; i < 25; ++i)
+      games.push_back(MakeGame(b * 25 + i, 20, 1, 0));
     Commit(s->get(), games, 1, 0);
   }
   // One folded entry per run for the empty board, 100 games in all.
@@ -184,6 +188,56 @@ TEST(PositionIndex, EntriesAreReadableBeforeAndAfterAFlushAndFold) {
   EXPECT_EQ(Reached(**s, root), 101u);
 }
 
+// `v` without its example games (which a merge may keep in either order).
+PositionValue Counts(PositionValue v) {
+  for (Continuation& c : v.continuations) c.examples.clear();
+  return v;
+}
+
+TEST(PositionIndex, AFlushMergesManyRunsIntoExactlyTheFoldOfTheirEntries) {
+  TempDir tmp("pindex");
+  auto s = Store::Open(tmp.path() + "/db", Options());
+  ASSERT_TRUE(s.ok()) << s.status();
+  // 37 runs (not a power of two) of 1-4 games, many keys shared between
+  // runs (every game starts from the empty board), some runs empty of
+  // keys the others have.
+  std::map<std::string, PositionValue> want;
+  uint64_t index = 0;
+  for (int b = 0; b < 37; ++b) {
+    std::vector<TestGame> games;
+    for (int i = 0; i <= b % 4; ++i) {
+      games.push_back(MakeGame(index++, 10 + b % 25, 3, 0));
+      games.back().ops.ForEach([&](absl::string_view k, absl::string_view v) {
+        auto value = DecodePositionValue(v);
+        ASSERT_TRUE(value.ok()) << value.status();
+        MergePositionValues(&want[std::string(k)], *value);
+      });
+    }
+    Commit(s->get(), games, 3, 0);
+  }
+  EXPECT_EQ((*s)->position_index().stats().runs, 37u);
+  ASSERT_TRUE((*s)->position_index().Flush().ok());
+  EXPECT_EQ((*s)->position_index().stats().flushes, 1u);
+
+  // The file holds each key once, in order, with the fold of its values.
+  std::unique_ptr<rocksdb::Iterator> it(
+      (*s)->db()->NewIterator(rocksdb::ReadOptions(), (*s)->positions()));
+  size_t seen = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    const std::string key = it->key().ToString();
+    if (key == IndexWatermarkKey()) continue;
+    auto w = want.find(key);
+    ASSERT_NE(w, want.end()) << "a key no game has";
+    auto got = DecodePositionValue(
+        absl::string_view(it->value().data(), it->value().size()));
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_EQ(Counts(*got), Counts(w->second));
+    ++seen;
+  }
+  ASSERT_TRUE(it->status().ok()) << it->status().ToString();
+  EXPECT_EQ(seen, want.size());
+}
+
 TEST(PositionIndex, ReadersNeverCountAnEntryTwiceDuringFlushes) {
   TempDir tmp("pindex");
   StoreOptions o = Options();
@@ -207,7 +261,8 @@ TEST(PositionIndex, ReadersNeverCountAnEntryTwiceDuringFlushes) {
   });
   for (int b = 0; b < 40; ++b) {
     std::vector<TestGame> games;
-    for (int i = 0; i < 10; ++i) games.push_back(MakeGame(b * 10 + i, 30, 2, 0));
+    for (int i = 0; i < 10; ++i)
+      games.push_back(MakeGame(b * 10 + i, 30, 2, 0));
     begun += 10;
     Commit(s->get(), games, 2, 0);
     committed += 10;
@@ -241,7 +296,8 @@ TEST(PositionIndex, AProcessThatDiesWithBufferedEntriesLosesNone) {
     if (!s.ok()) _exit(2);
     for (int b = 0; b < 6; ++b) {
       std::vector<TestGame> games;
-      for (int i = 0; i < 10; ++i) games.push_back(MakeGame(b * 10 + i, 30, 1, 0));
+      for (int i = 0; i < 10; ++i)
+        games.push_back(MakeGame(b * 10 + i, 30, 1, 0));
       Commit(s->get(), games, 1, 0);
     }
     if ((*s)->position_index().stats().flushes != 0) _exit(3);
