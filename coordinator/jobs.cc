@@ -230,12 +230,17 @@ void JobManager::DeleteLease(const std::string& id, uint64_t job) {
 }
 
 absl::StatusOr<std::optional<Lease>> JobManager::Grant(
-    const std::string& worker, uint32_t max_games) {
+    const std::string& worker, uint32_t max_games, uint64_t only_job) {
   const uint32_t want =
       max_games == 0 ? options_.lease_games
                      : std::min<uint32_t>(max_games, 10 * options_.lease_games);
   absl::MutexLock lock(&mu_);
+  if (only_job != 0 && jobs_.find(only_job) == jobs_.end()) {
+    return absl::NotFoundError(
+        absl::StrCat("job ", only_job, " does not exist"));
+  }
   for (auto& [job, j] : jobs_) {
+    if (only_job != 0 && job != only_job) continue;
     if (Finished(j)) continue;
     std::vector<uint64_t> picked;
     while (picked.size() < want && !j.returned.empty()) {

@@ -79,9 +79,11 @@ class JobManager {
                                   const qipu::v1::JobConfig& config);
 
   // A lease of at most max_games (0 = default) games of the oldest job with
-  // work left, or nullopt when there is none.
+  // work left -- of job `only_job` when it is not 0 -- or nullopt when
+  // there is none. NotFound when `only_job` does not exist.
   absl::StatusOr<std::optional<Lease>> Grant(const std::string& worker,
-                                             uint32_t max_games);
+                                             uint32_t max_games,
+                                             uint64_t only_job = 0);
   // Extends a lease. NotFound when it is unknown or expired.
   absl::StatusOr<absl::Duration> Renew(const std::string& lease_id,
                                        const std::string& worker);

@@ -169,7 +169,7 @@ grpc::Status WorkServiceImpl::LeaseWork(grpc::ServerContext* ctx,
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                         "worker: a name of 1..200 characters is required");
   }
-  auto lease = jobs_->Grant(req->worker(), req->max_games());
+  auto lease = jobs_->Grant(req->worker(), req->max_games(), req->job());
   if (!lease.ok()) return ToGrpc(lease.status());
   if (!lease->has_value()) {
     resp->set_retry_after_ms(static_cast<uint32_t>(options_.retry_after_ms));

@@ -5,12 +5,17 @@
 // (--transport tcp: over 127.0.0.1, as a remote worker), submits one job, shows
 // a progress bar, and prints a summary of what the games hold: results,
 // ko captures, cycles and the top openings -- all answered by the query
-// engine from the database, as `qipu query --db DIR` would.
+// engine from the database, as `qipu query --db DIR` would. SIGINT or
+// SIGTERM stops the run cleanly: the games in progress finish, the
+// summary covers the games stored, and the exit status is 128 + signal.
+#include <pthread.h>
+#include <signal.h>
+
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -59,6 +64,15 @@ int RunLocal(const LocalOptions& o) {
   std::filesystem::create_directories(o.db, ec);
   if (ec) return Fail(absl::StrCat("--db ", o.db, ": ", ec.message()));
 
+  // SIGINT and SIGTERM are blocked in every thread (the coordinator's and
+  // worker's inherit the mask) and taken by the progress loop below: the
+  // run stops cleanly and still prints what it stored.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
   coordinator::CoordinatorOptions co;
   co.db_dir = o.db;
   co.listen = "127.0.0.1:0";
@@ -67,8 +81,25 @@ int RunLocal(const LocalOptions& o) {
   auto job = (*c)->jobs().Submit(req->games(), req->config());
   if (!job.ok()) return Fail(job.status().ToString());
 
+  // Jobs an earlier run left unfinished (interrupted, killed) stay as they
+  // are: this run's worker plays its own job only.
+  if (auto all = (*c)->jobs().Status(0); all.ok()) {
+    for (const auto& st : *all) {
+      if (st.job() == *job || st.state() != qipu::v1::JOB_STATE_RUNNING) {
+        continue;
+      }
+      std::fprintf(stderr,
+                   "qipu local: job %llu of an earlier run has %llu of %llu "
+                   "games stored; it is left as it is\n",
+                   static_cast<unsigned long long>(st.job()),
+                   static_cast<unsigned long long>(st.done()),
+                   static_cast<unsigned long long>(st.requested()));
+    }
+  }
+
   worker::WorkerOptions wo;
   wo.coordinator = (*c)->address();
+  wo.job = *job;
   if (o.transport == "inproc") wo.channel = (*c)->InProcessChannel();
   wo.threads = o.threads;
   wo.spool_dir = (std::filesystem::path(o.db) / "worker-spool").string();
@@ -79,6 +110,7 @@ int RunLocal(const LocalOptions& o) {
   const absl::Time t0 = absl::Now();
   ProgressBar bar(absl::StrCat("job ", *job), req->games());
   uint64_t done = 0;
+  int interrupted = 0;  // the stop signal taken, or 0
   for (;;) {
     auto st = (*c)->jobs().Status(*job);
     if (!st.ok()) return Fail(st.status().ToString());
@@ -103,10 +135,23 @@ int RunLocal(const LocalOptions& o) {
           "(or restore ",
           o.db, ") and run again"));
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const timespec poll = {0, 100 * 1000 * 1000};
+    interrupted = sigtimedwait(&stop_signals, nullptr, &poll);
+    if (interrupted > 0) break;
+    interrupted = 0;
   }
   bar.Finish();
   const double secs = absl::ToDoubleSeconds(absl::Now() - t0);
+  if (interrupted > 0) {
+    // A second Ctrl-C while the worker finishes its games ends the
+    // process at once (nothing acknowledged is lost: it is in the WAL).
+    signal(interrupted, SIG_DFL);
+    pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);
+    std::fprintf(stderr,
+                 "qipu local: %s: stopping (the games in progress finish; "
+                 "press Ctrl-C again to quit at once)\n",
+                 strsignal(interrupted));
+  }
   w.Stop(/*graceful=*/true);
   if (absl::Status s = w.Wait(); !s.ok()) {
     spdlog::warn("local: worker: {}", s.ToString());
@@ -167,8 +212,20 @@ int RunLocal(const LocalOptions& o) {
                         {"cycles", cyc},
                         {"top_openings", op},
                         {"db", o.db}};
+    if (interrupted > 0) {
+      j["interrupted"] = strsignal(interrupted);
+      j["requested"] = req->games();
+    }
     std::printf("%s\n", j.dump().c_str());
   } else {
+    if (interrupted > 0) {
+      std::printf(
+          "\nqipu local: interrupted (%s): %llu of the %llu games of job "
+          "%llu are stored; the others stay queued in the job\n",
+          strsignal(interrupted), static_cast<unsigned long long>(out.games()),
+          static_cast<unsigned long long>(req->games()),
+          static_cast<unsigned long long>(*job));
+    }
     std::printf(
         "\nqipu local: job %llu, %llu games of %ux%u %s (seed %llu) in "
         "%.1f s (%.0f games/s), database %s\n",
@@ -222,7 +279,7 @@ int RunLocal(const LocalOptions& o) {
             : openings->continuations(0).move().c_str());
   }
   (*c)->Shutdown();
-  return 0;
+  return interrupted > 0 ? 128 + interrupted : 0;
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "store/keys.h"
 #include "store/position_value.h"
@@ -161,8 +162,7 @@ void AggregateBuilder::Add(const GameFacts& f) {
       (w == rules::Winner::kBlack || w == rules::Winner::kWhite)) {
     const int m = std::min(kMaxMarginPoints,
                            static_cast<int>(std::floor(f.result.margin)));
-    BumpVector(w == rules::Winner::kBlack ? &black_margin_ : &white_margin_,
-               m);
+    BumpVector(w == rules::Winner::kBlack ? &black_margin_ : &white_margin_, m);
   }
   BumpVector(&length_,
              std::min(kMaxLengthBuckets - 1, f.moves / kLengthBucketMoves));
@@ -192,7 +192,10 @@ void AggregateBuilder::Add(const GameFacts& f) {
       ++i;
     }
     if (i == cells_.size()) {
-      cells_.push_back(Cell{c.cls, c.outcome});
+      Cell fresh;
+      fresh.cls = c.cls;
+      fresh.outcome = c.outcome;
+      cells_.push_back(std::move(fresh));
       seen_here.push_back(false);
     }
     Cell& cell = cells_[i];

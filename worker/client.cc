@@ -94,6 +94,7 @@ absl::StatusOr<LeaseReply> CoordinatorClient::LeaseWork(uint32_t max_games) {
   qipu::v1::LeaseWorkRequest req;
   req.set_worker(options_.worker);
   req.set_max_games(max_games);
+  req.set_job(options_.job);
   qipu::v1::LeaseWorkResponse resp;
   grpc::ClientContext ctx;
   grpc::Status s;

@@ -44,6 +44,8 @@ struct ClientOptions {
   std::shared_ptr<grpc::Channel> channel;
   // This worker's name, sent with every lease call.
   std::string worker;
+  // Lease only games of this job (0 = any job).
+  uint64_t job = 0;
   // Deadline of each unary call.
   absl::Duration rpc_timeout = absl::Seconds(10);
   // Longest pause of the channel between connection attempts while the

@@ -65,6 +65,10 @@ int main(int argc, char** argv) {
                  "Games per lease (0: the coordinator's default)")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();
+  app.add_option("--job", o.job,
+                 "Play only this job's games (0: any job the coordinator "
+                 "hands out)")
+      ->capture_default_str();
   app.add_option("--exit-when-idle", exit_when_idle,
                  "Exit after this many seconds without work and with "
                  "nothing left to upload (0: never)")

@@ -65,6 +65,7 @@ absl::Status Worker::Start() {
   co.address = options_.coordinator;
   co.channel = options_.channel;
   co.worker = name_;
+  co.job = options_.job;
   co.rpc_timeout = options_.rpc_timeout;
   co.max_reconnect_backoff = std::min(options_.backoff.max, absl::Seconds(5));
   client_ = std::make_unique<CoordinatorClient>(co);

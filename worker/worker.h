@@ -58,6 +58,8 @@ struct WorkerOptions {
   std::string name;
   // Games asked for per lease; 0 = the coordinator's default.
   uint32_t lease_games = 0;
+  // Play only games of this job (0 = whatever the coordinator hands out).
+  uint64_t job = 0;
   // Exit (Wait() returns OK) after this long without a lease and with
   // nothing left to upload; zero means never. Time the coordinator is
   // unreachable counts as time without work.

@@ -1,5 +1,6 @@
-// JobManager: submission checks, leases (grant, renew, return, expiry),
-// completion, rejections, and restoring everything after a restart.
+// JobManager: submission checks, leases (grant -- of any job or of one
+// --, renew, return, expiry), completion, rejections, and restoring
+// everything after a restart.
 #include "coordinator/jobs.h"
 
 #include "absl/time/clock.h"
@@ -54,6 +55,25 @@ TEST_F(JobsTest, LeasesCoverEveryGameOnce) {
   ASSERT_EQ(seen.size(), 25u);
   for (uint64_t i = 0; i < 25; ++i) EXPECT_EQ(seen[i], i);
   EXPECT_EQ(jobs_->open_leases(), 3);
+}
+
+TEST_F(JobsTest, ALeaseForOneJobSkipsTheOthers) {
+  const uint64_t first = jobs_->Submit(30, Config(9)).value();
+  const uint64_t second = jobs_->Submit(5, Config(13)).value();
+  // Without a job, the oldest job with work left; with one, that job only.
+  EXPECT_EQ(jobs_->Grant("any", 0).value()->job, first);
+  auto mine = jobs_->Grant("mine", 0, second).value();
+  ASSERT_TRUE(mine.has_value());
+  EXPECT_EQ(mine->job, second);
+  EXPECT_EQ(mine->indices.size(), 5u);
+  EXPECT_EQ(mine->config.width(), 13u);
+  // Its games are all leased: nothing more of it, though the first job
+  // still has games.
+  EXPECT_FALSE(jobs_->Grant("mine", 0, second).value().has_value());
+  EXPECT_TRUE(jobs_->Grant("any", 0).value().has_value());
+  const auto unknown = jobs_->Grant("mine", 0, 99);
+  ASSERT_TRUE(absl::IsNotFound(unknown.status())) << unknown.status();
+  EXPECT_NE(unknown.status().message().find("job 99"), std::string::npos);
 }
 
 TEST_F(JobsTest, ExpiredAndReturnedLeasesGoBackWithoutStoredGames) {

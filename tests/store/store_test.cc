@@ -91,7 +91,9 @@ TEST_F(StoreTest, PositionMergesSurviveFlushAndCompaction) {
     rocksdb::WriteBatch b;
     b.Merge(s->positions(), key, EncodePositionValue(v));
     ASSERT_TRUE(s->Commit(&b).ok());
-    if (i == 100) ASSERT_TRUE(s->Flush().ok());
+    if (i == 100) {
+      ASSERT_TRUE(s->Flush().ok());
+    }
   }
   // A corrupt operand is skipped, not fatal.
   rocksdb::WriteBatch junk;

@@ -1,5 +1,6 @@
 // Tests of worker/client.h and worker/uploader.h against a real
-// Coordinator on 127.0.0.1: lease calls and their error codes, uploads
+// Coordinator on 127.0.0.1: lease calls (of any job or of one) and their
+// error codes, uploads
 // with STORED / DUPLICATE / REJECTED acks (over TCP and over the
 // coordinator's in-process channel, batched and single form), a spooled
 // game that does not parse, and resending after the coordinator restarts
@@ -74,6 +75,31 @@ TEST(CoordinatorClient, ExpiredLeaseIsNotFound) {
   ASSERT_TRUE(r.ok() && r->lease);
   c->jobs().ExpireLeases(absl::Now() + absl::Hours(1));
   EXPECT_TRUE(absl::IsNotFound(client.RenewLease(r->lease->lease_id).status()));
+}
+
+TEST(CoordinatorClient, AClientOfOneJobLeasesOnlyItsGames) {
+  TempDir tmp;
+  auto c = StartCoordinator(tmp.Sub("db"));
+  ASSERT_NE(c, nullptr);
+  SubmitJob(*c, 100, Config(9, 1));
+  const uint64_t second = SubmitJob(*c, 4, Config(9, 2));
+  ClientOptions o = To(c->address());
+  o.job = second;
+  CoordinatorClient client(o);
+  absl::StatusOr<LeaseReply> r = client.LeaseWork(0);
+  ASSERT_TRUE(r.ok() && r->lease) << r.status();
+  EXPECT_EQ(r->lease->job, second);
+  EXPECT_EQ(r->lease->indices.size(), 4u);
+  // Its job has no games left to lease: no lease, though the other has.
+  r = client.LeaseWork(0);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_FALSE(r->lease.has_value());
+  // A job that does not exist: NOT_FOUND, not worth retrying.
+  o.job = 77;
+  CoordinatorClient lost(o);
+  const absl::Status missing = lost.LeaseWork(0).status();
+  EXPECT_TRUE(absl::IsNotFound(missing)) << missing;
+  EXPECT_FALSE(IsTransient(missing));
 }
 
 TEST(CoordinatorClient, NoWorkIsAReplyNotAnError) {
