@@ -11,10 +11,12 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -43,6 +45,8 @@ struct LocalOptions {
   // How the embedded worker reaches the coordinator: "inproc" (gRPC's
   // in-process transport) or "tcp" (127.0.0.1, as a remote worker would).
   std::string transport = "inproc";
+  // A job of the database to continue instead of submitting one (0: new).
+  uint64_t resume_job = 0;
 };
 
 std::string Pct(uint64_t n, uint64_t of) {
@@ -78,7 +82,23 @@ int RunLocal(const LocalOptions& o) {
   co.listen = "127.0.0.1:0";
   auto c = coordinator::Coordinator::Start(co);
   if (!c.ok()) return Fail(c.status().ToString());
-  auto job = (*c)->jobs().Submit(req->games(), req->config());
+  // This run's job: a new one from the flags, or (--job) one an earlier
+  // run left unfinished, with its own configuration.
+  absl::StatusOr<uint64_t> job;
+  uint64_t requested = req->games();
+  qipu::v1::JobConfig config = req->config();
+  if (o.resume_job != 0) {
+    auto info = (*c)->jobs().Find(o.resume_job);
+    if (!info.ok()) {
+      return Fail(absl::StrCat("--job ", o.resume_job, ": ",
+                               info.status().message(), " in ", o.db));
+    }
+    job = o.resume_job;
+    requested = info->requested;
+    config = info->config;
+  } else {
+    job = (*c)->jobs().Submit(requested, config);
+  }
   if (!job.ok()) return Fail(job.status().ToString());
 
   // Jobs an earlier run left unfinished (interrupted, killed) stay as they
@@ -90,10 +110,12 @@ int RunLocal(const LocalOptions& o) {
       }
       std::fprintf(stderr,
                    "qipu local: job %llu of an earlier run has %llu of %llu "
-                   "games stored; it is left as it is\n",
+                   "games stored; it is left as it is (qipu local --job %llu "
+                   "continues it)\n",
                    static_cast<unsigned long long>(st.job()),
                    static_cast<unsigned long long>(st.done()),
-                   static_cast<unsigned long long>(st.requested()));
+                   static_cast<unsigned long long>(st.requested()),
+                   static_cast<unsigned long long>(st.job()));
     }
   }
 
@@ -108,13 +130,26 @@ int RunLocal(const LocalOptions& o) {
   if (absl::Status s = w.Start(); !s.ok()) return Fail(s.ToString());
 
   const absl::Time t0 = absl::Now();
-  ProgressBar bar(absl::StrCat("job ", *job), req->games());
+  // Without a terminal there is no progress bar: one line says the run
+  // started (for logs, and for whoever waits on them).
+  if (!IsTerminal(2)) {
+    std::fprintf(stderr,
+                 "qipu local: job %llu started: %llu games of %ux%u %s, "
+                 "database %s\n",
+                 static_cast<unsigned long long>(*job),
+                 static_cast<unsigned long long>(requested), config.width(),
+                 config.height(), config.rules().preset().c_str(),
+                 o.db.c_str());
+  }
+  ProgressBar bar(absl::StrCat("job ", *job), requested);
   uint64_t done = 0;
-  int interrupted = 0;  // the stop signal taken, or 0
+  std::optional<uint64_t> done_before;  // by an earlier run (--job)
+  int interrupted = 0;                  // the stop signal taken, or 0
   for (;;) {
     auto st = (*c)->jobs().Status(*job);
     if (!st.ok()) return Fail(st.status().ToString());
     done = (*st)[0].done();
+    if (!done_before.has_value()) done_before = done;
     bar.Update(done, absl::StrCat("rejected ", (*st)[0].rejected()));
     if ((*st)[0].state() == qipu::v1::JOB_STATE_DONE) break;
     // A store that refuses writes (full disk, deleted directory) would
@@ -160,8 +195,8 @@ int RunLocal(const LocalOptions& o) {
   // The summary comes from the database, through the query engine.
   qipu::v1::Filter filter;
   filter.set_source(absl::StrCat("job:", *job));
-  filter.set_width(req->config().width());
-  filter.set_height(req->config().height());
+  filter.set_width(config.width());
+  filter.set_height(config.height());
   coordinator::QueryEngine& q = (*c)->queries();
   qipu::v1::ResultsRequest rr;
   *rr.mutable_filter() = filter;
@@ -181,6 +216,11 @@ int RunLocal(const LocalOptions& o) {
     if (!s.ok()) return Fail(absl::StrCat("summary query: ", s.ToString()));
   }
   const auto& out = results->outcomes();
+  // The rate of this run: games an earlier run of the job stored are in
+  // the summary, not in the rate.
+  const uint64_t played_now =
+      out.games() - std::min<uint64_t>(out.games(), done_before.value_or(0));
+  const double rate = secs > 0 ? played_now / secs : 0.0;
   if (o.json) {
     nlohmann::json cyc = nlohmann::json::array();
     for (const auto& row : cycles->rows()) {
@@ -199,10 +239,10 @@ int RunLocal(const LocalOptions& o) {
                     {"black_wins", cont.outcomes().black_wins()}});
     }
     nlohmann::json j = {{"job", *job},
-                        {"seed", req->config().seed()},
+                        {"seed", config.seed()},
                         {"games", out.games()},
                         {"seconds", secs},
-                        {"games_per_sec", secs > 0 ? out.games() / secs : 0},
+                        {"games_per_sec", rate},
                         {"black_wins", out.black_wins()},
                         {"white_wins", out.white_wins()},
                         {"draws", out.draws()},
@@ -214,7 +254,7 @@ int RunLocal(const LocalOptions& o) {
                         {"db", o.db}};
     if (interrupted > 0) {
       j["interrupted"] = strsignal(interrupted);
-      j["requested"] = req->games();
+      j["requested"] = requested;
     }
     std::printf("%s\n", j.dump().c_str());
   } else {
@@ -223,17 +263,17 @@ int RunLocal(const LocalOptions& o) {
           "\nqipu local: interrupted (%s): %llu of the %llu games of job "
           "%llu are stored; the others stay queued in the job\n",
           strsignal(interrupted), static_cast<unsigned long long>(out.games()),
-          static_cast<unsigned long long>(req->games()),
+          static_cast<unsigned long long>(requested),
           static_cast<unsigned long long>(*job));
     }
     std::printf(
         "\nqipu local: job %llu, %llu games of %ux%u %s (seed %llu) in "
         "%.1f s (%.0f games/s), database %s\n",
         static_cast<unsigned long long>(*job),
-        static_cast<unsigned long long>(out.games()), req->config().width(),
-        req->config().height(), req->config().rules().preset().c_str(),
-        static_cast<unsigned long long>(req->config().seed()), secs,
-        secs > 0 ? out.games() / secs : 0.0, o.db.c_str());
+        static_cast<unsigned long long>(out.games()), config.width(),
+        config.height(), config.rules().preset().c_str(),
+        static_cast<unsigned long long>(config.seed()), secs, rate,
+        o.db.c_str());
     std::printf(
         "results: Black %llu (%s), White %llu (%s), draws %llu, "
         "void %llu; mean length %.1f moves\n",
@@ -273,7 +313,7 @@ int RunLocal(const LocalOptions& o) {
     PrintTable({"  move", "games", "Black wins"}, rows);
     std::printf(
         "ask more: qipu query openings --db %s --size %u --moves \"%s\"\n",
-        o.db.c_str(), req->config().width(),
+        o.db.c_str(), config.width(),
         openings->continuations().empty()
             ? ""
             : openings->continuations(0).move().c_str());
@@ -304,6 +344,10 @@ void AddLocalCommand(CLI::App& app, int* exit_code) {
                   "or tcp (127.0.0.1, as a remote worker)")
       ->check(CLI::IsMember({"inproc", "tcp"}))
       ->capture_default_str();
+  cmd->add_option("--job", o->resume_job,
+                  "Continue this job of the database (one an interrupted "
+                  "run left) instead of submitting a new one; the job "
+                  "flags are then ignored");
   cmd->callback([o, exit_code] { *exit_code = RunLocal(*o); });
 }
 

@@ -1,12 +1,15 @@
 // Process test: Ctrl-C (SIGINT) on a running `qipu local`. The run stops
 // cleanly -- the games in progress finish, the summary covers exactly the
 // games stored, the exit status is 130 -- and the database is whole: the
-// stored games read back one by one, and the next run on it works.
+// stored games read back one by one, `qipu local --job` continues the
+// interrupted job, and a new run plays its own job to the end while the
+// unfinished one waits.
 #include <signal.h>
 
-#include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -18,6 +21,30 @@ namespace {
 
 constexpr char kQipuBinary[] = QIPU_BINARY_DIR "/ops/qipu";
 constexpr uint64_t kRequested = 10000000;  // far more than it plays
+
+// Starts `qipu local` with `args` after "local" (stdout and stderr in
+// dir/<name>.out and .err), lets it play a while after its database
+// exists, and interrupts it with SIGINT; returns its exit status.
+std::optional<int> RunAndInterrupt(const std::string& dir,
+                                   const std::string& name,
+                                   const std::vector<std::string>& args,
+                                   std::unique_ptr<Subprocess>* out) {
+  std::vector<std::string> argv = {kQipuBinary, "local"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  auto p = Subprocess::Start(argv, dir + "/" + name + ".out",
+                             dir + "/" + name + ".err");
+  EXPECT_TRUE(p.ok()) << p.status();
+  if (!p.ok()) return std::nullopt;
+  *out = *std::move(p);
+  // Without a terminal, qipu local says when its job has started.
+  EXPECT_TRUE(WaitUntil(
+      [&] { return (*out)->Stderr().find(" started: ") != std::string::npos; },
+      absl::Seconds(30) * kSlowdown, absl::Milliseconds(20)))
+      << (*out)->StderrTail();
+  absl::SleepFor(absl::Milliseconds(500) * kSlowdown);
+  EXPECT_TRUE((*out)->Kill(SIGINT));
+  return (*out)->Wait(absl::Seconds(60) * kSlowdown);
+}
 
 // The last line of `out` parsed as JSON (a discarded value when it is not).
 nlohmann::json LastJsonLine(const std::string& out) {
@@ -34,27 +61,21 @@ TEST(OpsLocal, SigintStopsTheRunWithASummaryOfTheGamesItStored) {
   TempDir tmp;
   ASSERT_FALSE(tmp.path().empty());
   const std::string db = tmp.Sub("db");
-  auto local = Subprocess::Start(
-      {kQipuBinary, "local", "--games", std::to_string(kRequested), "--size",
-       "9", "--db", db, "--seed", "5", "--json"},
-      tmp.Sub("local.out"), tmp.Sub("local.err"));
-  ASSERT_TRUE(local.ok()) << local.status();
-  ASSERT_TRUE(
-      WaitUntil([&] { return std::filesystem::exists(db + "/CURRENT"); },
-                absl::Seconds(30) * kSlowdown, absl::Milliseconds(20)))
-      << (*local)->StderrTail();
-  absl::SleepFor(absl::Milliseconds(500) * kSlowdown);
-  ASSERT_TRUE((*local)->Kill(SIGINT));
+  std::unique_ptr<Subprocess> local;
   const std::optional<int> status =
-      (*local)->Wait(absl::Seconds(60) * kSlowdown);
+      RunAndInterrupt(tmp.path(), "local",
+                      {"--games", std::to_string(kRequested), "--size", "9",
+                       "--db", db, "--seed", "5", "--json"},
+                      &local);
+  ASSERT_NE(local, nullptr);
   ASSERT_TRUE(status.has_value())
-      << "qipu local still runs; " << (*local)->StderrTail();
-  EXPECT_EQ(*status, 128 + SIGINT) << (*local)->StderrTail();
-  EXPECT_NE((*local)->Stderr().find("stopping"), std::string::npos)
-      << (*local)->StderrTail();
+      << "qipu local still runs; " << local->StderrTail();
+  EXPECT_EQ(*status, 128 + SIGINT) << local->StderrTail();
+  EXPECT_NE(local->Stderr().find("stopping"), std::string::npos)
+      << local->StderrTail();
 
-  const nlohmann::json summary = LastJsonLine((*local)->Stdout());
-  ASSERT_TRUE(summary.is_object()) << (*local)->Stdout();
+  const nlohmann::json summary = LastJsonLine(local->Stdout());
+  ASSERT_TRUE(summary.is_object()) << local->Stdout();
   EXPECT_EQ(summary.value("interrupted", ""), "Interrupt") << summary.dump();
   EXPECT_EQ(summary.value("requested", uint64_t{0}), kRequested);
   const uint64_t games = summary.value("games", uint64_t{0});
@@ -69,6 +90,26 @@ TEST(OpsLocal, SigintStopsTheRunWithASummaryOfTheGamesItStored) {
   EXPECT_EQ(stored->size(), games);
   EXPECT_EQ(foreign, 0u);
 
+  // --job continues it (its own configuration; the flags are not needed),
+  // and is interrupted in turn: the job has more games, each stored once.
+  std::unique_ptr<Subprocess> resumed;
+  const std::optional<int> resumed_status = RunAndInterrupt(
+      tmp.path(), "resumed",
+      {"--db", db, "--job", std::to_string(job), "--json"}, &resumed);
+  ASSERT_NE(resumed, nullptr);
+  ASSERT_TRUE(resumed_status.has_value()) << resumed->StderrTail();
+  EXPECT_EQ(*resumed_status, 128 + SIGINT) << resumed->StderrTail();
+  const nlohmann::json more = LastJsonLine(resumed->Stdout());
+  ASSERT_TRUE(more.is_object()) << resumed->Stdout();
+  EXPECT_EQ(more.value("job", uint64_t{0}), job);
+  EXPECT_EQ(more.value("requested", uint64_t{0}), kRequested);
+  const uint64_t games_now = more.value("games", uint64_t{0});
+  EXPECT_GT(games_now, games) << more.dump();
+  stored = ReadStoredGames(db, job, &foreign);
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  EXPECT_EQ(stored->size(), games_now);
+  EXPECT_EQ(foreign, 0u);
+
   // The next run opens the same database and completes its own job.
   auto again =
       Subprocess::Start({kQipuBinary, "local", "--games", "50", "--size", "9",
@@ -76,6 +117,11 @@ TEST(OpsLocal, SigintStopsTheRunWithASummaryOfTheGamesItStored) {
                         tmp.Sub("again.out"), tmp.Sub("again.err"));
   ASSERT_TRUE(again.ok()) << again.status();
   EXPECT_EQ((*again)->Wait(absl::Seconds(60) * kSlowdown), 0)
+      << (*again)->StderrTail();
+  // It names the unfinished job and how to continue it.
+  EXPECT_NE((*again)->Stderr().find("qipu local --job " + std::to_string(job) +
+                                    " continues it"),
+            std::string::npos)
       << (*again)->StderrTail();
   const nlohmann::json next = LastJsonLine((*again)->Stdout());
   ASSERT_TRUE(next.is_object()) << (*again)->Stdout();
