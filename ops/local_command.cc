@@ -16,13 +16,13 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
-#include <optional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "coordinator/coordinator.h"
+#include "coordinator/jobs.h"
 #include "coordinator/queries.h"
 #include "nlohmann/json.hpp"
 #include "ops/cli_util.h"
@@ -61,6 +61,59 @@ int Fail(const std::string& what) {
   return 1;
 }
 
+// This run's job: a new one from the flags, or (--job) one an earlier run
+// left unfinished, with its own configuration.
+struct LocalJob {
+  uint64_t id = 0;
+  uint64_t requested = 0;
+  qipu::v1::JobConfig config;
+  uint64_t done_before = 0;  // games an earlier run of it stored
+};
+
+absl::StatusOr<LocalJob> StartJob(coordinator::JobManager& jobs,
+                                  const LocalOptions& o,
+                                  const qipu::v1::SubmitJobRequest& req) {
+  LocalJob job;
+  if (o.resume_job == 0) {
+    job.requested = req.games();
+    job.config = req.config();
+    auto id = jobs.Submit(job.requested, job.config);
+    if (!id.ok()) return id.status();
+    job.id = *id;
+    return job;
+  }
+  auto info = jobs.Find(o.resume_job);
+  if (!info.ok()) {
+    return absl::NotFoundError(absl::StrCat(
+        "--job ", o.resume_job, ": ", info.status().message(), " in ", o.db));
+  }
+  auto st = jobs.Status(o.resume_job);
+  if (!st.ok()) return st.status();
+  job.id = o.resume_job;
+  job.requested = info->requested;
+  job.config = info->config;
+  job.done_before = (*st)[0].done();
+  return job;
+}
+
+// Jobs an earlier run left unfinished (interrupted, killed) stay as they
+// are -- this run's worker plays its own job only --; says so on stderr.
+void NoteUnfinishedJobs(const coordinator::JobManager& jobs, uint64_t own) {
+  auto all = jobs.Status(0);
+  if (!all.ok()) return;
+  for (const auto& st : *all) {
+    if (st.job() == own || st.state() != qipu::v1::JOB_STATE_RUNNING) continue;
+    std::fprintf(stderr,
+                 "qipu local: job %llu of an earlier run has %llu of %llu "
+                 "games stored; it is left as it is (qipu local --job %llu "
+                 "continues it)\n",
+                 static_cast<unsigned long long>(st.job()),
+                 static_cast<unsigned long long>(st.done()),
+                 static_cast<unsigned long long>(st.requested()),
+                 static_cast<unsigned long long>(st.job()));
+  }
+}
+
 int RunLocal(const LocalOptions& o) {
   auto req = o.spec.Request();
   if (!req.ok()) return Fail(std::string(req.status().message()));
@@ -82,46 +135,21 @@ int RunLocal(const LocalOptions& o) {
   co.listen = "127.0.0.1:0";
   auto c = coordinator::Coordinator::Start(co);
   if (!c.ok()) return Fail(c.status().ToString());
-  // This run's job: a new one from the flags, or (--job) one an earlier
-  // run left unfinished, with its own configuration.
-  absl::StatusOr<uint64_t> job;
-  uint64_t requested = req->games();
-  qipu::v1::JobConfig config = req->config();
-  if (o.resume_job != 0) {
-    auto info = (*c)->jobs().Find(o.resume_job);
-    if (!info.ok()) {
-      return Fail(absl::StrCat("--job ", o.resume_job, ": ",
-                               info.status().message(), " in ", o.db));
-    }
-    job = o.resume_job;
-    requested = info->requested;
-    config = info->config;
-  } else {
-    job = (*c)->jobs().Submit(requested, config);
+  auto started = StartJob((*c)->jobs(), o, *req);
+  if (!started.ok()) {
+    // A bad --job is the user's: its message alone; a refused submission
+    // keeps its status code.
+    return Fail(o.resume_job != 0 ? std::string(started.status().message())
+                                  : started.status().ToString());
   }
-  if (!job.ok()) return Fail(job.status().ToString());
-
-  // Jobs an earlier run left unfinished (interrupted, killed) stay as they
-  // are: this run's worker plays its own job only.
-  if (auto all = (*c)->jobs().Status(0); all.ok()) {
-    for (const auto& st : *all) {
-      if (st.job() == *job || st.state() != qipu::v1::JOB_STATE_RUNNING) {
-        continue;
-      }
-      std::fprintf(stderr,
-                   "qipu local: job %llu of an earlier run has %llu of %llu "
-                   "games stored; it is left as it is (qipu local --job %llu "
-                   "continues it)\n",
-                   static_cast<unsigned long long>(st.job()),
-                   static_cast<unsigned long long>(st.done()),
-                   static_cast<unsigned long long>(st.requested()),
-                   static_cast<unsigned long long>(st.job()));
-    }
-  }
+  const uint64_t job = started->id;
+  const uint64_t requested = started->requested;
+  const qipu::v1::JobConfig& config = started->config;
+  NoteUnfinishedJobs((*c)->jobs(), job);
 
   worker::WorkerOptions wo;
   wo.coordinator = (*c)->address();
-  wo.job = *job;
+  wo.job = job;
   if (o.transport == "inproc") wo.channel = (*c)->InProcessChannel();
   wo.threads = o.threads;
   wo.spool_dir = (std::filesystem::path(o.db) / "worker-spool").string();
@@ -136,20 +164,18 @@ int RunLocal(const LocalOptions& o) {
     std::fprintf(stderr,
                  "qipu local: job %llu started: %llu games of %ux%u %s, "
                  "database %s\n",
-                 static_cast<unsigned long long>(*job),
+                 static_cast<unsigned long long>(job),
                  static_cast<unsigned long long>(requested), config.width(),
                  config.height(), config.rules().preset().c_str(),
                  o.db.c_str());
   }
-  ProgressBar bar(absl::StrCat("job ", *job), requested);
+  ProgressBar bar(absl::StrCat("job ", job), requested);
   uint64_t done = 0;
-  std::optional<uint64_t> done_before;  // by an earlier run (--job)
-  int interrupted = 0;                  // the stop signal taken, or 0
+  int interrupted = 0;  // the stop signal taken, or 0
   for (;;) {
-    auto st = (*c)->jobs().Status(*job);
+    auto st = (*c)->jobs().Status(job);
     if (!st.ok()) return Fail(st.status().ToString());
     done = (*st)[0].done();
-    if (!done_before.has_value()) done_before = done;
     bar.Update(done, absl::StrCat("rejected ", (*st)[0].rejected()));
     if ((*st)[0].state() == qipu::v1::JOB_STATE_DONE) break;
     // A store that refuses writes (full disk, deleted directory) would
@@ -165,7 +191,7 @@ int RunLocal(const LocalOptions& o) {
       (*c)->Shutdown(absl::Seconds(1));
       return Fail(absl::StrCat(
           "stopped: the database no longer takes writes: ", cause.ToString(),
-          "\n  ", done, " games of job ", *job,
+          "\n  ", done, " games of job ", job,
           " were stored and acknowledged before the failure; free space "
           "(or restore ",
           o.db, ") and run again"));
@@ -194,7 +220,7 @@ int RunLocal(const LocalOptions& o) {
 
   // The summary comes from the database, through the query engine.
   qipu::v1::Filter filter;
-  filter.set_source(absl::StrCat("job:", *job));
+  filter.set_source(absl::StrCat("job:", job));
   filter.set_width(config.width());
   filter.set_height(config.height());
   coordinator::QueryEngine& q = (*c)->queries();
@@ -219,7 +245,7 @@ int RunLocal(const LocalOptions& o) {
   // The rate of this run: games an earlier run of the job stored are in
   // the summary, not in the rate.
   const uint64_t played_now =
-      out.games() - std::min<uint64_t>(out.games(), done_before.value_or(0));
+      out.games() - std::min<uint64_t>(out.games(), started->done_before);
   const double rate = secs > 0 ? played_now / secs : 0.0;
   if (o.json) {
     nlohmann::json cyc = nlohmann::json::array();
@@ -238,7 +264,7 @@ int RunLocal(const LocalOptions& o) {
                     {"games", cont.outcomes().games()},
                     {"black_wins", cont.outcomes().black_wins()}});
     }
-    nlohmann::json j = {{"job", *job},
+    nlohmann::json j = {{"job", job},
                         {"seed", config.seed()},
                         {"games", out.games()},
                         {"seconds", secs},
@@ -264,12 +290,12 @@ int RunLocal(const LocalOptions& o) {
           "%llu are stored; the others stay queued in the job\n",
           strsignal(interrupted), static_cast<unsigned long long>(out.games()),
           static_cast<unsigned long long>(requested),
-          static_cast<unsigned long long>(*job));
+          static_cast<unsigned long long>(job));
     }
     std::printf(
         "\nqipu local: job %llu, %llu games of %ux%u %s (seed %llu) in "
         "%.1f s (%.0f games/s), database %s\n",
-        static_cast<unsigned long long>(*job),
+        static_cast<unsigned long long>(job),
         static_cast<unsigned long long>(out.games()), config.width(),
         config.height(), config.rules().preset().c_str(),
         static_cast<unsigned long long>(config.seed()), secs, rate,

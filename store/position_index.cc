@@ -122,7 +122,7 @@ void MergeRuns(const std::vector<const PositionIndex::Run*>& runs, Emit emit) {
   };
   // Leaves k..2k-1 are the runs; internal node n (1..k-1) holds the loser
   // of the match between its children 2n and 2n+1.
-  std::vector<size_t> loser(std::max<size_t>(k, 1));
+  std::vector<size_t> loser(k);
   size_t winner = 0;
   if (k > 1) {
     std::vector<size_t> won(2 * k);

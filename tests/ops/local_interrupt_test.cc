@@ -19,7 +19,6 @@
 namespace qipu::testing {
 namespace {
 
-constexpr char kQipuBinary[] = QIPU_BINARY_DIR "/ops/qipu";
 constexpr uint64_t kRequested = 10000000;  // far more than it plays
 
 // Starts `qipu local` with `args` after "local" (stdout and stderr in

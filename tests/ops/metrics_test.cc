@@ -134,7 +134,7 @@ TEST(OpsMetrics, BinariesKeepTheirStaticThreadLocalStorageSmall) {
   constexpr uint64_t kLimit = 16 << 10;
   for (const std::string& binary :
        {std::string(kCoordinatorBinary), std::string(kWorkerBinary),
-        std::string(QIPU_BINARY_DIR "/ops/qipu")}) {
+        std::string(kQipuBinary)}) {
     auto tls = StaticTlsBytes(binary);
     ASSERT_TRUE(tls.has_value()) << binary << " is not a readable ELF file";
     EXPECT_LT(*tls, kLimit)

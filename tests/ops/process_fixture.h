@@ -49,6 +49,7 @@ inline constexpr int kSlowdown = kSanitized ? 4 : 1;
 inline constexpr char kCoordinatorBinary[] =
     QIPU_BINARY_DIR "/coordinator/qipu-coordinator";
 inline constexpr char kWorkerBinary[] = QIPU_BINARY_DIR "/worker/qipu-worker";
+inline constexpr char kQipuBinary[] = QIPU_BINARY_DIR "/ops/qipu";
 
 using ::qipu::test_util::TempDir;
 

@@ -23,8 +23,6 @@
 namespace qipu::testing {
 namespace {
 
-constexpr char kQipuBinary[] = QIPU_BINARY_DIR "/ops/qipu";
-
 // True when `dir` holds a RocksDB SST file (the memtable was flushed once).
 bool HasSst(const std::string& dir) {
   std::error_code ec;
