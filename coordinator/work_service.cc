@@ -1,5 +1,6 @@
 #include "coordinator/work_service.h"
 
+#include <algorithm>
 #include <atomic>
 #include <deque>
 #include <memory>
@@ -10,6 +11,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "coordinator/grpc_status.h"
+#include "coordinator/prepare.h"
 #include "grpcpp/impl/codegen/proto_utils.h"
 #include "grpcpp/support/method_handler.h"
 #include "spdlog/spdlog.h"
@@ -210,6 +212,34 @@ grpc::Status ShuttingDown() {
                       "unacknowledged games later");
 }
 
+int ValidateThreads(int requested) {
+  if (requested >= 0) return requested;
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  return std::clamp(cores - 1, 0, 15);
+}
+
+// What validation said about one uploaded game.
+struct Checked {
+  absl::StatusOr<PreparedGame> game = absl::UnknownError("not checked");
+  // The game names a job of this coordinator (so a refusal counts against
+  // the job).
+  bool known_job = false;
+};
+
+// Validates one uploaded game (replays it). Thread-safe.
+Checked Check(const JobManager& jobs, const qipu::v1::Game& game,
+              absl::Time now) {
+  Checked c;
+  absl::StatusOr<JobInfo> info = jobs.Find(game.provenance().job());
+  if (!info.ok()) {
+    c.game = info.status();
+    return c;
+  }
+  c.known_job = true;
+  c.game = PrepareSelfPlay(game, *info, now);
+  return c;
+}
+
 }  // namespace
 
 // Position of UploadGames among WorkService's methods in work.proto.
@@ -218,7 +248,11 @@ constexpr int kUploadGamesMethod = 3;
 WorkServiceImpl::WorkServiceImpl(JobManager* jobs, Ingestor* ingest,
                                  Metrics* metrics,
                                  const WorkServiceOptions& options)
-    : jobs_(jobs), ingest_(ingest), metrics_(metrics), options_(options) {
+    : jobs_(jobs),
+      ingest_(ingest),
+      metrics_(metrics),
+      options_(options),
+      pool_(ValidateThreads(options.validate_threads)) {
   using Stream = grpc::ServerReaderWriter<grpc::ByteBuffer, grpc::ByteBuffer>;
   MarkMethodStreamed(
       kUploadGamesMethod,
@@ -284,40 +318,31 @@ grpc::Status WorkServiceImpl::UploadGames(
   auto flush = [&] {
     if (!valid.empty()) ingest_->SubmitBatch(&valid);
   };
-  // Validates one game and reserves its ack; false when the stream is
-  // over (failed).
-  auto accept = [&](const qipu::v1::GameUpload& up) {
-    int64_t slot = acks.TryReserve(up.seq());
-    if (slot == -2) {
-      // Window full: what is held back must reach the ingestor first, or
-      // the acks that would open the window never come.
-      flush();
-      slot = acks.Reserve(up.seq());
-    }
-    if (slot < 0) return false;
+  // The games of the current message and, for a run of them, their ack
+  // slots and what validation said.
+  std::vector<const qipu::v1::GameUpload*> games;
+  std::vector<int64_t> slots;
+  std::vector<Checked> checked;
+  // Hands one validated game on: to the ingestor, or refused.
+  auto deliver = [&](const qipu::v1::GameUpload& up, int64_t slot,
+                     Checked& c) {
     const uint64_t job = up.game().provenance().job();
     const uint64_t index = up.game().provenance().game_index();
     std::string id = absl::StrCat("s", job, "-", index);
-    auto info = jobs_->Find(job);
-    if (!info.ok()) {
+    if (!c.game.ok()) {
+      const std::string reason(c.game.status().message());
+      if (c.known_job) {
+        spdlog::warn("job {}: game {} from {} rejected: {}", job, index,
+                     up.game().provenance().worker(), reason);
+        jobs_->MarkRejected(job, index, reason);
+      }
       if (metrics_ != nullptr) metrics_->games_rejected().Increment();
-      acks.Fill(slot, qipu::v1::ACK_STATUS_REJECTED,
-                std::string(info.status().message()), std::move(id));
-      return true;
-    }
-    auto prepared = PrepareSelfPlay(up.game(), *info, absl::Now());
-    if (!prepared.ok()) {
-      const std::string reason(prepared.status().message());
-      spdlog::warn("job {}: game {} from {} rejected: {}", job, index,
-                   up.game().provenance().worker(), reason);
-      if (metrics_ != nullptr) metrics_->games_rejected().Increment();
-      jobs_->MarkRejected(job, index, reason);
       acks.Fill(slot, qipu::v1::ACK_STATUS_REJECTED, reason, std::move(id));
-      return true;
+      return;
     }
     valid.push_back(Ingestor::Submission{
-        std::move(*prepared), [&acks, slot, id = std::move(id), metrics](
-                                  absl::StatusOr<IngestOutcome> r) mutable {
+        std::move(*c.game), [&acks, slot, id = std::move(id), metrics](
+                                absl::StatusOr<IngestOutcome> r) mutable {
           if (!r.ok()) {
             acks.Fill(slot, qipu::v1::ACK_STATUS_NOT_STORED,
                       absl::StrCat("not stored, resend later: ",
@@ -335,6 +360,41 @@ grpc::Status WorkServiceImpl::UploadGames(
                            : qipu::v1::ACK_STATUS_DUPLICATE,
                     "", std::move(id));
         }});
+  };
+  // Validates and hands on the games of the current message, in order;
+  // false when the stream is over (failed). Each run of games that fits
+  // the window is validated in parallel on the pool; when the window is
+  // full, what is held back reaches the ingestor first, or the acks that
+  // would open the window never come.
+  auto accept_all = [&]() {
+    const absl::Time now = absl::Now();
+    size_t i = 0;
+    while (i < games.size()) {
+      slots.clear();
+      size_t j = i;
+      for (; j < games.size(); ++j) {
+        const int64_t slot = acks.TryReserve(games[j]->seq());
+        if (slot == -2) break;
+        if (slot < 0) return false;
+        slots.push_back(slot);
+      }
+      if (j == i) {
+        flush();
+        const int64_t slot = acks.Reserve(games[i]->seq());
+        if (slot < 0) return false;
+        slots.push_back(slot);
+        j = i + 1;
+      }
+      checked.clear();
+      checked.resize(j - i);
+      pool_.ParallelFor(j - i, [&](size_t k) {
+        checked[k] = Check(*jobs_, games[i + k]->game(), now);
+      });
+      for (size_t k = 0; k < j - i; ++k) {
+        deliver(*games[i + k], slots[k], checked[k]);
+      }
+      i = j;
+    }
     return true;
   };
 
@@ -353,9 +413,9 @@ grpc::Status WorkServiceImpl::UploadGames(
           " bytes) is not a qipu.v1.GameUpload: ", parsed.error_message());
       break;
     }
-    bool live = true;
+    games.clear();
     if (up.batch_size() == 0) {
-      live = accept(up);
+      games.push_back(&up);
     } else {
       if (up.has_game() || up.seq() != 0 || !up.lease_id().empty()) {
         bad_frame = absl::StrCat(
@@ -365,16 +425,18 @@ grpc::Status WorkServiceImpl::UploadGames(
         break;
       }
       batched.store(true, std::memory_order_release);
-      for (int i = 0; live && i < up.batch_size(); ++i) {
+      for (int i = 0; i < up.batch_size(); ++i) {
         if (up.batch(i).batch_size() != 0) {
           bad_frame = absl::StrCat("upload message ", frames,
                                    " of the stream: batch entry ", i + 1,
                                    " is itself a batch");
           break;
         }
-        live = accept(up.batch(i));
+        games.push_back(&up.batch(i));
       }
     }
+    // The games before a bad batch entry are still taken (and acked).
+    const bool live = accept_all();
     flush();
     if (!live || !bad_frame.empty()) break;
   }

@@ -12,6 +12,7 @@
 #include "coordinator/ingest.h"
 #include "coordinator/jobs.h"
 #include "coordinator/metrics.h"
+#include "coordinator/work_pool.h"
 #include "grpcpp/support/byte_buffer.h"
 #include "qipu/v1/work.grpc.pb.h"
 
@@ -39,6 +40,9 @@ struct WorkServiceOptions {
   int upload_window = 1024;
   // Suggested retry delay when there is no work.
   int retry_after_ms = 500;
+  // Threads that help upload streams validate (replay) their games, on
+  // top of each stream's own; -1: one fewer than the machine's cores.
+  int validate_threads = -1;
 };
 
 // WorkService. Thread-safe; does not own its collaborators.
@@ -84,6 +88,8 @@ class WorkServiceImpl final : public qipu::v1::WorkService::Service {
   Ingestor* ingest_;
   Metrics* metrics_;
   const WorkServiceOptions options_;
+  // Validates the games of upload messages in parallel.
+  WorkPool pool_;
 
   // True after Drain() began (draining_, readable without the lock).
   bool draining() const {

@@ -68,11 +68,32 @@ void GameRunner::Start() {
   started_ = true;
   const size_t n = std::min<size_t>(static_cast<size_t>(options_.threads),
                                     work_.indices.size());
-  for (size_t i = 0; i < n; ++i) threads_.emplace_back([this] { Run(); });
+  running_ = n;
+  if (n == 0) all_taken_ = true;
+  for (size_t i = 0; i < n; ++i) {
+    threads_.emplace_back([this] {
+      Run();
+      absl::MutexLock lock(&mu_);
+      --running_;
+    });
+  }
+}
+
+void GameRunner::WaitAllTaken() {
+  absl::MutexLock lock(&mu_);
+  if (!started_) return;
+  auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return all_taken_ || running_ == 0;
+  };
+  mu_.Await(absl::Condition(&ready));
 }
 
 void GameRunner::Stop(StopMode mode) {
   stop_.store(true);
+  {
+    absl::MutexLock lock(&mu_);
+    all_taken_ = true;
+  }
   if (mode == StopMode::kAbandon) {
     abandon_.store(true);
     // Threads blocked in Push() re-check `abandon_` when the queue's
@@ -124,6 +145,10 @@ void GameRunner::Run() {
   while (!stop_.load()) {
     const size_t i = next_.fetch_add(1);
     if (i >= work_.indices.size()) break;
+    if (i + 1 == work_.indices.size()) {
+      absl::MutexLock lock(&mu_);
+      all_taken_ = true;
+    }
     spec.index = work_.indices[i];
     if (absl::Status s = rules::PlaySelfPlay(spec, &game, &outcome); !s.ok()) {
       spdlog::error("lease {} job {} game {}: {}", work_.lease_id, work_.job,

@@ -8,7 +8,8 @@
 // games in progress finish and be queued, or drops them.
 //
 // Lifecycle: Create() -> Start() -> [Stop()] -> Wait(); the destructor
-// stops (abandoning) and waits. One runner per lease.
+// stops (abandoning) and waits. One runner per lease; the runners of two
+// leases may play at once (each pushes to the same queue).
 #ifndef QIPU_WORKER_GAME_RUNNER_H_
 #define QIPU_WORKER_GAME_RUNNER_H_
 
@@ -84,6 +85,13 @@ class GameRunner {
   // called.
   absl::Status Wait();
 
+  // Blocks until every game of the lease has been handed to a thread (the
+  // threads are on their last games), or the runner was stopped, or its
+  // threads ended. Returns at once when Start() was never called. The
+  // worker starts the next lease's runner then, so that the cores do not
+  // wait for the slowest last game.
+  void WaitAllTaken();
+
   // True once every game of the lease has been queued.
   bool finished() const { return queued() == work_.indices.size(); }
 
@@ -124,6 +132,10 @@ class GameRunner {
   // A Wait() took threads_ to join them / has joined them all.
   bool joining_ ABSL_GUARDED_BY(mu_) = false;
   bool joined_ ABSL_GUARDED_BY(mu_) = false;
+  // Threads started and not yet ended.
+  size_t running_ ABSL_GUARDED_BY(mu_) = 0;
+  // The last index was handed out, or Stop() was called.
+  bool all_taken_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace qipu::worker

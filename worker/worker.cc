@@ -98,8 +98,8 @@ void Worker::Stop(bool graceful) {
     } else if (!graceful) {
       graceful_ = false;
     }
-    if (runner_ != nullptr) {
-      runner_->Stop(graceful_ ? StopMode::kFinishCurrent : StopMode::kAbandon);
+    for (GameRunner* runner : runners_) {
+      runner->Stop(graceful_ ? StopMode::kFinishCurrent : StopMode::kAbandon);
     }
     if (uploader_ != nullptr) {
       if (graceful_) {
@@ -153,6 +153,16 @@ void Worker::LeaseLoop() {
            absl::Now() - idle_since >= options_.exit_when_idle &&
            uploader_->pending() == 0;
   };
+  // The runner playing now, if any. The next lease is asked for while it
+  // plays and its runner started as soon as this one has handed out its
+  // last game: the playing threads never wait for a LeaseWork round trip
+  // (about a millisecond, as long as a lease of 9x9 games takes to play).
+  std::unique_ptr<Playing> playing;
+  auto finish_playing = [&] {
+    if (playing == nullptr) return;
+    FinishRunner(std::move(playing));
+    idle_since = absl::Now();
+  };
   for (;;) {
     {
       absl::MutexLock lock(&mu_);
@@ -186,6 +196,11 @@ void Worker::LeaseLoop() {
         stop_ = true;
         break;
       }
+      // Play what is leased before waiting for the coordinator.
+      if (playing != nullptr) {
+        finish_playing();
+        continue;
+      }
       if (idle_expired()) {
         spdlog::info(
             "worker {}: no work for {} (coordinator unreachable); "
@@ -202,6 +217,10 @@ void Worker::LeaseLoop() {
     }
     backoff.Reset();
     if (!r->lease) {
+      if (playing != nullptr) {
+        finish_playing();
+        continue;
+      }
       if (idle_expired()) {
         spdlog::info("worker {}: no work for {}; exiting", name_,
                      absl::FormatDuration(options_.exit_when_idle));
@@ -212,13 +231,24 @@ void Worker::LeaseLoop() {
       if (SleepUnlessStopped(std::min(d, options_.max_idle_poll))) break;
       continue;
     }
-    PlayLease(std::move(*r->lease), r->ttl);
+    std::unique_ptr<Playing> next = TakeLease(std::move(*r->lease), r->ttl);
+    if (next == nullptr) {
+      SleepUnlessStopped(absl::Seconds(1));
+      continue;
+    }
+    if (playing != nullptr) playing->runner->WaitAllTaken();
+    next->start = absl::Now();
+    next->runner->Start();
+    finish_playing();
+    playing = std::move(next);
     idle_since = absl::Now();
   }
+  finish_playing();
   Shutdown();
 }
 
-void Worker::PlayLease(Lease work, absl::Duration ttl) {
+std::unique_ptr<Worker::Playing> Worker::TakeLease(Lease work,
+                                                   absl::Duration ttl) {
   const std::string id = work.lease_id;
   const uint64_t job = work.job;
   const size_t n = work.indices.size();
@@ -236,9 +266,10 @@ void Worker::PlayLease(Lease work, absl::Duration ttl) {
         "it",
         name_, id, job, runner.status().ToString());
     Return(id, "unplayable");
-    SleepUnlessStopped(absl::Seconds(1));
-    return;
+    return nullptr;
   }
+  auto out = std::make_unique<Playing>();
+  out->runner = std::move(*runner);
   {
     absl::MutexLock lock(&mu_);
     Held h;
@@ -248,29 +279,34 @@ void Worker::PlayLease(Lease work, absl::Duration ttl) {
     h.games = n;
     held_[id] = h;
     ++stats_.leases;
-    runner_ = runner->get();
+    runners_.push_back(out->runner.get());
     if (stop_) {
-      runner_->Stop(graceful_ ? StopMode::kFinishCurrent : StopMode::kAbandon);
+      out->runner->Stop(graceful_ ? StopMode::kFinishCurrent
+                                  : StopMode::kAbandon);
     }
   }
   spdlog::info("worker {} lease {} job {}: playing {} game(s), {}", name_, id,
                job, n, shape);
-  const absl::Time start = absl::Now();
-  (*runner)->Start();
-  const absl::Status s = (*runner)->Wait();
-  const size_t played = (*runner)->queued();
+  return out;
+}
+
+void Worker::FinishRunner(std::unique_ptr<Playing> p) {
+  const Lease& work = p->runner->work();
+  const absl::Status s = p->runner->Wait();
+  const size_t played = p->runner->queued();
   {
     absl::MutexLock lock(&mu_);
-    runner_ = nullptr;
-    if (auto it = held_.find(id); it != held_.end()) {
+    runners_.erase(
+        std::find(runners_.begin(), runners_.end(), p->runner.get()));
+    if (auto it = held_.find(work.lease_id); it != held_.end()) {
       it->second.played = played;
       it->second.runner_done = true;
     }
     stats_.played += played;
   }
   spdlog::info("worker {} lease {} job {}: played {} of {} game(s) in {} ms{}",
-               name_, id, job, played, n,
-               absl::ToInt64Milliseconds(absl::Now() - start),
+               name_, work.lease_id, work.job, played, work.indices.size(),
+               absl::ToInt64Milliseconds(absl::Now() - p->start),
                s.ok() ? "" : absl::StrCat(" (", s.ToString(), ")"));
 }
 
@@ -335,8 +371,10 @@ void Worker::RenewLoop() {
       spdlog::warn("worker {} lease {} job {}: lost ({}); stopping its games",
                    name_, id, it->second.job, r.status().ToString());
       ++stats_.leases_lost;
-      if (runner_ != nullptr && runner_->work().lease_id == id) {
-        runner_->Stop(StopMode::kFinishCurrent);
+      for (GameRunner* runner : runners_) {
+        if (runner->work().lease_id == id) {
+          runner->Stop(StopMode::kFinishCurrent);
+        }
       }
       held_.erase(it);
     }

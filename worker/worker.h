@@ -26,6 +26,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
@@ -70,8 +71,9 @@ struct WorkerOptions {
   absl::Duration rpc_timeout = absl::Seconds(10);
   // Longest wait between LeaseWork attempts when there is no work.
   absl::Duration max_idle_poll = absl::Seconds(5);
-  // No new lease while more games than this wait for upload.
-  size_t max_backlog = 1024;
+  // No new lease while more games than this wait for upload (four upload
+  // windows: the spool holds them, a few MB).
+  size_t max_backlog = 4096;
   // Capacity of the queue between the runner and the uploader.
   size_t queue_games = 256;
   // Delays between failed LeaseWork calls (the uploader has its own in
@@ -138,10 +140,19 @@ class Worker {
     bool runner_done = false;
   };
 
+  // A lease's runner and when it started playing.
+  struct Playing {
+    std::unique_ptr<GameRunner> runner;
+    absl::Time start;
+  };
+
   void LeaseLoop();
   void RenewLoop();
-  // Plays one lease to its end (or until stopped).
-  void PlayLease(Lease work, absl::Duration ttl);
+  // Creates the runner of a granted lease (not started) and records the
+  // lease as held; null, the lease returned, when it cannot be played.
+  std::unique_ptr<Playing> TakeLease(Lease work, absl::Duration ttl);
+  // Waits for a started runner's threads and records what it played.
+  void FinishRunner(std::unique_ptr<Playing> p);
   // Ends the worker: drains the uploader, returns leases, closes the spool.
   void Shutdown();
   // Waits up to `d` unless a stop is requested; true when stopping.
@@ -173,8 +184,9 @@ class Worker {
   // Set once Shutdown() has finished; then status_ is final.
   bool done_ ABSL_GUARDED_BY(mu_) = false;
   absl::Status status_ ABSL_GUARDED_BY(mu_);
-  // The runner playing now, or null.
-  GameRunner* runner_ ABSL_GUARDED_BY(mu_) = nullptr;
+  // The runners playing now (at most two: a lease's and, on its last
+  // games, the next one's); owned by the lease loop.
+  std::vector<GameRunner*> runners_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, Held> held_ ABSL_GUARDED_BY(mu_);
   WorkerStats stats_ ABSL_GUARDED_BY(mu_);
   // Joins the threads exactly once (Wait() may run on several threads).

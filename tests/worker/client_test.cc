@@ -203,6 +203,58 @@ TEST(Uploader, StoresThenAnswersDuplicatesAndDropsRejects) {
   EXPECT_EQ(JobStatusOf(*c, job).done(), 60u);
 }
 
+// The coordinator validates the games of each message on several threads
+// and, with a window smaller than a message, takes it a few games at a
+// time: acks still come in order, one per game, the bad game refused.
+TEST(Uploader, ASmallCoordinatorWindowAndParallelValidationKeepAcksInOrder) {
+  TempDir tmp;
+  testing::CoordinatorSetup setup;
+  setup.upload_window = 5;
+  setup.validate_threads = 3;
+  auto c = StartCoordinator(tmp.Sub("db"), setup);
+  ASSERT_NE(c, nullptr);
+  const qipu::v1::JobConfig config = Config(9, 6);
+  const uint64_t job = SubmitJob(*c, 100, config);
+  auto spool = std::move(*Spool::Open(SpoolOptions{tmp.Sub("spool")}));
+  for (uint64_t i = 0; i < 100; ++i) {
+    FinishedGame g = PlayOne(config, job, i, "L");
+    if (i == 37) {
+      qipu::v1::Game bad;
+      bad.ParseFromString(g.game);
+      bad.mutable_result()->set_margin(bad.result().margin() + 1);
+      bad.SerializeToString(&g.game);
+    }
+    ASSERT_TRUE(spool->Append(g).ok());
+  }
+  ASSERT_TRUE(spool->Sync().ok());
+  CoordinatorClient client(To(c->address()));
+  GameQueue queue(16);
+  std::vector<uint64_t> order;
+  std::vector<qipu::v1::AckStatus> statuses;
+  UploaderOptions o = Quick(64);
+  o.batch = 64;
+  Uploader up(o, &client, spool.get(), &queue,
+              [&](const GameKey& key, const std::string&,
+                  qipu::v1::AckStatus status) {
+                order.push_back(key.index);
+                statuses.push_back(status);
+              });
+  up.Start();
+  ASSERT_TRUE(WaitFor([&] { return up.pending() == 0; }));
+  up.Stop(absl::Now() + absl::Seconds(5));
+  up.Wait();
+  ASSERT_EQ(order.size(), 100u);
+  for (uint64_t i = 0; i < 100; ++i) {
+    EXPECT_EQ(order[i], i);
+    EXPECT_EQ(statuses[i], i == 37 ? qipu::v1::ACK_STATUS_REJECTED
+                                   : qipu::v1::ACK_STATUS_STORED)
+        << "game " << i;
+  }
+  const qipu::v1::JobStatus st = JobStatusOf(*c, job);
+  EXPECT_EQ(st.done(), 99u);
+  EXPECT_EQ(st.rejected(), 1u);
+}
+
 // Both message forms, over a dialled address and over an injected
 // (in-process) channel.
 TEST(Uploader, UploadsOverEitherChannelInEitherForm) {

@@ -25,6 +25,9 @@ struct CoordinatorSetup {
   int port = 0;
   // RocksDB's file I/O goes through this Env when set (fault injection).
   rocksdb::Env* env = nullptr;
+  // The upload streams' window and validation helpers (-1: the default).
+  int upload_window = 1024;
+  int validate_threads = -1;
 };
 
 inline std::unique_ptr<coordinator::Coordinator> StartCoordinator(
@@ -38,6 +41,8 @@ inline std::unique_ptr<coordinator::Coordinator> StartCoordinator(
   o.store.write_buffer_bytes = 4u << 20;
   o.store.total_write_buffer_bytes = 16u << 20;
   o.store.env = setup.env;
+  o.work.upload_window = setup.upload_window;
+  o.work.validate_threads = setup.validate_threads;
   o.store.resume_every = absl::Milliseconds(50);
   o.tick = absl::Milliseconds(50);
   absl::StatusOr<std::unique_ptr<coordinator::Coordinator>> c =

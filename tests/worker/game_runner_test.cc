@@ -177,6 +177,58 @@ TEST(GameRunner, ClosedQueueEndsTheRunner) {
   EXPECT_EQ((*runner)->Unplayed(), (std::vector<uint64_t>{1, 2, 3}));
 }
 
+TEST(GameRunner, WaitAllTakenReturnsWhenTheLastGameIsHandedOut) {
+  // A queue of 2 and 2 threads: with nobody draining, the threads hold
+  // games 3 and 4 of 12 and block; the last index is not handed out.
+  GameQueue queue(2);
+  GameRunnerOptions o;
+  o.threads = 2;
+  std::vector<uint64_t> indices;
+  for (uint64_t i = 0; i < 12; ++i) indices.push_back(i);
+  auto runner =
+      GameRunner::Create(o, MakeLease(Config(9, 4), 1, indices), &queue);
+  ASSERT_TRUE(runner.ok());
+  (*runner)->WaitAllTaken();  // never started: returns at once
+  (*runner)->Start();
+  std::atomic<bool> all_taken{false};
+  std::thread waiter([&] {
+    (*runner)->WaitAllTaken();
+    all_taken.store(true);
+  });
+  while (queue.size() < 2) absl::SleepFor(absl::Milliseconds(1));
+  absl::SleepFor(absl::Milliseconds(50));
+  EXPECT_FALSE(all_taken.load());
+  // Drain until the waiter is released: at most the threads' games (and
+  // the queue's) are left to come.
+  std::vector<FinishedGame> got;
+  while (!all_taken.load()) {
+    queue.PopBatch(1, absl::Milliseconds(1), &got);
+  }
+  waiter.join();
+  EXPECT_GE(got.size(), indices.size() - 2 - 2);
+  while (got.size() < indices.size()) {
+    queue.PopBatch(16, absl::Milliseconds(5), &got);
+  }
+  ASSERT_TRUE((*runner)->Wait().ok());
+  EXPECT_TRUE((*runner)->finished());
+}
+
+TEST(GameRunner, WaitAllTakenReturnsOnStop) {
+  GameQueue queue(1);
+  GameRunnerOptions o;
+  o.threads = 2;
+  auto runner = GameRunner::Create(
+      o, MakeLease(Config(9, 5), 1, {1, 2, 3, 4, 5, 6, 7, 8}), &queue);
+  ASSERT_TRUE(runner.ok());
+  (*runner)->Start();
+  while (queue.size() < 1) absl::SleepFor(absl::Milliseconds(1));
+  std::thread waiter([&] { (*runner)->WaitAllTaken(); });
+  (*runner)->Stop(StopMode::kAbandon);
+  waiter.join();
+  ASSERT_TRUE((*runner)->Wait().ok());
+  EXPECT_FALSE((*runner)->finished());
+}
+
 TEST(GameQueue, PopBatchTakesOldestFirstAndTimesOut) {
   GameQueue q(10);
   for (uint64_t i = 0; i < 5; ++i) {

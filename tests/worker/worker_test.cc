@@ -1,5 +1,5 @@
 // Tests of worker/worker.h in-process against a real Coordinator: a job
-// played to the end, two workers sharing a job, a coordinator that comes
+// played to the end (also in many small leases, back to back), two workers sharing a job, a coordinator that comes
 // up late, a lease lost on renewal, a graceful stop returning the lease,
 // games left in a spool by an earlier run, a coordinator whose disk fills
 // up and is freed again, and a coordinator stopped gracefully mid-upload.
@@ -61,6 +61,31 @@ TEST(Worker, PlaysAJobToTheEndAndExitsWhenIdle) {
   EXPECT_EQ(s.upload.stored, 300u);
   EXPECT_EQ(s.upload.rejected, 0u);
   EXPECT_GE(s.leases, 5u);  // 64 games per lease.
+  EXPECT_EQ(s.spool.pending, 0u);
+}
+
+TEST(Worker, ManySmallLeasesPlayBackToBackAndEachGameIsStoredOnce) {
+  // Leases of 8 games: the next one is leased while the current one plays
+  // and its runner starts on the current one's last games, so two runners
+  // overlap about fifty times.
+  TempDir tmp;
+  auto c = StartCoordinator(tmp.Sub("db"));
+  ASSERT_NE(c, nullptr);
+  const uint64_t job = SubmitJob(*c, 400, Config(9, 7));
+  WorkerOptions o = Options(c->address(), tmp.Sub("spool"), "w1");
+  o.lease_games = 8;
+  Worker w(o);
+  ASSERT_TRUE(w.Start().ok());
+  ASSERT_TRUE(w.Wait().ok());
+  const qipu::v1::JobStatus st = JobStatusOf(*c, job);
+  EXPECT_EQ(st.done(), 400u);
+  EXPECT_EQ(st.state(), qipu::v1::JOB_STATE_DONE);
+  EXPECT_EQ(st.open_leases(), 0u);
+  const WorkerStats s = w.stats();
+  EXPECT_EQ(s.played, 400u);
+  EXPECT_EQ(s.upload.stored, 400u);
+  EXPECT_EQ(s.upload.duplicates, 0u);
+  EXPECT_EQ(s.leases, 50u);
   EXPECT_EQ(s.spool.pending, 0u);
 }
 
