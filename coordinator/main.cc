@@ -42,6 +42,11 @@ int main(int argc, char** argv) {
   app.add_option("--lease-ttl-ms", lease_ttl_ms, "Lease expiry without renewal")
       ->check(CLI::Range(100, 3600000))
       ->capture_default_str();
+  app.add_option("--validate-threads", o.work.validate_threads,
+                 "Threads helping upload streams replay their games "
+                 "(-1: cores - 1)")
+      ->check(CLI::Range(-1, 256))
+      ->capture_default_str();
   app.add_option("--block-cache-mb", block_cache_mb, "RocksDB block cache")
       ->check(CLI::Range(8, 1 << 20))
       ->capture_default_str();

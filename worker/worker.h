@@ -2,8 +2,11 @@
 // it and as `qipu local` and the tests embed it. It owns the pieces below
 // and runs two threads of its own:
 //   - the lease loop: LeaseWork (backing off while the coordinator is
-//     down), then a GameRunner plays the lease into the GameQueue; repeat.
-//     It stops asking for work while too many games wait for upload;
+//     down), then a GameRunner plays the lease into the GameQueue; the
+//     next lease is asked for while it plays, and its runner starts when
+//     the current one has handed out its last game (two runners overlap
+//     on the last games). It stops asking for work while too many games
+//     wait for upload;
 //   - the renewal loop: renews every held lease at a third of its TTL. A
 //     lease the coordinator no longer knows (NOT_FOUND: it expired) stops
 //     its runner; the games already finished are still uploaded. A lease
