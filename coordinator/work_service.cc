@@ -324,8 +324,7 @@ grpc::Status WorkServiceImpl::UploadGames(
   std::vector<int64_t> slots;
   std::vector<Checked> checked;
   // Hands one validated game on: to the ingestor, or refused.
-  auto deliver = [&](const qipu::v1::GameUpload& up, int64_t slot,
-                     Checked& c) {
+  auto deliver = [&](const qipu::v1::GameUpload& up, int64_t slot, Checked& c) {
     const uint64_t job = up.game().provenance().job();
     const uint64_t index = up.game().provenance().game_index();
     std::string id = absl::StrCat("s", job, "-", index);
@@ -341,8 +340,8 @@ grpc::Status WorkServiceImpl::UploadGames(
       return;
     }
     valid.push_back(Ingestor::Submission{
-        std::move(*c.game), [&acks, slot, id = std::move(id), metrics](
-                                absl::StatusOr<IngestOutcome> r) mutable {
+        std::move(*c.game), [&acks, slot, id = std::move(id),
+                             metrics](absl::StatusOr<IngestOutcome> r) mutable {
           if (!r.ok()) {
             acks.Fill(slot, qipu::v1::ACK_STATUS_NOT_STORED,
                       absl::StrCat("not stored, resend later: ",

@@ -233,12 +233,12 @@ TEST(Uploader, ASmallCoordinatorWindowAndParallelValidationKeepAcksInOrder) {
   std::vector<qipu::v1::AckStatus> statuses;
   UploaderOptions o = Quick(64);
   o.batch = 64;
-  Uploader up(o, &client, spool.get(), &queue,
-              [&](const GameKey& key, const std::string&,
-                  qipu::v1::AckStatus status) {
-                order.push_back(key.index);
-                statuses.push_back(status);
-              });
+  Uploader up(
+      o, &client, spool.get(), &queue,
+      [&](const GameKey& key, const std::string&, qipu::v1::AckStatus status) {
+        order.push_back(key.index);
+        statuses.push_back(status);
+      });
   up.Start();
   ASSERT_TRUE(WaitFor([&] { return up.pending() == 0; }));
   up.Stop(absl::Now() + absl::Seconds(5));

@@ -1,8 +1,9 @@
 // Tests of worker/worker.h in-process against a real Coordinator: a job
-// played to the end (also in many small leases, back to back), two workers sharing a job, a coordinator that comes
-// up late, a lease lost on renewal, a graceful stop returning the lease,
-// games left in a spool by an earlier run, a coordinator whose disk fills
-// up and is freed again, and a coordinator stopped gracefully mid-upload.
+// played to the end (also in many small leases, back to back), two workers
+// sharing a job, a coordinator that comes up late, a lease lost on renewal, a
+// graceful stop returning the lease, games left in a spool by an earlier run, a
+// coordinator whose disk fills up and is freed again, and a coordinator stopped
+// gracefully mid-upload.
 #include "worker/worker.h"
 
 #include <memory>
