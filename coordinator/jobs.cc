@@ -138,7 +138,10 @@ absl::Status JobManager::Load() {
         continue;  // a damaged lease only costs a replayed lease
       }
       auto jt = jobs_.find(rec.job());
-      if (jt == jobs_.end()) continue;
+      // (A cancelled job's leases were deleted with its cancellation.)
+      if (jt == jobs_.end() || jt->second.record.cancelled_unix_micros() != 0) {
+        continue;
+      }
       LeaseState l;
       l.job = rec.job();
       l.worker = rec.worker();
@@ -235,13 +238,20 @@ absl::StatusOr<std::optional<Lease>> JobManager::Grant(
       max_games == 0 ? options_.lease_games
                      : std::min<uint32_t>(max_games, 10 * options_.lease_games);
   absl::MutexLock lock(&mu_);
-  if (only_job != 0 && jobs_.find(only_job) == jobs_.end()) {
-    return absl::NotFoundError(
-        absl::StrCat("job ", only_job, " does not exist"));
+  if (only_job != 0) {
+    auto it = jobs_.find(only_job);
+    if (it == jobs_.end()) {
+      return absl::NotFoundError(
+          absl::StrCat("job ", only_job, " does not exist"));
+    }
+    if (it->second.record.cancelled_unix_micros() != 0) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("job ", only_job, " was cancelled"));
+    }
   }
   for (auto& [job, j] : jobs_) {
     if (only_job != 0 && job != only_job) continue;
-    if (Finished(j)) continue;
+    if (Closed(j)) continue;
     std::vector<uint64_t> picked;
     while (picked.size() < want && !j.returned.empty()) {
       const uint64_t i = j.returned.front();
@@ -276,6 +286,47 @@ absl::StatusOr<std::optional<Lease>> JobManager::Grant(
     return std::optional<Lease>(std::move(out));
   }
   return std::optional<Lease>();
+}
+
+absl::StatusOr<qipu::v1::JobStatus> JobManager::Cancel(uint64_t job) {
+  absl::MutexLock lock(&mu_);
+  auto it = jobs_.find(job);
+  if (it == jobs_.end()) {
+    return absl::NotFoundError(absl::StrCat("job ", job, " does not exist"));
+  }
+  JobState& j = it->second;
+  if (j.record.cancelled_unix_micros() != 0) return StatusOf(j);
+  if (Finished(j)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "job ", job, " is done (", j.done_count, " of ", j.record.requested(),
+        " games stored): nothing to cancel"));
+  }
+  qipu::v1::JobRecord record = j.record;
+  record.set_cancelled_unix_micros(ToMicros(absl::Now()));
+  rocksdb::WriteBatch batch;
+  batch.Put(store_->jobs(), store::JobKey(job), record.SerializeAsString());
+  for (const auto& [id, lease] : leases_) {
+    if (lease.job == job)
+      batch.Delete(store_->jobs(), store::LeaseKey(job, id));
+  }
+  if (absl::Status s = store_->Commit(&batch); !s.ok()) return s;
+  j.record = std::move(record);
+  int ended = 0;
+  for (auto l = leases_.begin(); l != leases_.end();) {
+    if (l->second.job == job) {
+      for (uint64_t i : l->second.indices) j.leased[i] = false;
+      leases_.erase(l++);
+      ++ended;
+    } else {
+      ++l;
+    }
+  }
+  j.open_leases = 0;
+  j.returned.clear();
+  spdlog::info(
+      "job {}: cancelled with {} of {} games stored; {} lease(s) ended", job,
+      j.done_count, j.record.requested(), ended);
+  return StatusOf(j);
 }
 
 absl::StatusOr<absl::Duration> JobManager::Renew(const std::string& lease_id,
@@ -397,8 +448,10 @@ qipu::v1::JobStatus JobManager::StatusOf(const JobState& j) const {
   s.set_requested(j.record.requested());
   s.set_done(j.done_count);
   s.set_rejected(j.rejected_uploads);
-  s.set_state(Finished(j) ? qipu::v1::JOB_STATE_DONE
-                          : qipu::v1::JOB_STATE_RUNNING);
+  s.set_state(j.record.cancelled_unix_micros() != 0
+                  ? qipu::v1::JOB_STATE_CANCELLED
+              : Finished(j) ? qipu::v1::JOB_STATE_DONE
+                            : qipu::v1::JOB_STATE_RUNNING);
   s.set_open_leases(static_cast<uint32_t>(j.open_leases));
   s.set_created_unix_micros(j.record.created_unix_micros());
   return s;
@@ -434,8 +487,9 @@ uint64_t JobManager::queued_games() const {
   absl::ReaderMutexLock lock(&mu_);
   uint64_t n = 0;
   for (const auto& [id, j] : jobs_) {
-    if (!Finished(j))
+    if (!Closed(j)) {
       n += j.record.requested() - j.done_count - j.abandoned_count;
+    }
   }
   return n;
 }

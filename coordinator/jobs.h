@@ -80,10 +80,20 @@ class JobManager {
 
   // A lease of at most max_games (0 = default) games of the oldest job with
   // work left -- of job `only_job` when it is not 0 -- or nullopt when
-  // there is none. NotFound when `only_job` does not exist.
+  // there is none. NotFound when `only_job` does not exist,
+  // FailedPrecondition when it was cancelled.
   absl::StatusOr<std::optional<Lease>> Grant(const std::string& worker,
                                              uint32_t max_games,
                                              uint64_t only_job = 0);
+  // Cancels job `job`: no lease of it is granted again (Grant() for it
+  // alone is FailedPrecondition), its open leases end at once (renewals
+  // answer NotFound, so their workers stop its games), and its state is
+  // CANCELLED; games of it uploaded later are still stored. Durable when
+  // it returns. NotFound for an unknown job, FailedPrecondition for a job
+  // that is done; a cancelled job is returned as it is. Returns the
+  // job's status.
+  absl::StatusOr<qipu::v1::JobStatus> Cancel(uint64_t job);
+
   // Extends a lease. NotFound when it is unknown or expired.
   absl::StatusOr<absl::Duration> Renew(const std::string& lease_id,
                                        const std::string& worker);
@@ -134,6 +144,10 @@ class JobManager {
 
   bool Finished(const JobState& j) const {
     return j.done_count + j.abandoned_count >= j.record.requested();
+  }
+  // Finished or cancelled: no games of it to hand out.
+  bool Closed(const JobState& j) const {
+    return Finished(j) || j.record.cancelled_unix_micros() != 0;
   }
   qipu::v1::JobStatus StatusOf(const JobState& j) const
       ABSL_SHARED_LOCKS_REQUIRED(mu_);

@@ -164,6 +164,19 @@ grpc::Status JobServiceImpl::GetJobStatus(
   return grpc::Status::OK;
 }
 
+grpc::Status JobServiceImpl::CancelJob(grpc::ServerContext* ctx,
+                                       const qipu::v1::CancelJobRequest* req,
+                                       qipu::v1::CancelJobResponse* resp) {
+  if (req->job() == 0) {
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        "job: the id of the job to cancel is required");
+  }
+  auto st = jobs_->Cancel(req->job());
+  if (!st.ok()) return ToGrpc(st.status());
+  *resp->mutable_job() = std::move(*st);
+  return grpc::Status::OK;
+}
+
 grpc::Status WorkServiceImpl::LeaseWork(grpc::ServerContext* ctx,
                                         const qipu::v1::LeaseWorkRequest* req,
                                         qipu::v1::LeaseWorkResponse* resp) {

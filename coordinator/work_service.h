@@ -29,6 +29,9 @@ class JobServiceImpl final : public qipu::v1::JobService::Service {
   grpc::Status GetJobStatus(grpc::ServerContext* ctx,
                             const qipu::v1::GetJobStatusRequest* req,
                             qipu::v1::GetJobStatusResponse* resp) override;
+  grpc::Status CancelJob(grpc::ServerContext* ctx,
+                         const qipu::v1::CancelJobRequest* req,
+                         qipu::v1::CancelJobResponse* resp) override;
 
  private:
   JobManager* jobs_;

@@ -89,6 +89,12 @@ absl::StatusOr<LocalJob> StartJob(coordinator::JobManager& jobs,
   }
   auto st = jobs.Status(o.resume_job);
   if (!st.ok()) return st.status();
+  if ((*st)[0].state() == qipu::v1::JOB_STATE_CANCELLED) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("--job ", o.resume_job, ": the job was cancelled (its ",
+                     (*st)[0].done(), " stored games stay in ", o.db,
+                     "); it cannot be continued"));
+  }
   job.id = o.resume_job;
   job.requested = info->requested;
   job.config = info->config;
@@ -98,7 +104,8 @@ absl::StatusOr<LocalJob> StartJob(coordinator::JobManager& jobs,
 
 // Jobs an earlier run left unfinished (interrupted, killed) stay as they
 // are -- this run's worker plays its own job only --; says so on stderr.
-void NoteUnfinishedJobs(const coordinator::JobManager& jobs, uint64_t own) {
+void NoteUnfinishedJobs(const coordinator::JobManager& jobs, uint64_t own,
+                        const std::string& db) {
   auto all = jobs.Status(0);
   if (!all.ok()) return;
   for (const auto& st : *all) {
@@ -106,10 +113,12 @@ void NoteUnfinishedJobs(const coordinator::JobManager& jobs, uint64_t own) {
     std::fprintf(stderr,
                  "qipu local: job %llu of an earlier run has %llu of %llu "
                  "games stored; it is left as it is (qipu local --job %llu "
-                 "continues it)\n",
+                 "continues it, qipu job cancel --db %s --job %llu ends "
+                 "it)\n",
                  static_cast<unsigned long long>(st.job()),
                  static_cast<unsigned long long>(st.done()),
                  static_cast<unsigned long long>(st.requested()),
+                 static_cast<unsigned long long>(st.job()), db.c_str(),
                  static_cast<unsigned long long>(st.job()));
   }
 }
@@ -145,7 +154,7 @@ int RunLocal(const LocalOptions& o) {
   const uint64_t job = started->id;
   const uint64_t requested = started->requested;
   const qipu::v1::JobConfig& config = started->config;
-  NoteUnfinishedJobs((*c)->jobs(), job);
+  NoteUnfinishedJobs((*c)->jobs(), job, o.db);
 
   worker::WorkerOptions wo;
   wo.coordinator = (*c)->address();
@@ -171,13 +180,18 @@ int RunLocal(const LocalOptions& o) {
   }
   ProgressBar bar(absl::StrCat("job ", job), requested);
   uint64_t done = 0;
-  int interrupted = 0;  // the stop signal taken, or 0
+  int interrupted = 0;     // the stop signal taken, or 0
+  bool cancelled = false;  // someone cancelled the job (qipu job cancel)
   for (;;) {
     auto st = (*c)->jobs().Status(job);
     if (!st.ok()) return Fail(st.status().ToString());
     done = (*st)[0].done();
     bar.Update(done, absl::StrCat("rejected ", (*st)[0].rejected()));
     if ((*st)[0].state() == qipu::v1::JOB_STATE_DONE) break;
+    if ((*st)[0].state() == qipu::v1::JOB_STATE_CANCELLED) {
+      cancelled = true;
+      break;
+    }
     // A store that refuses writes (full disk, deleted directory) would
     // have the worker resend forever: give it a few of the store's resume
     // attempts, then stop with the cause.
@@ -282,8 +296,20 @@ int RunLocal(const LocalOptions& o) {
       j["interrupted"] = strsignal(interrupted);
       j["requested"] = requested;
     }
+    if (cancelled) {
+      j["cancelled"] = true;
+      j["requested"] = requested;
+    }
     std::printf("%s\n", j.dump().c_str());
   } else {
+    if (cancelled) {
+      std::printf(
+          "\nqipu local: job %llu was cancelled: %llu of its %llu games are "
+          "stored\n",
+          static_cast<unsigned long long>(job),
+          static_cast<unsigned long long>(out.games()),
+          static_cast<unsigned long long>(requested));
+    }
     if (interrupted > 0) {
       std::printf(
           "\nqipu local: interrupted (%s): %llu of the %llu games of job "
@@ -345,7 +371,8 @@ int RunLocal(const LocalOptions& o) {
             : openings->continuations(0).move().c_str());
   }
   (*c)->Shutdown();
-  return interrupted > 0 ? 128 + interrupted : 0;
+  if (interrupted > 0) return 128 + interrupted;
+  return cancelled ? 1 : 0;
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // JobManager: submission checks, leases (grant -- of any job or of one
-// --, renew, return, expiry), completion, rejections, and restoring
-// everything after a restart.
+// --, renew, return, expiry), completion, rejections, cancellation, and
+// restoring everything after a restart.
 #include "coordinator/jobs.h"
 
 #include "absl/time/clock.h"
@@ -143,6 +143,51 @@ TEST_F(JobsTest, RestartRestoresJobsLeasesAndProgress) {
   for (uint64_t i : got) {
     EXPECT_EQ(std::count(a->indices.begin(), a->indices.end(), i), 0) << i;
   }
+}
+
+TEST_F(JobsTest, ACancelledJobHandsOutNothingAndEndsItsLeasesDurably) {
+  const uint64_t job = jobs_->Submit(30, Config(9)).value();
+  const uint64_t other = jobs_->Submit(10, Config(13)).value();
+  auto a = jobs_->Grant("a", 0, job).value();
+  ASSERT_TRUE(a.has_value());
+  EXPECT_EQ(jobs_->queued_games(), 40u);
+  auto st = jobs_->Cancel(job);
+  ASSERT_TRUE(st.ok()) << st.status();
+  EXPECT_EQ(st->state(), qipu::v1::JOB_STATE_CANCELLED);
+  EXPECT_EQ(st->open_leases(), 0u);
+  EXPECT_EQ(jobs_->open_leases(), 0);
+  EXPECT_EQ(jobs_->queued_games(), 10u);
+  // Its lease is gone: the worker's renewal tells it to stop.
+  EXPECT_TRUE(absl::IsNotFound(jobs_->Renew(a->id, "a").status()));
+  // Nothing of it is handed out; the other job still is.
+  EXPECT_TRUE(absl::IsFailedPrecondition(jobs_->Grant("b", 0, job).status()));
+  auto l = jobs_->Grant("b", 0).value();
+  ASSERT_TRUE(l.has_value());
+  EXPECT_EQ(l->job, other);
+  // A game of it uploaded late is still counted.
+  jobs_->MarkStored(job, a->indices[0]);
+  EXPECT_EQ(jobs_->Status(job).value()[0].done(), 1u);
+  // Cancelling again changes nothing; unknown and done jobs are refused.
+  auto again = jobs_->Cancel(job);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->state(), qipu::v1::JOB_STATE_CANCELLED);
+  EXPECT_TRUE(absl::IsNotFound(jobs_->Cancel(99).status()));
+  for (uint64_t i = 0; i < 10; ++i) jobs_->MarkStored(other, i);
+  auto done = jobs_->Cancel(other);
+  EXPECT_TRUE(absl::IsFailedPrecondition(done.status())) << done.status();
+  EXPECT_EQ(jobs_->Status(other).value()[0].state(), qipu::v1::JOB_STATE_DONE);
+  // After a restart: still cancelled, no lease of it restored (only b's
+  // lease of the other job, whose MarkStored() calls above stored no
+  // games and so are not remembered).
+  Close();
+  Open();
+  EXPECT_EQ(jobs_->Status(job).value()[0].state(),
+            qipu::v1::JOB_STATE_CANCELLED);
+  EXPECT_EQ(jobs_->open_leases(), 1);
+  EXPECT_TRUE(jobs_->Renew(l->id, "b").ok());
+  EXPECT_TRUE(absl::IsNotFound(jobs_->Renew(a->id, "a").status()));
+  EXPECT_EQ(jobs_->queued_games(), 10u);
+  EXPECT_TRUE(absl::IsFailedPrecondition(jobs_->Grant("c", 0, job).status()));
 }
 
 }  // namespace

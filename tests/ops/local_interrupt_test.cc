@@ -2,8 +2,9 @@
 // cleanly -- the games in progress finish, the summary covers exactly the
 // games stored, the exit status is 130 -- and the database is whole: the
 // stored games read back one by one, `qipu local --job` continues the
-// interrupted job, and a new run plays its own job to the end while the
-// unfinished one waits.
+// interrupted job, a new run plays its own job to the end while the
+// unfinished one waits, and `qipu job cancel --db` ends the unfinished one
+// (which --job then refuses to continue).
 #include <signal.h>
 
 #include <memory>
@@ -127,6 +128,31 @@ TEST(OpsLocal, SigintStopsTheRunWithASummaryOfTheGamesItStored) {
   EXPECT_EQ(next.value("games", uint64_t{0}), 50u);
   EXPECT_FALSE(next.contains("interrupted"));
   EXPECT_NE(next.value("job", uint64_t{0}), job);
+  // ... and how to cancel it, which `qipu job cancel --db` does: the job
+  // keeps its games and can no longer be continued.
+  EXPECT_NE((*again)->Stderr().find("qipu job cancel --db " + db + " --job " +
+                                    std::to_string(job) + " ends it"),
+            std::string::npos)
+      << (*again)->StderrTail();
+  auto cancel = Subprocess::Start({kQipuBinary, "job", "cancel", "--db", db,
+                                   "--job", std::to_string(job), "--json"},
+                                  tmp.Sub("cancel.out"), tmp.Sub("cancel.err"));
+  ASSERT_TRUE(cancel.ok()) << cancel.status();
+  EXPECT_EQ((*cancel)->Wait(absl::Seconds(60) * kSlowdown), 0)
+      << (*cancel)->StderrTail();
+  const nlohmann::json cancelled = LastJsonLine((*cancel)->Stdout());
+  EXPECT_EQ(cancelled.value("state", ""), "cancelled") << (*cancel)->Stdout();
+  EXPECT_EQ(cancelled.value("done", uint64_t{0}), games_now);
+  auto refused = Subprocess::Start(
+      {kQipuBinary, "local", "--db", db, "--job", std::to_string(job)},
+      tmp.Sub("refused.out"), tmp.Sub("refused.err"));
+  ASSERT_TRUE(refused.ok()) << refused.status();
+  EXPECT_EQ((*refused)->Wait(absl::Seconds(60) * kSlowdown), 1);
+  EXPECT_NE((*refused)->Stderr().find("was cancelled"), std::string::npos)
+      << (*refused)->StderrTail();
+  stored = ReadStoredGames(db, job, &foreign);
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  EXPECT_EQ(stored->size(), games_now);
 }
 
 }  // namespace
