@@ -54,7 +54,7 @@ TEST(WorkPool, HelpersTakePartInLongLoops) {
   WorkPool pool(2);
   std::mutex mu;
   std::set<std::thread::id> seen;
-  pool.ParallelFor(64, [&](size_t) {
+  pool.ParallelFor(200, [&](size_t) {
     absl::SleepFor(absl::Milliseconds(1));
     std::lock_guard<std::mutex> lock(mu);
     seen.insert(std::this_thread::get_id());
