@@ -239,11 +239,40 @@ struct Checked {
   bool known_job = false;
 };
 
-// Validates one uploaded game (replays it). Thread-safe.
-Checked Check(const JobManager& jobs, const qipu::v1::Game& game,
+// The jobs a run of uploaded games names, each looked up once for the
+// run: a JobInfo is a copy of the job's configuration, and copying it for
+// every game cost the handler a lock and a few allocations per game.
+class RunJobs {
+ public:
+  // Forgets the jobs of the previous run.
+  void Clear() { jobs_.clear(); }
+  // Looks `job` up in `jobs` unless this run already did.
+  void Add(const JobManager& jobs, uint64_t job) {
+    for (const auto& [id, info] : jobs_) {
+      if (id == job) return;
+    }
+    jobs_.emplace_back(job, jobs.Find(job));
+  }
+  // What Add() found for `job`. Precondition: Add(.., job) since Clear().
+  const absl::StatusOr<JobInfo>& Get(uint64_t job) const {
+    for (const auto& [id, info] : jobs_) {
+      if (id == job) return info;
+    }
+    return not_added_;
+  }
+
+ private:
+  // Few: a worker's games are of one job or two.
+  std::vector<std::pair<uint64_t, absl::StatusOr<JobInfo>>> jobs_;
+  const absl::StatusOr<JobInfo> not_added_ =
+      absl::InternalError("job not looked up");
+};
+
+// Validates one uploaded game (replays it) against its job's `info`.
+// Thread-safe.
+Checked Check(const absl::StatusOr<JobInfo>& info, const qipu::v1::Game& game,
               absl::Time now) {
   Checked c;
-  absl::StatusOr<JobInfo> info = jobs.Find(game.provenance().job());
   if (!info.ok()) {
     c.game = info.status();
     return c;
@@ -336,6 +365,7 @@ grpc::Status WorkServiceImpl::UploadGames(
   std::vector<const qipu::v1::GameUpload*> games;
   std::vector<int64_t> slots;
   std::vector<Checked> checked;
+  RunJobs run_jobs;
   // Hands one validated game on: to the ingestor, or refused.
   auto deliver = [&](const qipu::v1::GameUpload& up, int64_t slot, Checked& c) {
     const uint64_t job = up.game().provenance().job();
@@ -399,8 +429,13 @@ grpc::Status WorkServiceImpl::UploadGames(
       }
       checked.clear();
       checked.resize(j - i);
+      run_jobs.Clear();
+      for (size_t k = i; k < j; ++k) {
+        run_jobs.Add(*jobs_, games[k]->game().provenance().job());
+      }
       pool_.ParallelFor(j - i, [&](size_t k) {
-        checked[k] = Check(*jobs_, games[i + k]->game(), now);
+        const qipu::v1::Game& g = games[i + k]->game();
+        checked[k] = Check(run_jobs.Get(g.provenance().job()), g, now);
       });
       for (size_t k = 0; k < j - i; ++k) {
         deliver(*games[i + k], slots[k], checked[k]);

@@ -40,7 +40,8 @@ class JobServiceImpl final : public qipu::v1::JobService::Service {
 struct WorkServiceOptions {
   // Unacknowledged games per upload stream before the service stops
   // reading (flow control on top of HTTP/2's).
-  int upload_window = 1024;
+  // Matches the worker's (worker::UploaderOptions::window).
+  int upload_window = 2048;
   // Suggested retry delay when there is no work.
   int retry_after_ms = 500;
   // Threads that help upload streams validate (replay) their games, on

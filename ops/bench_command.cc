@@ -1,19 +1,14 @@
 // `qipu bench playouts`: light-playout throughput of the rules core, in
 // light mode (board rules only, simple ko) or full mode (the rule set's
 // superko / cycle checks, as self-play uses), on T threads for D seconds.
-#include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cstdio>
+#include <memory>
 #include <string>
-#include <thread>
-#include <vector>
 
 #include "nlohmann/json.hpp"
 #include "ops/commands.h"
+#include "ops/playout_rate.h"
 #include "rules/coord.h"
-#include "rules/game.h"
-#include "rules/playout.h"
 #include "rules/rules.h"
 
 namespace qipu::ops {
@@ -29,41 +24,6 @@ struct PlayoutBenchOptions {
   bool json = false;
 };
 
-struct ThreadCount {
-  uint64_t playouts = 0;
-  uint64_t moves = 0;
-};
-
-// Runs playouts until `stop`; counts into *out. One thread.
-void PlayoutLoop(const PlayoutBenchOptions& o, const rules::Rules& r,
-                 uint64_t seed, const std::atomic<bool>& stop,
-                 ThreadCount* out) {
-  rules::Rng rng(seed);
-  ThreadCount c;
-  if (o.mode == "light") {
-    const rules::Board root(o.size, o.size);
-    rules::Board b(o.size, o.size);
-    const int cap = 3 * o.size * o.size;
-    while (!stop.load(std::memory_order_relaxed)) {
-      for (int i = 0; i < 64; ++i) {
-        b.CopyFrom(root);
-        c.moves += rules::LightPlayout(b, rules::Color::kBlack, rng, cap);
-        ++c.playouts;
-      }
-    }
-  } else {
-    rules::Game g(o.size, o.size, r);
-    while (!stop.load(std::memory_order_relaxed)) {
-      for (int i = 0; i < 16; ++i) {
-        g.Reset();
-        c.moves += rules::FullPlayout(g, rng);
-        ++c.playouts;
-      }
-    }
-  }
-  *out = c;
-}
-
 int RunPlayoutBench(const PlayoutBenchOptions& o) {
   if (absl::Status s = rules::ValidateSize(o.size, o.size); !s.ok()) {
     std::fprintf(stderr, "qipu bench playouts: --size: %s\n",
@@ -76,43 +36,32 @@ int RunPlayoutBench(const PlayoutBenchOptions& o) {
                  std::string(r.status().message()).c_str());
     return 2;
   }
-  std::atomic<bool> stop{false};
-  std::vector<ThreadCount> counts(o.threads);
-  std::vector<std::thread> threads;
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int t = 0; t < o.threads; ++t) {
-    threads.emplace_back(PlayoutLoop, std::cref(o), std::cref(*r),
-                         rules::GameSeed(o.seed, t), std::cref(stop),
-                         &counts[t]);
-  }
-  std::this_thread::sleep_for(std::chrono::duration<double>(o.seconds));
-  stop = true;
-  for (auto& th : threads) th.join();
-  const double dt =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-          .count();
-  ThreadCount total;
-  for (const auto& c : counts) {
-    total.playouts += c.playouts;
-    total.moves += c.moves;
-  }
-  const double pps = total.playouts / dt;
-  const double mps = total.moves / dt;
-  const double avg =
-      total.playouts ? static_cast<double>(total.moves) / total.playouts : 0;
+  PlayoutRateOptions ro;
+  ro.size = o.size;
+  ro.threads = o.threads;
+  ro.seconds = o.seconds;
+  ro.mode = o.mode;
+  ro.rules = *r;
+  ro.seed = o.seed;
+  const PlayoutRate rate = MeasurePlayouts(ro);
+  const double dt = rate.seconds;
+  const double pps = rate.playouts_per_sec;
+  const double mps = rate.moves_per_sec;
+  const double avg = rate.avg_moves;
   if (o.json) {
-    nlohmann::json j = {{"size", o.size},         {"threads", o.threads},
-                        {"mode", o.mode},         {"rules", o.rules},
-                        {"seconds", dt},          {"playouts", total.playouts},
+    nlohmann::json j = {{"size", o.size},          {"threads", o.threads},
+                        {"mode", o.mode},          {"rules", o.rules},
+                        {"seconds", dt},           {"playouts", rate.playouts},
                         {"playouts_per_sec", pps}, {"moves_per_sec", mps},
                         {"avg_moves", avg}};
     std::printf("%s\n", j.dump().c_str());
   } else {
     std::printf("%dx%d %s playouts, %d thread(s), %.1f s\n", o.size, o.size,
                 o.mode.c_str(), o.threads, dt);
-    std::printf("  playouts/s  %12.0f\n  moves/s     %12.0f\n"
-                "  avg moves   %12.1f\n",
-                pps, mps, avg);
+    std::printf(
+        "  playouts/s  %12.0f\n  moves/s     %12.0f\n"
+        "  avg moves   %12.1f\n",
+        pps, mps, avg);
   }
   return 0;
 }

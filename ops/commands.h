@@ -36,6 +36,8 @@ void AddExportCommand(CLI::App& app, int* exit_code);
 void AddBenchImportCommand(CLI::App& bench, int* exit_code);
 // `qipu bench ingest`: uploads over gRPC vs raw RocksDB writes (on `bench`).
 void AddBenchIngestCommand(CLI::App& bench, int* exit_code);
+// `qipu bench local` (on `bench`): qipu local against full playouts.
+void AddBenchLocalCommand(CLI::App& bench, int* exit_code);
 
 }  // namespace qipu::ops
 

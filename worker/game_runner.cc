@@ -1,5 +1,7 @@
 #include "worker/game_runner.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <utility>
 
@@ -72,6 +74,8 @@ void GameRunner::Start() {
   if (n == 0) all_taken_ = true;
   for (size_t i = 0; i < n; ++i) {
     threads_.emplace_back([this] {
+      // Named for top -H and profilers (at most 15 characters).
+      pthread_setname_np(pthread_self(), "qipu-play");
       Run();
       absl::MutexLock lock(&mu_);
       --running_;

@@ -71,11 +71,14 @@ namespace qipu::worker {
 
 struct UploaderOptions {
   // Most games sent and not yet acknowledged on a stream, >= 1. A game is
-  // acked once its group commit is synced (a millisecond or more), so the
-  // window has to cover that much play: with 256, qipu local's 9x9 games
-  // waited on acks (46k games/s; 1024: 51k). The coordinator's own window
-  // is 1024 games per stream.
-  int window = 1024;
+  // acked once its group commit is synced, and a game waits for its spool
+  // sync and then its coordinator's sync (several milliseconds on a busy
+  // disk), so the window has to cover that much play: with 256, qipu
+  // local's 9x9 games waited on acks (46k games/s; 1024: 51k); with 1024
+  // they still did at index depth 0 (76k-85k games/s, cores 1.62 busy;
+  // 2048: 91k-95k, 1.80). The coordinator's own window is 2048 games per
+  // stream.
+  int window = 2048;
   // Most games per upload message, >= 1. Above 1 the stream uses the
   // batched form (GameUpload.batch) and gets batched acks; 1 sends the
   // single form, one game per message.
@@ -85,8 +88,9 @@ struct UploaderOptions {
   // Most games appended to the spool and not yet synced, >= 1; see the
   // file comment. 1 syncs every group at once.
   size_t max_unsynced = 1024;
-  // Most games pending in the spool before the queue is left to fill.
-  size_t max_pending = 4096;
+  // Most games pending in the spool before the queue is left to fill: at
+  // least the window plus max_unsynced, or the window is never used.
+  size_t max_pending = 8192;
   // A stream with games in flight and no ack for this long is restarted.
   absl::Duration ack_timeout = absl::Seconds(30);
   // Age at which a stream is closed cleanly and replaced.

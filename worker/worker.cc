@@ -1,5 +1,6 @@
 #include "worker/worker.h"
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -84,8 +85,15 @@ absl::Status Worker::Start() {
       spool_->pending());
   started_ = true;
   uploader_->Start();
-  renew_thread_ = std::thread([this] { RenewLoop(); });
-  lease_thread_ = std::thread([this] { LeaseLoop(); });
+  // Named for top -H and profilers (at most 15 characters).
+  renew_thread_ = std::thread([this] {
+    pthread_setname_np(pthread_self(), "qipu-renew");
+    RenewLoop();
+  });
+  lease_thread_ = std::thread([this] {
+    pthread_setname_np(pthread_self(), "qipu-lease");
+    LeaseLoop();
+  });
   return absl::OkStatus();
 }
 

@@ -76,7 +76,7 @@ struct WorkerOptions {
   absl::Duration max_idle_poll = absl::Seconds(5);
   // No new lease while more games than this wait for upload (four upload
   // windows: the spool holds them, a few MB).
-  size_t max_backlog = 4096;
+  size_t max_backlog = 8192;
   // Capacity of the queue between the runner and the uploader.
   size_t queue_games = 256;
   // Delays between failed LeaseWork calls (the uploader has its own in
