@@ -200,6 +200,18 @@ std::shared_ptr<PositionIndex::Run> BuildRun(const PositionOps& ops,
     i = j;
   }
   slots.resize(out);
+  // The values in key order, so that a flush or a merge of runs reads each
+  // run front to back. In arrival order every value read was a cache miss
+  // in tens of MB of buffered runs: the flush's copies of values took 7%
+  // of qipu local's CPU on 9x9. Reordered here, within one batch's bytes.
+  std::string sorted;
+  sorted.reserve(run->values.size());
+  for (Slot& s : slots) {
+    const uint32_t off = static_cast<uint32_t>(sorted.size());
+    sorted.append(run->values, s.off, s.len);
+    s.off = off;
+  }
+  run->values = std::move(sorted);
   return run;
 }
 
