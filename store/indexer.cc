@@ -1,6 +1,7 @@
 #include "store/indexer.h"
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 
 #include "absl/container/inlined_vector.h"
@@ -115,14 +116,6 @@ void PutVarint(std::string* out, uint64_t v) {
   out->push_back(static_cast<char>(v));
 }
 
-// The outcome of one game won by `w`, as EncodePositionValue writes it.
-void PutOneOutcome(std::string* out, rules::Winner w) {
-  out->push_back(1);
-  out->push_back(w == rules::Winner::kBlack ? 1 : 0);
-  out->push_back(w == rules::Winner::kWhite ? 1 : 0);
-  out->push_back(w == rules::Winner::kDraw ? 1 : 0);
-}
-
 }  // namespace
 
 std::vector<IndexedPosition> IndexGame(const rules::GameRecord& record,
@@ -159,40 +152,63 @@ void IndexGameOps(const rules::GameRecord& record, int plies, int depth,
                   rules::Winner winner, const GameId& id, uint32_t config_id,
                   uint32_t day, PositionOps* out) {
   std::string* bytes = out->mutable_bytes();
-  const uint8_t w = static_cast<uint8_t>(record.width);
-  const uint8_t h = static_cast<uint8_t>(record.height);
-  // The encoded example id (the same for every continuation).
+  const char w = static_cast<char>(record.width);
+  const char h = static_cast<char>(record.height);
+  // The encoded example id (the same for every continuation): kind and two
+  // varints, at most 21 bytes.
   std::string example;
   example.push_back(static_cast<char>(id.kind));
   PutVarint(&example, id.hi);
   PutVarint(&example, id.lo);
+  // One game's outcome, as EncodePositionValue writes it.
+  const char outcome[4] = {1, winner == rules::Winner::kBlack ? '\1' : '\0',
+                           winner == rules::Winner::kWhite ? '\1' : '\0',
+                           winner == rules::Winner::kDraw ? '\1' : '\0'};
   size_t added = 0;
   WalkOpening(record, plies, depth,
               [&](const rules::Hash128& position, bool first, bool has_next,
                   uint16_t move) {
                 if (!first) return;
-                // PositionKey(), inline.
-                bytes->push_back(static_cast<char>(w));
-                bytes->push_back(static_cast<char>(h));
-                PutFixed64BE(bytes, position.hi);
-                PutFixed64BE(bytes, position.lo);
-                PutFixed32BE(bytes, config_id);
-                PutFixed32BE(bytes, day);
-                // Value length (always < 128) then the value.
-                const size_t len_at = bytes->size();
-                bytes->push_back(0);
-                PutOneOutcome(bytes, winner);
-                if (has_next) {
-                  bytes->push_back(1);  // one continuation
-                  PutVarint(bytes, move);
-                  PutOneOutcome(bytes, winner);
-                  bytes->push_back(1);  // one example
-                  bytes->append(example);
-                } else {
-                  bytes->push_back(0);  // no continuation
+                // The entry built on the stack and appended at once: key
+                // (PositionKey(), 26 bytes), value length (always < 128),
+                // value (at most 4 + 1 + 3 + 4 + 1 + 21 bytes).
+                char e[kPositionKeyLength + 1 + 40];
+                char* p = e;
+                *p++ = w;
+                *p++ = h;
+                for (int s = 56; s >= 0; s -= 8) {
+                  *p++ = static_cast<char>(position.hi >> s);
                 }
-                (*bytes)[len_at] =
-                    static_cast<char>(bytes->size() - len_at - 1);
+                for (int s = 56; s >= 0; s -= 8) {
+                  *p++ = static_cast<char>(position.lo >> s);
+                }
+                for (int s = 24; s >= 0; s -= 8) {
+                  *p++ = static_cast<char>(config_id >> s);
+                }
+                for (int s = 24; s >= 0; s -= 8) {
+                  *p++ = static_cast<char>(day >> s);
+                }
+                char* len = p++;
+                std::memcpy(p, outcome, 4);
+                p += 4;
+                if (has_next) {
+                  *p++ = 1;  // one continuation
+                  uint32_t m = move;
+                  while (m >= 0x80) {
+                    *p++ = static_cast<char>(m | 0x80);
+                    m >>= 7;
+                  }
+                  *p++ = static_cast<char>(m);
+                  std::memcpy(p, outcome, 4);
+                  p += 4;
+                  *p++ = 1;  // one example
+                  std::memcpy(p, example.data(), example.size());
+                  p += example.size();
+                } else {
+                  *p++ = 0;  // no continuation
+                }
+                *len = static_cast<char>(p - len - 1);
+                bytes->append(e, static_cast<size_t>(p - e));
                 ++added;
               });
   out->AddCount(added);

@@ -12,12 +12,18 @@ constexpr char kConfigTupleTag = 'c';
 
 }  // namespace
 
+// One append of the bytes (a byte-wise push_back checks the capacity each
+// time); the loops compile to a byte swap.
 void PutFixed32BE(std::string* out, uint32_t v) {
-  for (int s = 24; s >= 0; s -= 8) out->push_back(static_cast<char>(v >> s));
+  char b[4];
+  for (int i = 0; i < 4; ++i) b[i] = static_cast<char>(v >> (24 - 8 * i));
+  out->append(b, 4);
 }
 
 void PutFixed64BE(std::string* out, uint64_t v) {
-  for (int s = 56; s >= 0; s -= 8) out->push_back(static_cast<char>(v >> s));
+  char b[8];
+  for (int i = 0; i < 8; ++i) b[i] = static_cast<char>(v >> (56 - 8 * i));
+  out->append(b, 8);
 }
 
 uint32_t GetFixed32BE(const char* p) {

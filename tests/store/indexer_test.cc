@@ -3,7 +3,12 @@
 #include "store/indexer.h"
 
 #include "gtest/gtest.h"
+#include "rules/game.h"
+#include "rules/playout.h"
+#include "rules/rules.h"
 #include "rules/symmetry.h"
+#include "store/keys.h"
+#include "store/position_value.h"
 
 namespace qipu::store {
 namespace {
@@ -78,15 +83,15 @@ TEST(Indexer, HandicapSetupGivesWhiteTheMove) {
             rules::SymmetricHasher(b).Canonical(Color::kWhite).key);
 }
 
-
 TEST(Indexer, BoardsOfOtherSizesInBetweenChangeNothing) {
   const rules::GameRecord small =
       Game9({MakePoint(2, 2), MakePoint(6, 6), MakePoint(4, 4)});
-  const auto first = IndexGame(small, 3, 10, rules::Winner::kBlack,
-                               GameId::SelfPlay(1, 0));
+  const auto first =
+      IndexGame(small, 3, 10, rules::Winner::kBlack, GameId::SelfPlay(1, 0));
   rules::GameRecord big;
   big.width = big.height = 19;
-  big.moves = {{Color::kBlack, MakePoint(3, 3)}, {Color::kWhite, MakePoint(15, 15)}};
+  big.moves = {{Color::kBlack, MakePoint(3, 3)},
+               {Color::kWhite, MakePoint(15, 15)}};
   rules::GameRecord wide;
   wide.width = 13;
   wide.height = 7;
@@ -94,16 +99,61 @@ TEST(Indexer, BoardsOfOtherSizesInBetweenChangeNothing) {
   EXPECT_EQ(IndexGame(big, 2, 10, rules::Winner::kWhite, GameId::SelfPlay(1, 1))
                 .size(),
             3u);
-  EXPECT_EQ(IndexGame(wide, 1, 10, rules::Winner::kWhite, GameId::SelfPlay(1, 2))
-                .size(),
-            2u);
-  const auto again = IndexGame(small, 3, 10, rules::Winner::kBlack,
-                               GameId::SelfPlay(1, 0));
+  EXPECT_EQ(
+      IndexGame(wide, 1, 10, rules::Winner::kWhite, GameId::SelfPlay(1, 2))
+          .size(),
+      2u);
+  const auto again =
+      IndexGame(small, 3, 10, rules::Winner::kBlack, GameId::SelfPlay(1, 0));
   ASSERT_EQ(again.size(), first.size());
   for (size_t i = 0; i < first.size(); ++i) {
     EXPECT_EQ(again[i].position, first[i].position) << i;
     EXPECT_EQ(again[i].delta, first[i].delta) << i;
   }
+}
+
+// IndexGameOps() writes, entry for entry, the keys and encoded values of
+// what IndexGame() finds (the ingest path encodes without building
+// PositionValues): random games on several boards, depths beyond the
+// game's length, both winners and a draw, a self-play id and an imported
+// one with full-width halves (the longest example encoding).
+TEST(Indexer, IndexGameOpsEncodesExactlyWhatIndexGameFinds) {
+  rules::Rng rng(2024);
+  const GameId ids[] = {
+      GameId::SelfPlay(3, 141),
+      GameId{GameId::Kind::kImported, ~uint64_t{0}, uint64_t{1} << 63}};
+  const rules::Winner winners[] = {rules::Winner::kBlack, rules::Winner::kWhite,
+                                   rules::Winner::kDraw};
+  int checked = 0;
+  for (int size : {5, 9, 19}) {
+    for (int g = 0; g < 6; ++g) {
+      rules::Game game(size, size, *rules::PresetRules("chinese"));
+      rules::FullPlayout(game, rng);
+      rules::GameRecord record;
+      record.width = record.height = size;
+      record.moves = game.moves();
+      const int plies = static_cast<int>(record.moves.size());
+      const int depth = g % 2 == 0 ? 30 : plies + 5;
+      const GameId& id = ids[g % 2];
+      const rules::Winner winner = winners[g % 3];
+      const auto expected = IndexGame(record, plies, depth, winner, id);
+      PositionOps ops;
+      IndexGameOps(record, plies, depth, winner, id, 17, 20261204, &ops);
+      ASSERT_EQ(ops.size(), expected.size());
+      size_t i = 0;
+      ops.ForEach([&](absl::string_view key, absl::string_view value) {
+        ASSERT_LT(i, expected.size());
+        const IndexedPosition& e = expected[i++];
+        EXPECT_EQ(key,
+                  PositionKey({e.width, e.height, e.position, 17, 20261204}));
+        EXPECT_EQ(value, EncodePositionValue(e.delta))
+            << size << "x" << size << " game " << g << " entry " << i;
+        ++checked;
+      });
+      EXPECT_EQ(i, expected.size());
+    }
+  }
+  EXPECT_GT(checked, 200);
 }
 
 }  // namespace
