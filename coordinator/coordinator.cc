@@ -23,11 +23,17 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
                                           options.jobs);
   if (absl::Status s = c->jobs_->Load(); !s.ok()) return s;
   JobManager* jobs = c->jobs_.get();
-  c->ingest_ = std::make_unique<Ingestor>(c->store_.get(), options.ingest,
-                                          [jobs](const PreparedGame& g) {
-                                            if (g.job != 0)
-                                              jobs->MarkStored(g.job, g.index);
-                                          });
+  // Self-play games are checked for duplicates against the job manager's
+  // record of stored games, not looked up in the database.
+  c->ingest_ = std::make_unique<Ingestor>(
+      c->store_.get(), options.ingest,
+      [jobs](const PreparedGame& g) {
+        if (g.job != 0) jobs->MarkStored(g.job, g.index);
+      },
+      [jobs](const PreparedGame& g) -> std::optional<bool> {
+        if (g.job == 0) return std::nullopt;
+        return jobs->IsStored(g.job, g.index);
+      });
   if (!options.metrics_listen.empty()) {
     c->metrics_.SetSampler([raw = c.get()] {
       raw->metrics_.Sample(*raw->jobs_, *raw->ingest_, raw->store_->Sizes(),

@@ -9,11 +9,11 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "store/indexer.h"
-#include "store/position_index.h"
 #include "spdlog/spdlog.h"
 #include "store/aggregate.h"
+#include "store/indexer.h"
 #include "store/keys.h"
+#include "store/position_index.h"
 #include "store/status.h"
 
 namespace qipu::coordinator {
@@ -26,8 +26,11 @@ constexpr absl::Duration kIndexRoomWait = absl::Seconds(2);
 }  // namespace
 
 Ingestor::Ingestor(store::Store* store, const IngestOptions& options,
-                   StoredHook on_stored)
-    : store_(store), options_(options), on_stored_(std::move(on_stored)) {
+                   StoredHook on_stored, KnownStored known_stored)
+    : store_(store),
+      options_(options),
+      on_stored_(std::move(on_stored)),
+      known_stored_(std::move(known_stored)) {
   thread_ = std::thread([this] { Run(); });
   // Named for top -H and profilers (at most 15 characters).
   pthread_setname_np(thread_.native_handle(), "qipu-ingest");
@@ -112,22 +115,43 @@ void Ingestor::Run() {
 }
 
 void Ingestor::CommitBatch(std::deque<Item>* batch) {
-  // Duplicates: already stored, or earlier in this batch.
+  // Duplicates: already stored, or earlier in this batch. What the caller
+  // knows exactly is not looked up (self-play games: the job manager's
+  // bitmaps); the others are, in one MultiGet.
+  std::vector<int8_t> stored_before(batch->size(), -1);  // -1: look it up
+  std::vector<size_t> lookup;
   std::vector<rocksdb::Slice> keys;
-  keys.reserve(batch->size());
-  for (const Item& it : *batch) keys.emplace_back(it.game.key);
-  std::vector<rocksdb::PinnableSlice> values(keys.size());
-  std::vector<rocksdb::Status> statuses(keys.size());
-  store_->db()->MultiGet(rocksdb::ReadOptions(), store_->games(), keys.size(),
-                         keys.data(), values.data(), statuses.data());
+  for (size_t i = 0; i < batch->size(); ++i) {
+    const std::optional<bool> known =
+        known_stored_ ? known_stored_((*batch)[i].game) : std::nullopt;
+    if (known.has_value()) {
+      stored_before[i] = *known ? 1 : 0;
+    } else {
+      lookup.push_back(i);
+      keys.emplace_back((*batch)[i].game.key);
+    }
+  }
+  absl::Status read_error;
+  if (!keys.empty()) {
+    std::vector<rocksdb::PinnableSlice> values(keys.size());
+    std::vector<rocksdb::Status> statuses(keys.size());
+    store_->db()->MultiGet(rocksdb::ReadOptions(), store_->games(), keys.size(),
+                           keys.data(), values.data(), statuses.data());
+    for (size_t k = 0; k < lookup.size(); ++k) {
+      if (statuses[k].IsNotFound()) {
+        stored_before[lookup[k]] = 0;
+      } else if (statuses[k].ok()) {
+        stored_before[lookup[k]] = 1;
+      } else {
+        read_error = store::FromRocks(statuses[k], "checking for duplicates");
+      }
+    }
+  }
   std::vector<bool> fresh(batch->size(), false);
   absl::flat_hash_set<std::string> seen;
-  absl::Status read_error;
   for (size_t i = 0; i < batch->size(); ++i) {
-    if (statuses[i].IsNotFound()) {
+    if (stored_before[i] == 0) {
       fresh[i] = seen.insert((*batch)[i].game.key).second;
-    } else if (!statuses[i].ok()) {
-      read_error = store::FromRocks(statuses[i], "checking for duplicates");
     }
   }
 

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -49,9 +50,18 @@ class Ingestor {
   // Called on the committer thread for every stored game, after commit.
   using StoredHook = std::function<void(const PreparedGame&)>;
 
-  // Does not own `store`. Starts the committer thread.
+  // Whether a game is stored, when the caller knows it exactly (the job
+  // manager keeps which games of each job are stored: see
+  // JobManager::IsStored()); nullopt when it does not, and the committer
+  // then looks the game up in the games column family. Called on the
+  // committer thread, which alone writes games: an answer must cover every
+  // game committed before the call (StoredHook runs after each commit).
+  using KnownStored = std::function<std::optional<bool>(const PreparedGame&)>;
+
+  // Does not own `store`. Starts the committer thread. `known_stored` may
+  // be null (every game is looked up).
   Ingestor(store::Store* store, const IngestOptions& options,
-           StoredHook on_stored);
+           StoredHook on_stored, KnownStored known_stored = nullptr);
   // Stops after committing everything queued.
   ~Ingestor();
 
@@ -90,6 +100,7 @@ class Ingestor {
   store::Store* store_;
   const IngestOptions options_;
   StoredHook on_stored_;
+  KnownStored known_stored_;
   mutable absl::Mutex mu_;
   std::deque<Item> queue_ ABSL_GUARDED_BY(mu_);
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;

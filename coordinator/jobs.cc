@@ -401,6 +401,15 @@ absl::StatusOr<JobInfo> JobManager::Find(uint64_t job) const {
   return info;
 }
 
+std::optional<bool> JobManager::IsStored(uint64_t job, uint64_t index) const {
+  absl::ReaderMutexLock lock(&mu_);
+  auto it = jobs_.find(job);
+  if (it == jobs_.end() || index >= it->second.record.requested()) {
+    return std::nullopt;
+  }
+  return static_cast<bool>(it->second.done[index]);
+}
+
 void JobManager::MarkStored(uint64_t job, uint64_t index) {
   absl::MutexLock lock(&mu_);
   auto it = jobs_.find(job);

@@ -107,6 +107,11 @@ class JobManager {
 
   // Ingest callbacks: `index` of `job` is now stored / was rejected.
   void MarkStored(uint64_t job, uint64_t index);
+  // Whether game `index` of `job` is stored: exact for the games of known
+  // jobs (Load() reads which are from the games column family, MarkStored()
+  // keeps it up to date); nullopt for an unknown job or an index outside
+  // it. Ingestor::KnownStored for the coordinator's ingestor.
+  std::optional<bool> IsStored(uint64_t job, uint64_t index) const;
   void MarkRejected(uint64_t job, uint64_t index, const std::string& reason);
 
   // Status of one job (NotFound) or, with job == 0, of all jobs.

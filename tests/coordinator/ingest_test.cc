@@ -3,6 +3,7 @@
 #include "coordinator/ingest.h"
 
 #include <atomic>
+#include <optional>
 #include <thread>
 
 #include "absl/synchronization/notification.h"
@@ -48,6 +49,50 @@ TEST_F(IngestTest, StoresOnceAndReportsDuplicates) {
   EXPECT_EQ(jobs_->Status(job_).value()[0].done(), 1u);
 }
 
+// With a KnownStored oracle (the coordinator's: JobManager::IsStored) the
+// committer trusts what it knows and looks up only what it does not: a
+// game it says is stored is a duplicate and is not written, one it says is
+// not is stored, and an unknown one is looked up in the database. Across a
+// restart the job manager's answer comes from the stored games.
+TEST_F(IngestTest, KnownStoredAnswersReplaceTheLookup) {
+  auto known = [&](const PreparedGame& g) -> std::optional<bool> {
+    if (g.index == 5) return true;          // claimed stored (it is not)
+    if (g.index == 6) return std::nullopt;  // unknown: looked up
+    return jobs_->IsStored(g.job, g.index);
+  };
+  {
+    Ingestor ingest(
+        store_.get(), IngestOptions{},
+        [&](const PreparedGame& g) { jobs_->MarkStored(g.job, g.index); },
+        known);
+    EXPECT_EQ(ingest.SubmitAndWait(Prepared(5)).value(),
+              IngestOutcome::kDuplicate);
+    auto v = store_->Get(store_->games(),
+                         store::GameKey(store::GameId::SelfPlay(job_, 5)));
+    ASSERT_TRUE(v.ok());
+    EXPECT_FALSE(v->has_value())
+        << "a game the oracle calls stored was written";
+    EXPECT_EQ(ingest.SubmitAndWait(Prepared(6)).value(),
+              IngestOutcome::kStored);
+    EXPECT_EQ(ingest.SubmitAndWait(Prepared(6)).value(),
+              IngestOutcome::kDuplicate);
+    EXPECT_EQ(jobs_->IsStored(job_, 7), std::optional<bool>(false));
+    EXPECT_EQ(ingest.SubmitAndWait(Prepared(7)).value(),
+              IngestOutcome::kStored);
+    EXPECT_EQ(jobs_->IsStored(job_, 7), std::optional<bool>(true));
+    EXPECT_EQ(ingest.SubmitAndWait(Prepared(7)).value(),
+              IngestOutcome::kDuplicate);
+  }
+  EXPECT_EQ(jobs_->IsStored(job_, 200), std::nullopt);     // outside the job
+  EXPECT_EQ(jobs_->IsStored(job_ + 99, 0), std::nullopt);  // no such job
+  // A fresh job manager on the same database knows 6 and 7 are stored.
+  JobManager reloaded(store_.get(), configs_.get(), job_options_);
+  ASSERT_TRUE(reloaded.Load().ok());
+  EXPECT_EQ(reloaded.IsStored(job_, 6), std::optional<bool>(true));
+  EXPECT_EQ(reloaded.IsStored(job_, 7), std::optional<bool>(true));
+  EXPECT_EQ(reloaded.IsStored(job_, 5), std::optional<bool>(false));
+}
+
 TEST_F(IngestTest, DuplicatesWithinOneBatchAndConcurrentSubmitters) {
   std::vector<PreparedGame> games;
   for (uint64_t i = 0; i < 100; ++i) games.push_back(Prepared(i % 50));
@@ -77,20 +122,19 @@ TEST_F(IngestTest, DuplicatesWithinOneBatchAndConcurrentSubmitters) {
   const std::string prefix = store::PositionPrefix(9, 9, key);
   uint64_t reached = 0;
   uint64_t continued = 0;
-  ASSERT_TRUE(store_->position_index()
-                  .ForEachUnderPrefix(prefix,
-                                      [&](absl::string_view,
-                                          absl::string_view value) {
-                                        auto v =
-                                            store::DecodePositionValue(value);
-                                        EXPECT_TRUE(v.ok());
-                                        if (!v.ok()) return false;
-                                        reached += v->reached.games;
-                                        for (const auto& c : v->continuations)
-                                          continued += c.outcome.games;
-                                        return true;
-                                      })
-                  .ok());
+  ASSERT_TRUE(
+      store_->position_index()
+          .ForEachUnderPrefix(prefix,
+                              [&](absl::string_view, absl::string_view value) {
+                                auto v = store::DecodePositionValue(value);
+                                EXPECT_TRUE(v.ok());
+                                if (!v.ok()) return false;
+                                reached += v->reached.games;
+                                for (const auto& c : v->continuations)
+                                  continued += c.outcome.games;
+                                return true;
+                              })
+          .ok());
   EXPECT_EQ(reached, 50u);
   EXPECT_EQ(continued, 50u);
   // One aggregate bucket counting 50 games.
