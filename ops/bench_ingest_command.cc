@@ -62,13 +62,7 @@ std::vector<qipu::v1::GameUpload> Generate(const qipu::v1::JobConfig& cfg,
                   r);
     rules::SelfPlayOutcome outcome;
     for (uint64_t i = next++; i < n; i = next++) {
-      rules::SelfPlaySpec spec;
-      spec.width = static_cast<int>(cfg.width());
-      spec.height = static_cast<int>(cfg.height());
-      spec.rules = r;
-      spec.handicap = static_cast<int>(cfg.handicap());
-      spec.job_seed = cfg.seed();
-      spec.index = i;
+      const rules::SelfPlaySpec spec = wire::SelfPlaySpecFor(cfg, r, i);
       (void)rules::PlaySelfPlay(spec, &g, &outcome);
       wire::SelfPlayToProto(g, spec, outcome, job, "bench",
                             out[i].mutable_game());

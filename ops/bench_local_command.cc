@@ -125,12 +125,7 @@ struct StageCosts {
 absl::StatusOr<StageCosts> MeasureStages(const coordinator::JobInfo& job,
                                          int n) {
   const qipu::v1::JobConfig& cfg = job.config;
-  rules::SelfPlaySpec spec;
-  spec.width = static_cast<int>(cfg.width());
-  spec.height = static_cast<int>(cfg.height());
-  spec.rules = job.rules;
-  spec.handicap = static_cast<int>(cfg.handicap());
-  spec.job_seed = cfg.seed();
+  rules::SelfPlaySpec spec = wire::SelfPlaySpecFor(cfg, job.rules);
   rules::Game game(spec.width, spec.height, spec.rules);
   rules::SelfPlayOutcome outcome;
   std::vector<qipu::v1::Game> uploads(n);

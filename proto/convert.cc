@@ -419,6 +419,18 @@ rules::GameRecord RecordOfGame(const rules::Game& game,
   return r;
 }
 
+rules::SelfPlaySpec SelfPlaySpecFor(const qipu::v1::JobConfig& config,
+                                    const rules::Rules& rules, uint64_t index) {
+  rules::SelfPlaySpec spec;
+  spec.width = static_cast<int>(config.width());
+  spec.height = static_cast<int>(config.height());
+  spec.rules = rules;
+  spec.handicap = static_cast<int>(config.handicap());
+  spec.job_seed = config.seed();
+  spec.index = index;
+  return spec;
+}
+
 void SelfPlayToProto(const rules::Game& game, const rules::SelfPlaySpec& spec,
                      const rules::SelfPlayOutcome& outcome, uint64_t job,
                      const std::string& worker, qipu::v1::Game* out) {

@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "qipu/v1/game.pb.h"
 #include "qipu/v1/rules.pb.h"
+#include "qipu/v1/work.pb.h"
 #include "rules/game.h"
 #include "rules/record.h"
 #include "rules/result.h"
@@ -53,6 +54,13 @@ void RecordToGame(const rules::GameRecord& r, qipu::v1::Game* g);
 // self-play games only have the handicap.)
 rules::GameRecord RecordOfGame(const rules::Game& game,
                                const std::vector<rules::Point>& handicap);
+
+// The self-play spec of game `index` of a job with configuration `config`
+// played under `rules` (the job's rules, already validated from
+// config.rules()). Does not check the configuration.
+rules::SelfPlaySpec SelfPlaySpecFor(const qipu::v1::JobConfig& config,
+                                    const rules::Rules& rules,
+                                    uint64_t index = 0);
 
 // A finished self-play game as uploaded by a worker: record, rules, result,
 // area, cycles, ko captures and provenance (job, index, seed, attempt,

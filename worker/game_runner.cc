@@ -135,13 +135,7 @@ std::vector<uint64_t> GameRunner::Unplayed() const {
 }
 
 void GameRunner::Run() {
-  const qipu::v1::JobConfig& c = work_.config;
-  rules::SelfPlaySpec spec;
-  spec.width = static_cast<int>(c.width());
-  spec.height = static_cast<int>(c.height());
-  spec.rules = rules_;
-  spec.handicap = static_cast<int>(c.handicap());
-  spec.job_seed = c.seed();
+  rules::SelfPlaySpec spec = wire::SelfPlaySpecFor(work_.config, rules_);
   // Reused across games: PlaySelfPlay() resets it without allocating.
   rules::Game game(spec.width, spec.height, spec.rules);
   rules::SelfPlayOutcome outcome;
