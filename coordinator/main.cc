@@ -13,16 +13,16 @@
 
 #include "CLI/CLI.hpp"
 #include "coordinator/coordinator.h"
-#include "ops/logging.h"
-#include "ops/version.h"
+#include "base/logging.h"
+#include "base/version.h"
 #include "spdlog/spdlog.h"
 
 int main(int argc, char** argv) {
-  qipu::SetProcessDefaults();
+  qipu::base::SetProcessDefaults();
   CLI::App app{"qipu-coordinator: self-play jobs, game ingest and queries"};
   app.set_version_flag("--version", std::string("qipu-coordinator ") +
-                                        qipu::Version() + " (commit " +
-                                        qipu::GitCommit() + ")");
+                                        qipu::base::Version() + " (commit " +
+                                        qipu::base::GitCommit() + ")");
   qipu::coordinator::CoordinatorOptions o;
   std::string log_level = "info";
   int lease_ttl_ms = 30000;
@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error|off")
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
-  if (absl::Status s = qipu::InitLogging("coordinator", log_level); !s.ok()) {
+  if (absl::Status s = qipu::base::InitLogging("coordinator", log_level); !s.ok()) {
     std::fprintf(stderr, "qipu-coordinator: --log-level: %s\n",
                  std::string(s.message()).c_str());
     return 2;

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
-#include "ops/version.h"
+#include "base/version.h"
 #include "proto/convert.h"
 #include "rules/coord.h"
 #include "rules/replay.h"
@@ -263,7 +263,7 @@ absl::StatusOr<PreparedGame> PrepareSelfPlay(const qipu::v1::Game& upload,
   game.clear_meta();
   qipu::v1::Provenance* p = game.mutable_provenance();
   p->set_policy(cfg.policy());
-  p->set_qipu_version(absl::StrCat(Version(), "+", GitCommit()));
+  p->set_qipu_version(absl::StrCat(base::Version(), "+", base::GitCommit()));
   p->set_stored_unix_micros(absl::ToUnixMicros(now));
   p->clear_source();
   p->clear_file();
@@ -329,7 +329,7 @@ absl::StatusOr<PreparedImport> PrepareImport(const rules::GameRecord& record,
   p->set_file(ctx.file);
   p->set_file_game(static_cast<uint32_t>(record.game_number));
   p->set_policy("import");
-  p->set_qipu_version(absl::StrCat(Version(), "+", GitCommit()));
+  p->set_qipu_version(absl::StrCat(base::Version(), "+", base::GitCommit()));
   p->set_stored_unix_micros(absl::ToUnixMicros(ctx.now));
 
   qipu::v1::ConfigRecord dims;

@@ -10,19 +10,19 @@
 
 #include "CLI/CLI.hpp"
 #include "ops/commands.h"
-#include "ops/logging.h"
-#include "ops/version.h"
+#include "base/logging.h"
+#include "base/version.h"
 
 int main(int argc, char** argv) {
-  qipu::SetProcessDefaults();
+  qipu::base::SetProcessDefaults();
   CLI::App app{
       "qipu (棋谱): distributed batch self-play and game database for Go"};
   app.require_subcommand(1);
   // A flag given twice takes its last value (./ops/run passes defaults
   // that the user's arguments override).
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  app.set_version_flag("--version", std::string("qipu ") + qipu::Version() +
-                                        " (commit " + qipu::GitCommit() + ")");
+  app.set_version_flag("--version", std::string("qipu ") + qipu::base::Version() +
+                                        " (commit " + qipu::base::GitCommit() + ")");
   std::string log_level = "warn";
   app.add_option("--log-level", log_level,
                  "trace, debug, info, warn, error or off")
@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
   qipu::ops::AddBenchIngestCommand(*app.get_subcommand("bench"), &exit_code);
   qipu::ops::AddBenchLocalCommand(*app.get_subcommand("bench"), &exit_code);
   app.parse_complete_callback([&] {
-    if (absl::Status s = qipu::InitLogging("qipu", log_level); !s.ok()) {
+    if (absl::Status s = qipu::base::InitLogging("qipu", log_level); !s.ok()) {
       std::fprintf(stderr, "qipu: %s\n", std::string(s.message()).c_str());
     }
   });

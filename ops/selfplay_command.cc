@@ -21,7 +21,7 @@
 #include "absl/strings/str_join.h"
 #include "ops/cli_util.h"
 #include "ops/commands.h"
-#include "ops/version.h"
+#include "base/version.h"
 #include "proto/convert.h"
 #include "rules/coord.h"
 #include "rules/scoring.h"
@@ -75,7 +75,7 @@ rules::GameRecord ToRecord(const rules::Game& g,
   all.insert(all.end(), g.cycles().begin(), g.cycles().end());
   if (!all.empty()) r.extra.emplace_back("QC", CyclesText(all, spec.height));
   r.extra.emplace_back("QR", rules::RulesKey(spec.rules));
-  r.extra.emplace_back("QV", absl::StrCat(Version(), "+", GitCommit()));
+  r.extra.emplace_back("QV", absl::StrCat(base::Version(), "+", base::GitCommit()));
   return r;
 }
 

@@ -16,7 +16,7 @@
 #include "store/keys.h"
 #include "store/position_value.h"
 #include "store/status.h"
-#include "store/varint.h"
+#include "base/varint.h"
 
 namespace qipu::store {
 
@@ -246,11 +246,11 @@ constexpr size_t kMaxRuns = 48;
 
 void AppendUnindexedGame(const UnindexedGame& g, std::string* value) {
   value->push_back(static_cast<char>(g.id.kind));
-  PutVarint64(value, g.id.hi);
-  PutVarint64(value, g.id.lo);
-  PutVarint64(value, g.plies);
-  PutVarint64(value, g.config_id);
-  PutVarint64(value, g.day);
+  base::PutVarint64(value, g.id.hi);
+  base::PutVarint64(value, g.id.lo);
+  base::PutVarint64(value, g.plies);
+  base::PutVarint64(value, g.config_id);
+  base::PutVarint64(value, g.day);
 }
 
 absl::StatusOr<std::vector<UnindexedGame>> DecodeUnindexedGames(
@@ -263,9 +263,9 @@ absl::StatusOr<std::vector<UnindexedGame>> DecodeUnindexedGames(
     uint64_t plies = 0, config = 0, day = 0;
     if ((kind != static_cast<uint8_t>(GameId::Kind::kSelfPlay) &&
          kind != static_cast<uint8_t>(GameId::Kind::kImported)) ||
-        !GetVarint64(&value, &g.id.hi) || !GetVarint64(&value, &g.id.lo) ||
-        !GetVarint64(&value, &plies) || !GetVarint64(&value, &config) ||
-        !GetVarint64(&value, &day) || plies > 0xFFFFFFFFu ||
+        !base::GetVarint64(&value, &g.id.hi) || !base::GetVarint64(&value, &g.id.lo) ||
+        !base::GetVarint64(&value, &plies) || !base::GetVarint64(&value, &config) ||
+        !base::GetVarint64(&value, &day) || plies > 0xFFFFFFFFu ||
         config > 0xFFFFFFFFu || day > 0xFFFFFFFFu) {
       return absl::DataLossError("unindexed batch record: malformed");
     }

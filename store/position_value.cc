@@ -3,22 +3,22 @@
 #include <algorithm>
 
 #include "store/keys.h"
-#include "store/varint.h"
+#include "base/varint.h"
 
 namespace qipu::store {
 namespace {
 
 void PutOutcome(std::string* out, const Outcome& o) {
-  PutVarint64(out, o.games);
-  PutVarint64(out, o.black);
-  PutVarint64(out, o.white);
-  PutVarint64(out, o.draws);
+  base::PutVarint64(out, o.games);
+  base::PutVarint64(out, o.black);
+  base::PutVarint64(out, o.white);
+  base::PutVarint64(out, o.draws);
 }
 
 // False when truncated or when the counts exceed the games.
 bool GetOutcome(absl::string_view* in, Outcome* o) {
-  if (!GetVarint64(in, &o->games) || !GetVarint64(in, &o->black) ||
-      !GetVarint64(in, &o->white) || !GetVarint64(in, &o->draws)) {
+  if (!base::GetVarint64(in, &o->games) || !base::GetVarint64(in, &o->black) ||
+      !base::GetVarint64(in, &o->white) || !base::GetVarint64(in, &o->draws)) {
     return false;
   }
   uint64_t left = o->games;
@@ -32,8 +32,8 @@ bool GetOutcome(absl::string_view* in, Outcome* o) {
 
 void PutGameId(std::string* out, const GameId& id) {
   out->push_back(static_cast<char>(id.kind));
-  PutVarint64(out, id.hi);
-  PutVarint64(out, id.lo);
+  base::PutVarint64(out, id.hi);
+  base::PutVarint64(out, id.lo);
 }
 
 bool GetGameId(absl::string_view* in, GameId* id) {
@@ -45,7 +45,7 @@ bool GetGameId(absl::string_view* in, GameId* id) {
   }
   in->remove_prefix(1);
   id->kind = static_cast<GameId::Kind>(kind);
-  return GetVarint64(in, &id->hi) && GetVarint64(in, &id->lo);
+  return base::GetVarint64(in, &id->hi) && base::GetVarint64(in, &id->lo);
 }
 
 void AppendExamples(std::vector<GameId>* to, const std::vector<GameId>& from) {
@@ -87,11 +87,11 @@ std::string EncodePositionValue(const PositionValue& v) {
   std::string out;
   out.reserve(8 + v.continuations.size() * 16);
   PutOutcome(&out, v.reached);
-  PutVarint64(&out, v.continuations.size());
+  base::PutVarint64(&out, v.continuations.size());
   for (const Continuation& c : v.continuations) {
-    PutVarint64(&out, c.move);
+    base::PutVarint64(&out, c.move);
     PutOutcome(&out, c.outcome);
-    PutVarint64(&out, c.examples.size());
+    base::PutVarint64(&out, c.examples.size());
     for (const GameId& id : c.examples) PutGameId(&out, id);
   }
   return out;
@@ -101,7 +101,7 @@ absl::StatusOr<PositionValue> DecodePositionValue(absl::string_view data) {
   PositionValue v;
   absl::string_view in = data;
   uint64_t n = 0;
-  if (!GetOutcome(&in, &v.reached) || !GetVarint64(&in, &n)) {
+  if (!GetOutcome(&in, &v.reached) || !base::GetVarint64(&in, &n)) {
     return absl::DataLossError("position value: truncated or bad header");
   }
   // A continuation takes at least 6 bytes.
@@ -113,8 +113,8 @@ absl::StatusOr<PositionValue> DecodePositionValue(absl::string_view data) {
     Continuation& c = v.continuations[i];
     uint64_t move = 0;
     uint64_t examples = 0;
-    if (!GetVarint64(&in, &move) || move > 0xFFFF ||
-        !GetOutcome(&in, &c.outcome) || !GetVarint64(&in, &examples)) {
+    if (!base::GetVarint64(&in, &move) || move > 0xFFFF ||
+        !GetOutcome(&in, &c.outcome) || !base::GetVarint64(&in, &examples)) {
       return absl::DataLossError("position value: truncated continuation");
     }
     c.move = static_cast<uint16_t>(move);

@@ -32,17 +32,17 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/time/time.h"
-#include "ops/logging.h"
-#include "ops/version.h"
+#include "base/logging.h"
+#include "base/version.h"
 #include "spdlog/spdlog.h"
 #include "worker/worker.h"
 
 int main(int argc, char** argv) {
-  qipu::SetProcessDefaults();
+  qipu::base::SetProcessDefaults();
   CLI::App app{"qipu-worker: leases, plays and uploads self-play games"};
   app.set_version_flag("--version", std::string("qipu-worker ") +
-                                        qipu::Version() + " (commit " +
-                                        qipu::GitCommit() + ")");
+                                        qipu::base::Version() + " (commit " +
+                                        qipu::base::GitCommit() + ")");
   qipu::worker::WorkerOptions o;
   std::string log_level = "info";
   double exit_when_idle = 0;
@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
 
-  if (absl::Status s = qipu::InitLogging("qipu-worker", log_level); !s.ok()) {
+  if (absl::Status s = qipu::base::InitLogging("qipu-worker", log_level); !s.ok()) {
     std::fprintf(stderr, "qipu-worker: %s\n", std::string(s.message()).c_str());
     return 2;
   }

@@ -1,8 +1,8 @@
 // The version of qipu and the git commit it was built from.
-#ifndef QIPU_OPS_VERSION_H_
-#define QIPU_OPS_VERSION_H_
+#ifndef QIPU_BASE_VERSION_H_
+#define QIPU_BASE_VERSION_H_
 
-namespace qipu {
+namespace qipu::base {
 
 // Semantic version of this build, e.g. "0.1.0". Thread-safe; static storage.
 const char* Version();
@@ -11,6 +11,6 @@ const char* Version();
 // changes, or "unknown" outside a git checkout. Thread-safe; static storage.
 const char* GitCommit();
 
-}  // namespace qipu
+}  // namespace qipu::base
 
-#endif  // QIPU_OPS_VERSION_H_
+#endif  // QIPU_BASE_VERSION_H_

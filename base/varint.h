@@ -1,13 +1,13 @@
 // LEB128 varints for value codecs. Decoding never reads past the end.
-#ifndef QIPU_STORE_VARINT_H_
-#define QIPU_STORE_VARINT_H_
+#ifndef QIPU_BASE_VARINT_H_
+#define QIPU_BASE_VARINT_H_
 
 #include <cstdint>
 #include <string>
 
 #include "absl/strings/string_view.h"
 
-namespace qipu::store {
+namespace qipu::base {
 
 // Appends v to *out (1..10 bytes).
 inline void PutVarint64(std::string* out, uint64_t v) {
@@ -34,6 +34,6 @@ inline bool GetVarint64(absl::string_view* in, uint64_t* v) {
   return false;
 }
 
-}  // namespace qipu::store
+}  // namespace qipu::base
 
-#endif  // QIPU_STORE_VARINT_H_
+#endif  // QIPU_BASE_VARINT_H_

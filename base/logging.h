@@ -1,13 +1,13 @@
 // Process setup for qipu binaries: one spdlog logger to stderr, configured
 // once per process in main(), and process-wide library defaults.
-#ifndef QIPU_OPS_LOGGING_H_
-#define QIPU_OPS_LOGGING_H_
+#ifndef QIPU_BASE_LOGGING_H_
+#define QIPU_BASE_LOGGING_H_
 
 #include <string>
 
 #include "absl/status/status.h"
 
-namespace qipu {
+namespace qipu::base {
 
 // Installs the default spdlog logger for `program` writing to stderr with
 // timestamps and level, at `level` ("trace", "debug", "info", "warn",
@@ -22,6 +22,6 @@ absl::Status InitLogging(const std::string& program, const std::string& level);
 // covered by thread-safety annotations and the sanitizer test build.
 void SetProcessDefaults();
 
-}  // namespace qipu
+}  // namespace qipu::base
 
-#endif  // QIPU_OPS_LOGGING_H_
+#endif  // QIPU_BASE_LOGGING_H_

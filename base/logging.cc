@@ -1,4 +1,4 @@
-#include "ops/logging.h"
+#include "base/logging.h"
 
 #include <memory>
 
@@ -6,7 +6,7 @@
 #include "spdlog/sinks/stdout_color_sinks.h"
 #include "spdlog/spdlog.h"
 
-namespace qipu {
+namespace qipu::base {
 
 absl::Status InitLogging(const std::string& program, const std::string& level) {
   auto logger = spdlog::stderr_color_mt(program);
@@ -26,4 +26,4 @@ void SetProcessDefaults() {
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
 }
 
-}  // namespace qipu
+}  // namespace qipu::base
