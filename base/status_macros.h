@@ -1,6 +1,6 @@
 // Small status-propagation macros (this Abseil has no ABSL_RETURN_IF_ERROR).
-#ifndef QIPU_RULES_STATUS_MACROS_H_
-#define QIPU_RULES_STATUS_MACROS_H_
+#ifndef QIPU_BASE_STATUS_MACROS_H_
+#define QIPU_BASE_STATUS_MACROS_H_
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -26,4 +26,4 @@
   if (!tmp.ok()) return std::move(tmp).status();    \
   lhs = std::move(tmp).value()
 
-#endif  // QIPU_RULES_STATUS_MACROS_H_
+#endif  // QIPU_BASE_STATUS_MACROS_H_
