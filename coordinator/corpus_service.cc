@@ -8,10 +8,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
-#include "coordinator/grpc_status.h"
+#include "base/grpc_status.h"
 #include "spdlog/spdlog.h"
 
 namespace qipu::coordinator {
+
+using base::ToGrpc;
 namespace {
 
 // The responses of one Import stream, in request order: a slot is

@@ -14,6 +14,7 @@
 #include "CLI/CLI.hpp"
 #include "coordinator/coordinator.h"
 #include "base/logging.h"
+#include "base/signals.h"
 #include "base/version.h"
 #include "spdlog/spdlog.h"
 
@@ -71,12 +72,9 @@ int main(int argc, char** argv) {
       std::min<size_t>(o.store.total_write_buffer_bytes / 4, 64u << 20);
   o.store.sync = !no_sync;
 
-  // Block the signals in every thread; one waits for them below.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // SIGINT and SIGTERM wait for the loop below (before any thread starts:
+  // the coordinator's threads inherit the mask).
+  const qipu::base::StopSignals signals;
 
   auto c = qipu::coordinator::Coordinator::Start(o);
   if (!c.ok()) {
@@ -97,9 +95,8 @@ int main(int argc, char** argv) {
   // RocksDB does not resume from, only a reopen brings writes back, so the
   // coordinator exits (status 3) for its supervisor to restart it. Every
   // acknowledged game is in the WAL; workers resend the others.
-  const timespec poll = {0, 200 * 1000 * 1000};
   for (;;) {
-    const int sig = sigtimedwait(&signals, nullptr, &poll);
+    const int sig = signals.Wait(absl::Milliseconds(200));
     if (sig > 0) {
       spdlog::info("coordinator: signal {}", sig);
       break;

@@ -2,10 +2,12 @@
 
 #include <utility>
 
-#include "coordinator/grpc_status.h"
+#include "base/grpc_status.h"
 #include "spdlog/spdlog.h"
 
 namespace qipu::coordinator {
+
+using base::ToGrpc;
 namespace {
 
 // Moves the engine's answer into *resp, or maps its error. Storage errors

@@ -10,13 +10,15 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
-#include "coordinator/grpc_status.h"
+#include "base/grpc_status.h"
 #include "coordinator/prepare.h"
 #include "grpcpp/impl/codegen/proto_utils.h"
-#include "grpcpp/support/method_handler.h"
+#include "base/raw_stream.h"
 #include "spdlog/spdlog.h"
 
 namespace qipu::coordinator {
+
+using base::ToGrpc;
 
 // The acks of one upload stream, in arrival order. Slots are reserved as
 // games arrive and filled as their outcomes become known; the writer sends
@@ -294,15 +296,12 @@ WorkServiceImpl::WorkServiceImpl(JobManager* jobs, Ingestor* ingest,
       ingest_(ingest),
       metrics_(metrics),
       options_(options),
-      pool_(ValidateThreads(options.validate_threads)) {
-  using Stream = grpc::ServerReaderWriter<grpc::ByteBuffer, grpc::ByteBuffer>;
-  MarkMethodStreamed(
-      kUploadGamesMethod,
-      new grpc::internal::BidiStreamingHandler<
-          WorkServiceImpl, grpc::ByteBuffer, grpc::ByteBuffer>(
-          [](WorkServiceImpl* service, grpc::ServerContext* ctx,
-             Stream* stream) { return service->UploadGames(ctx, stream); },
-          this));
+      pool_(ValidateThreads(options.validate_threads), "qipu-validate") {
+  MarkMethodStreamed(kUploadGamesMethod,
+                     base::NewRawBidiHandler([this](grpc::ServerContext* ctx,
+                                                    base::RawServerStream* s) {
+                       return UploadGames(ctx, s);
+                     }));
 }
 
 grpc::Status WorkServiceImpl::UploadGames(

@@ -12,7 +12,7 @@
 #include "coordinator/ingest.h"
 #include "coordinator/jobs.h"
 #include "coordinator/metrics.h"
-#include "coordinator/work_pool.h"
+#include "base/work_pool.h"
 #include "grpcpp/support/byte_buffer.h"
 #include "qipu/v1/work.grpc.pb.h"
 
@@ -93,7 +93,7 @@ class WorkServiceImpl final : public qipu::v1::WorkService::Service {
   Metrics* metrics_;
   const WorkServiceOptions options_;
   // Validates the games of upload messages in parallel.
-  WorkPool pool_;
+  base::WorkPool pool_;
 
   // True after Drain() began (draining_, readable without the lock).
   bool draining() const {

@@ -22,7 +22,8 @@
 #include "absl/time/clock.h"
 #include "nlohmann/json.hpp"
 #include "ops/commands.h"
-#include "ops/corpus_cli.h"
+#include "base/console.h"
+#include "client/database.h"
 
 namespace qipu::ops {
 namespace {
@@ -98,7 +99,7 @@ std::string Transform(const std::string& sgf, int t, int n) {
 int RunBenchImport(const BenchImportOptions& o) {
   coordinator::ImportFileList list = coordinator::ListImportFiles(o.paths);
   if (list.files.empty()) {
-    PrintError("bench import", "paths", "no SGF files found");
+    base::PrintError("bench import", "paths", "no SGF files found");
     return 1;
   }
   std::vector<std::pair<std::string, std::string>> inputs;
@@ -120,15 +121,19 @@ int RunBenchImport(const BenchImportOptions& o) {
     std::string dir = absl::StrCat(base != nullptr ? base : "/tmp",
                                    "/qipu-bench-import-XXXXXX");
     if (mkdtemp(dir.data()) == nullptr) {
-      PrintError("bench import", dir, "cannot create a temporary folder");
+      base::PrintError("bench import", dir, "cannot create a temporary folder");
       return 1;
     }
     coordinator::ImporterOptions io;
     io.threads = o.threads;
     {
-      auto local = LocalCorpus::Open(dir, true, io, !o.no_sync);
+      client::LocalDatabaseOptions lo;
+      lo.create = true;
+      lo.sync = !o.no_sync;
+      lo.importer = io;
+      auto local = client::LocalDatabase::Open(dir, lo);
       if (!local.ok()) {
-        PrintError("bench import", dir, std::string(local.status().message()));
+        base::PrintError("bench import", dir, std::string(local.status().message()));
         return 1;
       }
       absl::Mutex mu;

@@ -23,9 +23,10 @@
 #include "coordinator/coordinator.h"
 #include "coordinator/prepare.h"
 #include "nlohmann/json.hpp"
-#include "ops/cli_util.h"
+#include "base/channel.h"
+#include "base/console.h"
 #include "ops/commands.h"
-#include "ops/job_spec.h"
+#include "ops/flags.h"
 #include "proto/convert.h"
 #include "qipu/v1/work.grpc.pb.h"
 #include "rules/selfplay.h"
@@ -81,9 +82,9 @@ std::vector<qipu::v1::GameUpload> Generate(const qipu::v1::JobConfig& cfg,
 uint64_t Stream(const std::string& address,
                 const std::vector<qipu::v1::GameUpload>& uploads, size_t begin,
                 size_t end, size_t per_message, std::string* error) {
-  auto stub = qipu::v1::WorkService::NewStub(Dial(address));
+  auto stub = qipu::v1::WorkService::NewStub(base::Dial(address));
   grpc::ClientContext ctx;
-  SetDeadline(&ctx, 600);
+  base::SetDeadline(&ctx, absl::Seconds(600));
   auto stream = stub->UploadGames(&ctx);
   std::atomic<uint64_t> acked{0};
   std::thread reader([&] {

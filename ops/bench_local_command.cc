@@ -34,7 +34,7 @@
 #include "coordinator/prepare.h"
 #include "nlohmann/json.hpp"
 #include "ops/commands.h"
-#include "ops/job_spec.h"
+#include "ops/flags.h"
 #include "ops/playout_rate.h"
 #include "proto/convert.h"
 #include "rules/replay.h"

@@ -43,7 +43,8 @@
 #include "grpcpp/completion_queue.h"
 #include "grpcpp/create_channel.h"
 #include "nlohmann/json.hpp"
-#include "ops/cli_util.h"
+#include "base/channel.h"
+#include "base/console.h"
 #include "ops/commands.h"
 #include "proto/convert.h"
 #include "qipu/v1/query.grpc.pb.h"
@@ -143,7 +144,7 @@ absl::StatusOr<BuildReport> Build(const QueryBenchOptions& o,
               : std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::thread> threads;
   for (int t = 0; t < n; ++t) threads.emplace_back(play);
-  ProgressBar bar("building", o.games);
+  base::ProgressBar bar("building", o.games);
   while (acked.load() < o.games) {
     bar.Update(acked.load());
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -205,7 +206,7 @@ absl::StatusOr<std::vector<std::vector<std::string>>> SamplePositions(
       req.clear_moves();
       for (const auto& m : moves) req.add_moves(m);
       grpc::ClientContext ctx;
-      SetDeadline(&ctx, 10);
+      base::SetDeadline(&ctx, absl::Seconds(10));
       qipu::v1::OpeningsResponse resp;
       grpc::Status st = stub->Openings(&ctx, req, &resp);
       if (!st.ok()) {
@@ -271,7 +272,7 @@ void QueryLoop(const std::string& addr, int index, const QueryBenchOptions& o,
   std::vector<Call> calls(o.inflight);
   auto start = [&](Call& c) {
     c.ctx = std::make_unique<grpc::ClientContext>();
-    SetDeadline(c.ctx.get(), 5);
+    base::SetDeadline(c.ctx.get(), absl::Seconds(5));
     c.resp.Clear();
     c.start = std::chrono::steady_clock::now();
     c.reader = stub->PrepareAsyncOpenings(c.ctx.get(), reqs[pick(rng)], &cq);

@@ -10,9 +10,10 @@
 #include <string>
 
 #include "nlohmann/json.hpp"
-#include "ops/cli_util.h"
+#include "base/files.h"
 #include "ops/commands.h"
-#include "ops/json_out.h"
+#include "ops/flags.h"
+#include "report/rules_json.h"
 #include "rules/coord.h"
 #include "rules/replay.h"
 #include "rules/result.h"
@@ -31,7 +32,7 @@ nlohmann::json ReportJson(const rules::GameRecord& rec, const rules::Rules& r,
                           const rules::ReplayReport& rep,
                           const std::string& rules_note) {
   nlohmann::json cycles = nlohmann::json::array();
-  for (const auto& c : rep.cycles) cycles.push_back(CycleJson(c, rec.height));
+  for (const auto& c : rep.cycles) cycles.push_back(report::CycleJson(c, rec.height));
   nlohmann::json j = {
       {"game", rec.game_number},
       {"size",
@@ -45,11 +46,11 @@ nlohmann::json ReportJson(const rules::GameRecord& rec, const rules::Rules& r,
       {"cycles", cycles},
       {"ko_captures", rep.ko_captures},
       {"handicap", rep.handicap},
-      {"area", AreaJson(rep.area)},
+      {"area", report::AreaJson(rep.area)},
       {"area_result", rules::ResultToSgf(rep.area_result)},
       {"area_result_stones", rules::ResultInStones(rep.area_result)},
       {"record_result", nullptr},
-      {"rules", RulesJson(r)},
+      {"rules", report::RulesJson(r)},
   };
   if (!rep.legal) {
     j["illegal_move"] = rep.illegal_move;
@@ -105,7 +106,7 @@ void PrintText(const rules::GameRecord& rec, const nlohmann::json& j) {
 }
 
 int RunReplay(const ReplayOptions& o) {
-  auto data = ReadFile(o.file);
+  auto data = base::ReadFile(o.file);
   if (!data.ok()) {
     std::fprintf(stderr, "qipu replay: %s\n",
                  std::string(data.status().message()).c_str());

@@ -19,7 +19,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "ops/cli_util.h"
+#include "absl/synchronization/mutex.h"
+#include "base/console.h"
+#include "base/work_pool.h"
+#include "ops/flags.h"
 #include "ops/commands.h"
 #include "base/version.h"
 #include "proto/convert.h"
@@ -105,50 +108,46 @@ int RunSelfplay(const SelfplayOptions& o) {
                  ec.message().c_str());
     return 1;
   }
-  std::atomic<uint64_t> next{0};
   std::atomic<uint64_t> written{0};
   std::atomic<bool> failed{false};
-  auto work = [&] {
-    rules::Game game(o.size, o.size, *r);
+  absl::Mutex mu;
+  base::ProgressBar bar("selfplay", o.games);  // guarded by mu
+  base::WorkPool pool(o.threads - 1, "qipu-selfplay");
+  struct State {
+    rules::Game game;
     rules::SelfPlayOutcome outcome;
-    for (uint64_t i = next++; i < o.games && !failed; i = next++) {
-      rules::SelfPlaySpec spec;
-      spec.width = spec.height = o.size;
-      spec.rules = *r;
-      spec.handicap = o.handicap;
-      spec.job_seed = o.seed;
-      spec.index = i;
-      if (absl::Status s = rules::PlaySelfPlay(spec, &game, &outcome);
-          !s.ok()) {
-        std::fprintf(stderr, "qipu selfplay: %s\n",
-                     std::string(s.message()).c_str());
-        failed = true;
-        return;
-      }
-      const std::string path =
-          absl::StrFormat("%s/game-%06d.sgf", o.out, i + 1);
-      std::ofstream f(path, std::ios::binary | std::ios::trunc);
-      f << rules::WriteSgf(ToRecord(game, spec, outcome));
-      f.close();
-      if (!f) {
-        std::fprintf(stderr, "qipu selfplay: cannot write %s\n", path.c_str());
-        failed = true;
-        return;
-      }
-      ++written;
-    }
   };
-  ProgressBar bar("selfplay", o.games);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < o.threads; ++t) threads.emplace_back(work);
-  while (written < o.games && !failed) {
-    bar.Update(written);
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    bool any_running = next < o.games + o.threads;
-    if (!any_running) break;
-  }
-  for (auto& t : threads) t.join();
-  bar.Update(written);
+  base::ParallelForEach(
+      pool, o.games,
+      [&] { return std::make_unique<State>(State{rules::Game(o.size, o.size, *r), {}}); },
+      [&](std::unique_ptr<State>& st, size_t i) {
+        if (failed) return;
+        rules::SelfPlaySpec spec;
+        spec.width = spec.height = o.size;
+        spec.rules = *r;
+        spec.handicap = o.handicap;
+        spec.job_seed = o.seed;
+        spec.index = i;
+        if (absl::Status s = rules::PlaySelfPlay(spec, &st->game, &st->outcome);
+            !s.ok()) {
+          base::PrintError("selfplay", s.message());
+          failed = true;
+          return;
+        }
+        const std::string path =
+            absl::StrFormat("%s/game-%06d.sgf", o.out, i + 1);
+        std::ofstream f(path, std::ios::binary | std::ios::trunc);
+        f << rules::WriteSgf(ToRecord(st->game, spec, st->outcome));
+        f.close();
+        if (!f) {
+          base::PrintError("selfplay", "cannot write " + path);
+          failed = true;
+          return;
+        }
+        const uint64_t done = ++written;
+        absl::MutexLock lock(&mu);
+        bar.Update(done);
+      });
   bar.Finish();
   if (failed) return 1;
   std::printf("%llu games written to %s\n",

@@ -4,17 +4,10 @@
 #include <chrono>
 #include <utility>
 
-#include "grpcpp/create_channel.h"
-#include "grpcpp/security/credentials.h"
-#include "grpcpp/support/channel_arguments.h"
+#include "base/channel.h"
+#include "base/grpc_status.h"
 
 namespace qipu::worker {
-
-absl::Status FromGrpc(const grpc::Status& s) {
-  if (s.ok()) return absl::OkStatus();
-  return absl::Status(static_cast<absl::StatusCode>(s.error_code()),
-                      s.error_message());
-}
 
 bool IsTransient(const absl::Status& s) {
   switch (s.code()) {
@@ -63,13 +56,9 @@ constexpr char kUploadGamesMethod[] = "/qipu.v1.WorkService/UploadGames";
 
 std::shared_ptr<grpc::Channel> MakeChannel(const ClientOptions& options) {
   if (options.channel != nullptr) return options.channel;
-  grpc::ChannelArguments args;
-  const int max_ms = static_cast<int>(
-      absl::ToInt64Milliseconds(options.max_reconnect_backoff));
-  args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, std::min(100, max_ms));
-  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, max_ms);
-  return grpc::CreateCustomChannel(options.address,
-                                   grpc::InsecureChannelCredentials(), args);
+  base::ChannelOptions co;
+  co.max_reconnect_backoff = options.max_reconnect_backoff;
+  return base::Dial(options.address, co);
 }
 
 }  // namespace
@@ -78,16 +67,11 @@ CoordinatorClient::CoordinatorClient(const ClientOptions& options)
     : options_(options),
       channel_(MakeChannel(options)),
       stub_(qipu::v1::WorkService::NewStub(channel_)),
-      upload_method_(kUploadGamesMethod,
-                     grpc::internal::RpcMethod::BIDI_STREAMING, channel_) {}
+      upload_method_(channel_, kUploadGamesMethod) {}
 
 std::unique_ptr<CoordinatorClient::UploadStream> CoordinatorClient::UploadGames(
     grpc::ClientContext* ctx) {
-  // What the generated stub does for its typed stream, with bytes.
-  return std::unique_ptr<UploadStream>(
-      grpc::internal::ClientReaderWriterFactory<
-          grpc::ByteBuffer, grpc::ByteBuffer>::Create(channel_.get(),
-                                                      upload_method_, ctx));
+  return upload_method_.Open(ctx);
 }
 
 absl::StatusOr<LeaseReply> CoordinatorClient::LeaseWork(uint32_t max_games) {
@@ -102,7 +86,7 @@ absl::StatusOr<LeaseReply> CoordinatorClient::LeaseWork(uint32_t max_games) {
     CallScope scope(this, &ctx);
     s = stub_->LeaseWork(&ctx, req, &resp);
   }
-  if (!s.ok()) return FromGrpc(s);
+  if (!s.ok()) return base::FromGrpc(s);
   LeaseReply reply;
   reply.ttl = absl::Milliseconds(resp.ttl_ms());
   reply.retry_after = absl::Milliseconds(resp.retry_after_ms());
@@ -129,7 +113,7 @@ absl::StatusOr<absl::Duration> CoordinatorClient::RenewLease(
     CallScope scope(this, &ctx);
     s = stub_->RenewLease(&ctx, req, &resp);
   }
-  if (!s.ok()) return FromGrpc(s);
+  if (!s.ok()) return base::FromGrpc(s);
   return absl::Milliseconds(resp.ttl_ms());
 }
 
@@ -144,7 +128,7 @@ absl::Status CoordinatorClient::ReturnLease(const std::string& lease_id) {
     CallScope scope(this, &ctx);
     s = stub_->ReturnLease(&ctx, req, &resp);
   }
-  return FromGrpc(s);
+  return base::FromGrpc(s);
 }
 
 void CoordinatorClient::CancelCalls() {

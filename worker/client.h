@@ -22,11 +22,11 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "base/raw_stream.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "grpcpp/channel.h"
 #include "grpcpp/client_context.h"
-#include "grpcpp/impl/rpc_method.h"
 #include "grpcpp/support/byte_buffer.h"
 #include "grpcpp/support/status.h"
 #include "grpcpp/support/sync_stream.h"
@@ -64,9 +64,6 @@ struct LeaseReply {
   absl::Duration retry_after;
 };
 
-// The absl::Status of a gRPC status (same code, same message).
-absl::Status FromGrpc(const grpc::Status& s);
-
 // True when the call may succeed if repeated later: UNAVAILABLE,
 // DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, CANCELLED, INTERNAL and
 // UNKNOWN (transport failures surface as the last two).
@@ -99,8 +96,7 @@ class CoordinatorClient {
   // The UploadGames stream as raw bytes: GameUpload messages out, GameAck
   // messages in, each one grpc::ByteBuffer (the caller encodes and
   // parses). Sync API: one writer thread and one reader thread at most.
-  using UploadStream =
-      grpc::ClientReaderWriter<grpc::ByteBuffer, grpc::ByteBuffer>;
+  using UploadStream = base::RawClientStream;
 
   // Starts an UploadGames call with `ctx` (not owned; set its deadline
   // first, keep it alive until the stream is finished and destroyed) on
@@ -117,10 +113,8 @@ class CoordinatorClient {
   const ClientOptions options_;
   const std::shared_ptr<grpc::Channel> channel_;
   const std::unique_ptr<qipu::v1::WorkService::Stub> stub_;
-  // "/qipu.v1.WorkService/UploadGames", registered on channel_. The sync
-  // stream over it is built the way the generated stub builds its typed
-  // one (grpc::GenericStub has no sync streams in gRPC 1.51).
-  const grpc::internal::RpcMethod upload_method_;
+  // "/qipu.v1.WorkService/UploadGames" on channel_, as a raw stream.
+  const base::RawBidiMethod upload_method_;
   absl::Mutex mu_;
   // Contexts of the unary calls in flight (not owned).
   absl::flat_hash_set<grpc::ClientContext*> calls_ ABSL_GUARDED_BY(mu_);

@@ -16,8 +16,9 @@
 //                   unacknowledged games, reconnect and resend
 //   Worker          lease loop, renewal loop, graceful stop; owns the rest
 // This file only parses flags into WorkerOptions, sets up logging and
-// turns SIGTERM/SIGINT into Worker::Stop(): a sigwait() thread receives the
-// signals (blocked in every thread), so no work happens in a handler. The
+// turns SIGTERM/SIGINT into Worker::Stop(): a watcher thread
+// (base::OnStopSignals) receives the signals (blocked in every thread), so
+// no work happens in a handler. The
 // first signal stops gracefully (finish the games in progress, upload,
 // return the lease); a second one stops at once.
 //
@@ -33,6 +34,7 @@
 #include "CLI/CLI.hpp"
 #include "absl/time/time.h"
 #include "base/logging.h"
+#include "base/signals.h"
 #include "base/version.h"
 #include "spdlog/spdlog.h"
 #include "worker/worker.h"
@@ -109,36 +111,26 @@ int main(int argc, char** argv) {
   o.drain_timeout = absl::Seconds(drain_timeout);
   o.rpc_timeout = absl::Seconds(rpc_timeout);
 
-  // Block the stop signals in every thread (threads inherit the mask);
-  // only the sigwait() thread below receives them. SIGUSR1 is how main()
-  // ends that thread.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGUSR1);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-
+  // SIGTERM and SIGINT wait for the watcher below (before any thread
+  // starts: the worker's threads inherit the mask). The first stops the
+  // worker gracefully, a second one at once.
+  const qipu::base::StopSignals signals;
   qipu::worker::Worker worker(o);
   if (absl::Status s = worker.Start(); !s.ok()) {
     spdlog::error("worker: {}", s.ToString());
     return 1;
   }
-  std::thread signal_thread([&worker, signals] {
-    for (int received = 0;; ++received) {
-      int sig = 0;
-      if (sigwait(&signals, &sig) != 0) return;
-      if (sig == SIGUSR1) return;  // Sent by main() once the worker ended.
+  absl::Status s;
+  {
+    const qipu::base::OnStopSignals watcher(signals, [&worker](int sig,
+                                                               int count) {
       spdlog::info("worker {}: {} received; stopping{}", worker.name(),
                    sig == SIGTERM ? "SIGTERM" : "SIGINT",
-                   received == 0 ? " gracefully" : " now");
-      worker.Stop(/*graceful=*/received == 0);
-    }
-  });
-  const absl::Status s = worker.Wait();
-  // Wake the signal thread so that it can be joined.
-  pthread_kill(signal_thread.native_handle(), SIGUSR1);
-  signal_thread.join();
+                   count == 0 ? " gracefully" : " now");
+      worker.Stop(/*graceful=*/count == 0);
+    });
+    s = worker.Wait();
+  }
   if (!s.ok()) {
     spdlog::error("worker {}: {}", worker.name(), s.ToString());
     return 1;

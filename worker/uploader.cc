@@ -1,5 +1,7 @@
 #include "worker/uploader.h"
 
+#include "base/grpc_status.h"
+
 #include <pthread.h>
 
 #include <algorithm>
@@ -338,7 +340,7 @@ absl::Status Uploader::RunStream() {
     } else if (!not_stored_.empty()) {
       result = absl::UnavailableError(not_stored_);
     } else if (!finish.ok()) {
-      result = FromGrpc(finish);
+      result = base::FromGrpc(finish);
       malformed = finish.error_code() == grpc::StatusCode::INVALID_ARGUMENT;
     } else if (!in_flight_.empty()) {
       result = absl::UnavailableError(absl::StrCat(

@@ -1,4 +1,4 @@
-#include "ops/query_output.h"
+#include "report/query_report.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -8,12 +8,12 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "google/protobuf/util/json_util.h"
-#include "ops/cli_util.h"
+#include "base/console.h"
 #include "proto/convert.h"
 #include "rules/coord.h"
 #include "rules/result.h"
 
-namespace qipu::ops {
+namespace qipu::report {
 namespace {
 
 nlohmann::json OutcomesJson(const qipu::v1::Outcomes& o) {
@@ -58,8 +58,8 @@ double HistogramPercentile(const qipu::v1::Histogram& h, double q) {
 }
 
 // A text histogram, `group` buckets per line, bars scaled to 40 columns.
-void PrintHistogram(const qipu::v1::Histogram& h, int group,
-                    const std::string& unit) {
+void AppendHistogram(std::string* out, const qipu::v1::Histogram& h,
+                     int group, const std::string& unit) {
   std::vector<uint64_t> lines;
   for (int i = 0; i < h.counts_size(); ++i) {
     if (i / group >= static_cast<int>(lines.size())) lines.push_back(0);
@@ -73,7 +73,7 @@ void PrintHistogram(const qipu::v1::Histogram& h, int group,
     const std::string label =
         group * h.bucket() == 1 ? absl::StrCat(lo) : absl::StrCat(lo, "-", hi);
     const int bar = static_cast<int>(40.0 * lines[i] / peak + 0.5);
-    std::printf("  %9s %-5s %10llu  %s\n", label.c_str(), unit.c_str(),
+    absl::StrAppendFormat(out, "  %9s %-5s %10llu  %s\n", label, unit,
                 static_cast<unsigned long long>(lines[i]),
                 std::string(bar, '#').c_str());
   }
@@ -161,18 +161,19 @@ nlohmann::json OpeningsJson(const qipu::v1::OpeningsResponse& r) {
   return j;
 }
 
-void PrintOpenings(const qipu::v1::OpeningsResponse& r,
+std::string OpeningsText(const qipu::v1::OpeningsResponse& r,
                    const std::vector<std::string>& moves, int width,
                    int height) {
-  std::printf("Position after %s on %dx%d (key %s)\n",
+  std::string out;
+  absl::StrAppendFormat(&out, "Position after %s on %dx%d (key %s)\n",
               moves.empty() ? "no moves (empty board)"
                             : absl::StrJoin(moves, " ").c_str(),
               width, height, r.position_key().c_str());
-  std::printf("Reached by %s; Black's winning rate %s\n\n",
+  absl::StrAppendFormat(&out, "Reached by %s; Black's winning rate %s\n\n",
               OutcomesLine(r.reached()).c_str(), Rate(r.reached()).c_str());
   if (r.continuations_size() == 0) {
-    std::printf("No continuations.\n");
-    return;
+    absl::StrAppendFormat(&out, "No continuations.\n");
+    return out;
   }
   std::vector<std::vector<std::string>> rows;
   for (const qipu::v1::Continuation& c : r.continuations()) {
@@ -183,9 +184,10 @@ void PrintOpenings(const qipu::v1::OpeningsResponse& r,
                     absl::StrCat(o.draws()), absl::StrCat(o.void_()), Rate(o),
                     absl::StrJoin(c.example_game_ids(), " ")});
   }
-  PrintTable({"move", "games", "share", "B wins", "W wins", "draws", "void",
+  out += base::FormatTable({"move", "games", "share", "B wins", "W wins", "draws", "void",
               "B win%", "examples"},
              rows);
+  return out;
 }
 
 nlohmann::json KoJson(const qipu::v1::KoResponse& r) {
@@ -204,30 +206,32 @@ nlohmann::json KoJson(const qipu::v1::KoResponse& r) {
   return j;
 }
 
-void PrintKo(const qipu::v1::KoResponse& r) {
+std::string KoText(const qipu::v1::KoResponse& r) {
+  std::string out;
   const qipu::v1::KoGroup& a = r.all();
-  std::printf("Ko captures per game over %llu games\n",
+  absl::StrAppendFormat(&out, "Ko captures per game over %llu games\n",
               static_cast<unsigned long long>(a.games()));
-  std::printf("  games with at least one: %llu (%s)\n",
+  absl::StrAppendFormat(&out, "  games with at least one: %llu (%s)\n",
               static_cast<unsigned long long>(a.games_with_ko()),
               Percent(a.games_with_ko(), a.games()).c_str());
-  std::printf("  mean %.3f  p50 %g  p90 %g  p99 %g  max %llu\n\n", a.mean(),
+  absl::StrAppendFormat(&out, "  mean %.3f  p50 %g  p90 %g  p99 %g  max %llu\n\n", a.mean(),
               a.p50(), a.p90(), a.p99(),
               static_cast<unsigned long long>(a.max()));
-  if (a.games() == 0) return;
-  std::printf("Histogram (ko captures: games)\n");
-  PrintHistogram(r.histogram(), 1, "");
+  if (a.games() == 0) return out;
+  absl::StrAppendFormat(&out, "Histogram (ko captures: games)\n");
+  AppendHistogram(&out, r.histogram(), 1, "");
   const std::vector<std::string> header = {"group", "games", "with ko", "mean",
                                            "p50",   "p90",   "p99",     "max"};
   for (const auto& [title, list] :
        {std::pair{"By board size", &r.by_size()},
         std::pair{"By rules", &r.by_rules()},
         std::pair{"By game length (moves)", &r.by_length()}}) {
-    std::printf("\n%s\n", title);
+    absl::StrAppendFormat(&out, "\n%s\n", title);
     std::vector<std::vector<std::string>> rows;
     for (const qipu::v1::KoGroup& g : *list) rows.push_back(KoRow(g));
-    PrintTable(header, rows);
+    out += base::FormatTable(header, rows);
   }
+  return out;
 }
 
 nlohmann::json CyclesJson(const qipu::v1::CyclesResponse& r) {
@@ -248,8 +252,9 @@ nlohmann::json CyclesJson(const qipu::v1::CyclesResponse& r) {
           {"results_with_cycle", OutcomesJson(r.results_with_cycle())}};
 }
 
-void PrintCycles(const qipu::v1::CyclesResponse& r) {
-  std::printf("Cycles over %llu games (rates: games per 10,000)\n\n",
+std::string CyclesText(const qipu::v1::CyclesResponse& r) {
+  std::string out;
+  absl::StrAppendFormat(&out, "Cycles over %llu games (rates: games per 10,000)\n\n",
               static_cast<unsigned long long>(r.games()));
   std::vector<std::vector<std::string>> rows;
   for (int cls = qipu::v1::CYCLE_CLASS_TRIPLE_KO;
@@ -274,11 +279,12 @@ void PrintCycles(const qipu::v1::CyclesResponse& r) {
            absl::StrJoin(row.example_game_ids(), " ")});
     }
   }
-  PrintTable({"class", "ended", "cycles", "games", "per 10k", "B/W/draw/void",
+  out += base::FormatTable({"class", "ended", "cycles", "games", "per 10k", "B/W/draw/void",
               "examples"},
              rows);
-  std::printf("\nGames with a completed or prevented cycle: %s\n",
+  absl::StrAppendFormat(&out, "\nGames with a completed or prevented cycle: %s\n",
               OutcomesLine(r.results_with_cycle()).c_str());
+  return out;
 }
 
 nlohmann::json ResultsJson(const qipu::v1::ResultsResponse& r) {
@@ -298,33 +304,35 @@ nlohmann::json ResultsJson(const qipu::v1::ResultsResponse& r) {
   return j;
 }
 
-void PrintResults(const qipu::v1::ResultsResponse& r) {
+std::string ResultsText(const qipu::v1::ResultsResponse& r) {
+  std::string out;
   const qipu::v1::Outcomes& o = r.outcomes();
-  std::printf("%s\n", OutcomesLine(o).c_str());
-  std::printf("Black's winning rate (draws count, void does not): %s\n\n",
+  absl::StrAppendFormat(&out, "%s\n", OutcomesLine(o).c_str());
+  absl::StrAppendFormat(&out, "Black's winning rate (draws count, void does not): %s\n\n",
               Rate(o).c_str());
   std::vector<std::vector<std::string>> rows;
   for (const auto& [name, n] : r.by_reason()) {
     rows.push_back({name, absl::StrCat(n), Percent(n, o.games())});
   }
   std::sort(rows.begin(), rows.end());
-  PrintTable({"ended by", "games", "share"}, rows);
+  out += base::FormatTable({"ended by", "games", "share"}, rows);
   for (const auto& [title, h] :
        {std::pair{"Black's winning margins (points)", &r.black_margin()},
         std::pair{"White's winning margins (points)", &r.white_margin()}}) {
     uint64_t n = 0;
     for (uint64_t c : h->counts()) n += c;
-    std::printf("\n%s over %llu scored wins: p10 %g  p50 %g  p90 %g\n", title,
+    absl::StrAppendFormat(&out, "\n%s over %llu scored wins: p10 %g  p50 %g  p90 %g\n", title,
                 static_cast<unsigned long long>(n),
                 HistogramPercentile(*h, 0.1), HistogramPercentile(*h, 0.5),
                 HistogramPercentile(*h, 0.9));
-    if (n != 0) PrintHistogram(*h, 5, "pts");
+    if (n != 0) AppendHistogram(&out, *h, 5, "pts");
   }
-  std::printf("\nGame length (moves): mean %.1f  p10 %g  p50 %g  p90 %g\n",
+  absl::StrAppendFormat(&out, "\nGame length (moves): mean %.1f  p10 %g  p50 %g  p90 %g\n",
               r.mean_length(), HistogramPercentile(r.length(), 0.1),
               HistogramPercentile(r.length(), 0.5),
               HistogramPercentile(r.length(), 0.9));
-  if (o.games() != 0) PrintHistogram(r.length(), 1, "moves");
+  if (o.games() != 0) AppendHistogram(&out, r.length(), 1, "moves");
+  return out;
 }
 
 nlohmann::json GameJson(const qipu::v1::GetGameResponse& r) {
@@ -340,33 +348,34 @@ nlohmann::json GameJson(const qipu::v1::GetGameResponse& r) {
           {"sgf", r.sgf()}};
 }
 
-void PrintGame(const qipu::v1::GetGameResponse& r) {
+std::string GameText(const qipu::v1::GetGameResponse& r) {
+  std::string out;
   const qipu::v1::Game& g = r.game();
   const qipu::v1::Provenance& p = g.provenance();
-  std::printf(
+  absl::StrAppendFormat(&out, 
       "Game %s: %ux%u, %s rules, komi %g, handicap %u\n", r.id().c_str(),
       g.width(), g.height(),
       g.rules().preset().empty() ? "custom" : g.rules().preset().c_str(),
       g.rules().komi(), g.handicap());
   auto result = wire::ResultFromProto(g.result());
-  std::printf("Result: %s (%s); %u moves, %u ko captures, %d cycles\n",
+  absl::StrAppendFormat(&out, "Result: %s (%s); %u moves, %u ko captures, %d cycles\n",
               result.ok() ? rules::ResultToSgf(*result).c_str() : "?",
               result.ok() ? rules::EndReasonName(result->reason) : "?",
               g.num_moves(), g.ko_captures(), g.cycles_size());
   for (const qipu::v1::Cycle& c : g.cycles()) {
-    std::printf("  cycle %s/%s: moves %u-%u, captures B %u W %u\n",
+    absl::StrAppendFormat(&out, "  cycle %s/%s: moves %u-%u, captures B %u W %u\n",
                 CycleClassText(c.cls()), CycleOutcomeText(c.outcome()),
                 c.first_move(), c.first_move() + c.period() - 1,
                 c.black_captures(), c.white_captures());
   }
   if (p.job() != 0) {
-    std::printf(
+    absl::StrAppendFormat(&out, 
         "Self-play: job %llu game %llu attempt %u seed %llu, worker %s\n",
         static_cast<unsigned long long>(p.job()),
         static_cast<unsigned long long>(p.game_index()), p.attempt(),
         static_cast<unsigned long long>(p.seed()), p.worker().c_str());
   } else {
-    std::printf("Imported from %s (%s game %u)\n", p.source().c_str(),
+    absl::StrAppendFormat(&out, "Imported from %s (%s game %u)\n", p.source().c_str(),
                 p.file().c_str(), p.file_game());
   }
   auto points = wire::UnpackPoints(g.moves(), static_cast<int>(g.width()),
@@ -378,8 +387,9 @@ void PrintGame(const qipu::v1::GetGameResponse& r) {
           &line, i % 10 == 0 ? (i ? "\n  " : "  ") : " ", i + 1, ".",
           rules::GtpPoint((*points)[i], static_cast<int>(g.height())));
     }
-    std::printf("Moves:\n%s\n", line.c_str());
+    absl::StrAppendFormat(&out, "Moves:\n%s\n", line.c_str());
   }
+  return out;
 }
 
-}  // namespace qipu::ops
+}  // namespace qipu::report

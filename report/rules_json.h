@@ -1,13 +1,13 @@
 // JSON renderings of rules-core values for --json output.
-#ifndef QIPU_OPS_JSON_OUT_H_
-#define QIPU_OPS_JSON_OUT_H_
+#ifndef QIPU_REPORT_RULES_JSON_H_
+#define QIPU_REPORT_RULES_JSON_H_
 
 #include "nlohmann/json.hpp"
 #include "rules/game.h"
 #include "rules/rules.h"
 #include "rules/scoring.h"
 
-namespace qipu::ops {
+namespace qipu::report {
 
 // {"preset", "ko", "cycle", "suicide", "komi", "dame", "hcomp", "move_cap"}.
 nlohmann::json RulesJson(const rules::Rules& r);
@@ -18,6 +18,6 @@ nlohmann::json CycleJson(const rules::CycleRecord& c, int height);
 // the number of shared points).
 nlohmann::json AreaJson(const rules::AreaCount& a);
 
-}  // namespace qipu::ops
+}  // namespace qipu::report
 
-#endif  // QIPU_OPS_JSON_OUT_H_
+#endif  // QIPU_REPORT_RULES_JSON_H_

@@ -1,8 +1,10 @@
-// Rendering of query answers (qipu/v1/query.proto) for `qipu query`: one
-// JSON object per answer for --json, aligned tables and text histograms
-// otherwise. Pure functions of the response; the tables print to stdout.
-#ifndef QIPU_OPS_QUERY_OUTPUT_H_
-#define QIPU_OPS_QUERY_OUTPUT_H_
+// Renderings of query answers (qipu/v1/query.proto): one JSON object per
+// answer -- what `qipu query --json` prints, and the fields any other
+// front end of the queries must keep -- and text for people (aligned
+// tables and text histograms). Pure functions of the response;
+// thread-safe.
+#ifndef QIPU_REPORT_QUERY_REPORT_H_
+#define QIPU_REPORT_QUERY_REPORT_H_
 
 #include <string>
 #include <vector>
@@ -10,7 +12,7 @@
 #include "nlohmann/json.hpp"
 #include "qipu/v1/query.pb.h"
 
-namespace qipu::ops {
+namespace qipu::report {
 
 // "triple_ko", "quadruple_ko", "eternal_life", "sending_two_returning_one",
 // "other" ("?" when unspecified).
@@ -27,8 +29,8 @@ double BlackWinRate(const qipu::v1::Outcomes& o);
 //  "continuations": [{"move", "games", "black_wins", "white_wins", "draws",
 //  "void", "black_win_rate", "examples": [ids]}]}.
 nlohmann::json OpeningsJson(const qipu::v1::OpeningsResponse& r);
-// `moves` (as asked) and the board size head the table.
-void PrintOpenings(const qipu::v1::OpeningsResponse& r,
+// The text: `moves` (as asked) and the board size head the table.
+std::string OpeningsText(const qipu::v1::OpeningsResponse& r,
                    const std::vector<std::string>& moves, int width,
                    int height);
 
@@ -36,25 +38,25 @@ void PrintOpenings(const qipu::v1::OpeningsResponse& r,
 //  "p90", "p99", "max", "histogram": [counts], "by_size" / "by_rules" /
 //  "by_length": [{"label", ... the same fields}]}.
 nlohmann::json KoJson(const qipu::v1::KoResponse& r);
-void PrintKo(const qipu::v1::KoResponse& r);
+std::string KoText(const qipu::v1::KoResponse& r);
 
 // {"games", "rows": [{"class", "outcome", "cycles", "games", "per_10k",
 //  "examples", "results": {outcomes}}], "results_with_cycle": {outcomes}}.
 nlohmann::json CyclesJson(const qipu::v1::CyclesResponse& r);
 // Every class x outcome, zeros included.
-void PrintCycles(const qipu::v1::CyclesResponse& r);
+std::string CyclesText(const qipu::v1::CyclesResponse& r);
 
 // {"games", "black_wins", "white_wins", "draws", "void", "by_reason": {},
 //  "black_margin" / "white_margin" / "length": {"bucket", "counts"},
 //  "mean_length"}.
 nlohmann::json ResultsJson(const qipu::v1::ResultsResponse& r);
-void PrintResults(const qipu::v1::ResultsResponse& r);
+std::string ResultsText(const qipu::v1::ResultsResponse& r);
 
 // {"id", "game": the Game message as proto JSON, "sgf"}.
 nlohmann::json GameJson(const qipu::v1::GetGameResponse& r);
 // A summary: size, rules, result, moves in GTP, cycles, provenance.
-void PrintGame(const qipu::v1::GetGameResponse& r);
+std::string GameText(const qipu::v1::GetGameResponse& r);
 
-}  // namespace qipu::ops
+}  // namespace qipu::report
 
-#endif  // QIPU_OPS_QUERY_OUTPUT_H_
+#endif  // QIPU_REPORT_QUERY_REPORT_H_

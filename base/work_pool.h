@@ -1,19 +1,25 @@
 // WorkPool: a few threads that help callers run the iterations of a loop
-// (ParallelFor). The coordinator validates the games of an upload message
-// on it: an upload stream is read by one gRPC thread, and replaying each
-// game there made that thread the coordinator's bottleneck -- one core
-// validating while the others waited, whatever the machine had.
+// (ParallelFor), and ParallelForEach(), a loop whose threads each keep
+// their own state (a rules::Game, a stub), on such a pool. It is qipu's
+// one thread pool: the coordinator validates the games of an upload
+// message on it (an upload stream is read by one gRPC thread, and
+// replaying each game there made that thread the coordinator's
+// bottleneck), and the qipu tool plays its offline and benchmark games on
+// it.
 //
 // The caller runs iterations too, so ParallelFor() always makes progress,
 // even when every pool thread is busy with other callers' loops (or the
 // pool has no threads at all). Several loops may run at once; the pool's
 // threads take iterations of the oldest first.
-#ifndef QIPU_COORDINATOR_WORK_POOL_H_
-#define QIPU_COORDINATOR_WORK_POOL_H_
+#ifndef QIPU_BASE_WORK_POOL_H_
+#define QIPU_BASE_WORK_POOL_H_
 
+#include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <deque>
 #include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -21,14 +27,15 @@
 #include "absl/functional/function_ref.h"
 #include "absl/synchronization/mutex.h"
 
-namespace qipu::coordinator {
+namespace qipu::base {
 
 // Thread-safe: ParallelFor() may be called from any number of threads at
 // once. Not copyable or movable.
 class WorkPool {
  public:
-  // Starts `threads` helper threads (0 or more; negative counts as 0).
-  explicit WorkPool(int threads);
+  // Starts `threads` helper threads (0 or more; negative counts as 0),
+  // named `name` for top -H and profilers (at most 15 characters).
+  explicit WorkPool(int threads, const std::string& name = "qipu-pool");
   // Waits for the loops in progress (their callers are still inside
   // ParallelFor(), so there are none once the owner destroys the pool)
   // and joins the threads.
@@ -64,6 +71,26 @@ class WorkPool {
   std::vector<std::thread> threads_;
 };
 
-}  // namespace qipu::coordinator
+// Calls fn(state, i) once for every i in [0, n) on the caller and the
+// idle threads of `pool`; each thread taking part makes its own `state`
+// with make_state() first (at most pool.threads() + 1 of them), and uses
+// it for every iteration it runs. Returns when every call has returned.
+// fn must be safe to call concurrently for different i and must not
+// throw; make_state must be safe to call concurrently.
+template <typename MakeState, typename Fn>
+void ParallelForEach(WorkPool& pool, size_t n, MakeState make_state, Fn fn) {
+  std::atomic<size_t> next{0};
+  const size_t lanes = std::min<size_t>(n, pool.threads() + 1);
+  pool.ParallelFor(lanes, [&](size_t) {
+    size_t i = next.fetch_add(1, std::memory_order_relaxed);
+    if (i >= n) return;
+    auto state = make_state();
+    for (; i < n; i = next.fetch_add(1, std::memory_order_relaxed)) {
+      fn(state, i);
+    }
+  });
+}
 
-#endif  // QIPU_COORDINATOR_WORK_POOL_H_
+}  // namespace qipu::base
+
+#endif  // QIPU_BASE_WORK_POOL_H_

@@ -1,4 +1,4 @@
-#include "coordinator/work_pool.h"
+#include "base/work_pool.h"
 
 #include <pthread.h>
 
@@ -6,7 +6,7 @@
 #include <atomic>
 #include <utility>
 
-namespace qipu::coordinator {
+namespace qipu::base {
 
 struct WorkPool::Loop {
   Loop(size_t n, absl::FunctionRef<void(size_t)> fn) : n(n), fn(fn) {}
@@ -20,13 +20,12 @@ struct WorkPool::Loop {
   size_t finished ABSL_GUARDED_BY(mu) = 0;
 };
 
-WorkPool::WorkPool(int threads) {
+WorkPool::WorkPool(int threads, const std::string& name) {
   threads = std::max(threads, 0);
   threads_.reserve(static_cast<size_t>(threads));
   for (int i = 0; i < threads; ++i) {
-    threads_.emplace_back([this] {
-      // Named for top -H and profilers (at most 15 characters).
-      pthread_setname_np(pthread_self(), "qipu-validate");
+    threads_.emplace_back([this, name] {
+      pthread_setname_np(pthread_self(), name.substr(0, 15).c_str());
       Help();
     });
   }
@@ -103,4 +102,4 @@ void WorkPool::Help() {
   }
 }
 
-}  // namespace qipu::coordinator
+}  // namespace qipu::base

@@ -1,8 +1,8 @@
-#include "ops/json_out.h"
+#include "report/rules_json.h"
 
 #include "rules/coord.h"
 
-namespace qipu::ops {
+namespace qipu::report {
 
 nlohmann::json RulesJson(const rules::Rules& r) {
   return {{"preset", rules::PresetName(r)},
@@ -29,4 +29,4 @@ nlohmann::json AreaJson(const rules::AreaCount& a) {
   return {{"black", a.black}, {"white", a.white}, {"dame", a.dame}};
 }
 
-}  // namespace qipu::ops
+}  // namespace qipu::report

@@ -1,9 +1,10 @@
-// Tests of coordinator/work_pool.h: every iteration runs exactly once, on
+// Tests of base/work_pool.h: every iteration runs exactly once, on
 // the caller and the helpers, with several callers at once; loops within
 // the grain and pools without helpers run on the caller alone.
-#include "coordinator/work_pool.h"
+#include "base/work_pool.h"
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -12,7 +13,7 @@
 #include "absl/time/clock.h"
 #include "gtest/gtest.h"
 
-namespace qipu::coordinator {
+namespace qipu::base {
 namespace {
 
 TEST(WorkPool, EveryIterationRunsOnceWithSeveralCallersAtOnce) {
@@ -83,5 +84,42 @@ TEST(WorkPool, SmallLoopsAndPoolsWithoutHelpersRunOnTheCaller) {
   EXPECT_EQ(calls, 0);
 }
 
+TEST(ParallelForEach, EachThreadKeepsItsStateAndEveryIndexRunsOnce) {
+  WorkPool pool(3, "qipu-test");
+  constexpr size_t kN = 20000;
+  std::vector<std::atomic<int>> runs(kN);
+  std::atomic<int> states{0};
+  struct State {
+    std::thread::id owner;
+    int iterations = 0;
+  };
+  std::mutex mu;
+  std::vector<int> per_state;
+  ParallelForEach(
+      pool, kN,
+      [&] {
+        states.fetch_add(1);
+        return std::make_shared<State>(State{std::this_thread::get_id(), 0});
+      },
+      [&](std::shared_ptr<State>& s, size_t i) {
+        // A state is only ever used by the thread that made it.
+        ASSERT_EQ(s->owner, std::this_thread::get_id());
+        ++s->iterations;
+        runs[i].fetch_add(1);
+      });
+  for (size_t i = 0; i < kN; ++i) ASSERT_EQ(runs[i].load(), 1) << i;
+  EXPECT_GE(states.load(), 1);
+  EXPECT_LE(states.load(), pool.threads() + 1);
+  // Fewer indices than threads: never more states than indices.
+  states = 0;
+  ParallelForEach(
+      pool, 2, [&] { return states.fetch_add(1); }, [](int&, size_t) {});
+  EXPECT_LE(states.load(), 2);
+  states = 0;
+  ParallelForEach(
+      pool, 0, [&] { return states.fetch_add(1); }, [](int&, size_t) {});
+  EXPECT_EQ(states.load(), 0);
+}
+
 }  // namespace
-}  // namespace qipu::coordinator
+}  // namespace qipu::base

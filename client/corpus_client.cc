@@ -1,0 +1,164 @@
+#include "client/corpus_client.h"
+
+#include <deque>
+#include <memory>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "base/channel.h"
+#include "base/grpc_status.h"
+#include "client/database.h"
+#include "coordinator/exporter.h"
+#include "coordinator/import_input.h"
+#include "qipu/v1/query.grpc.pb.h"
+
+namespace qipu::client {
+namespace {
+
+// Streams the files to CorpusService.Import: a writer thread sends one
+// request per file while this thread reads the responses, which come back
+// in request order. Files that cannot be read are error rows made here.
+absl::StatusOr<coordinator::ImportSummary> RemoteImport(
+    const std::string& server, const std::vector<std::string>& paths,
+    const ImportOptions& o, const coordinator::Importer::ProgressFn& progress) {
+  const absl::Time t0 = absl::Now();
+  base::ChannelOptions co;
+  co.max_message_bytes = static_cast<int>(o.max_file_bytes + (1 << 20));
+  auto stub = qipu::v1::CorpusService::NewStub(base::Dial(server, co));
+  grpc::ClientContext ctx;
+  ctx.set_deadline(absl::ToChronoTime(t0 + o.timeout));
+  auto stream = stub->Import(&ctx);
+
+  coordinator::ImportFileList list = coordinator::ListImportFiles(paths);
+  const size_t n = list.files.size();
+  std::vector<qipu::v1::ImportResponse> results(n);
+  absl::Mutex mu;
+  std::deque<size_t> sent;  // Guarded by mu: files awaiting a response.
+  std::thread writer([&] {
+    for (size_t i = 0; i < n; ++i) {
+      auto data = coordinator::ReadImportFile(list.files[i], o.max_file_bytes);
+      if (!data.ok()) {
+        qipu::v1::ImportResponse& r = results[i];
+        r.set_file(list.files[i]);
+        qipu::v1::ImportError* e = r.add_errors();
+        e->set_file(list.files[i]);
+        e->set_reason(std::string(data.status().message()));
+        continue;
+      }
+      qipu::v1::ImportRequest req;
+      req.set_file(list.files[i]);
+      req.set_data(*std::move(data));
+      req.set_source(o.settings.source);
+      req.set_index_depth(static_cast<uint32_t>(o.settings.index_depth));
+      {
+        absl::MutexLock lock(&mu);
+        sent.push_back(i);
+      }
+      if (!stream->Write(req)) break;
+    }
+    stream->WritesDone();
+  });
+  coordinator::ImportProgress p;
+  p.files_total = n;
+  qipu::v1::ImportResponse resp;
+  while (stream->Read(&resp)) {
+    size_t i = 0;
+    {
+      absl::MutexLock lock(&mu);
+      if (sent.empty()) break;
+      i = sent.front();
+      sent.pop_front();
+    }
+    p.files_done = i + 1;
+    p.games += resp.games();
+    p.imported += resp.imported();
+    p.duplicates += resp.duplicates();
+    p.rejected += resp.rejected();
+    if (progress) progress(p);
+    results[i] = std::move(resp);
+  }
+  writer.join();
+  const grpc::Status status = stream->Finish();
+  if (!status.ok()) {
+    return absl::UnavailableError(
+        absl::StrCat(server, ": ", status.error_message(), " (",
+                     static_cast<int>(status.error_code()),
+                     "); files already answered are imported, re-running "
+                     "the import is safe"));
+  }
+  coordinator::ImportSummary summary;
+  summary.errors = std::move(list.errors);
+  for (const auto& r : results) summary.Add(r);
+  summary.seconds = absl::ToDoubleSeconds(absl::Now() - t0);
+  return summary;
+}
+
+}  // namespace
+
+absl::StatusOr<coordinator::ImportSummary> Import(
+    const Target& target, const std::vector<std::string>& paths,
+    const ImportOptions& options,
+    const coordinator::Importer::ProgressFn& progress) {
+  if (absl::Status s = ValidateTarget(target); !s.ok()) return s;
+  if (absl::Status s = coordinator::ValidateImportSettings(options.settings);
+      !s.ok()) {
+    return s;
+  }
+  if (!target.server.empty()) {
+    return RemoteImport(target.server, paths, options, progress);
+  }
+  LocalDatabaseOptions lo;
+  lo.create = true;
+  lo.sync = options.sync;
+  lo.importer.threads = options.threads;
+  lo.importer.max_file_bytes = options.max_file_bytes;
+  auto db = LocalDatabase::Open(target.db, lo);
+  if (!db.ok()) return db.status();
+  return (*db)->importer().ImportPaths(paths, options.settings, progress);
+}
+
+absl::Status Export(const Target& target,
+                                const qipu::v1::ExportRequest& req,
+                                const GameSink& sink, absl::Duration timeout) {
+  if (absl::Status s = ValidateTarget(target); !s.ok()) return s;
+  absl::Status sink_status;
+  if (!target.db.empty()) {
+    auto db = LocalDatabase::Open(target.db);
+    if (!db.ok()) return db.status();
+    coordinator::Exporter exporter(&(*db)->store());
+    const absl::Status s =
+        exporter
+            .Export(req,
+                    [&](const store::GameId& id, const qipu::v1::Game& g) {
+                      sink_status = sink(id, g);
+                      return sink_status.ok();
+                    })
+            .status();
+    return sink_status.ok() ? s : sink_status;
+  }
+  auto stub = qipu::v1::CorpusService::NewStub(base::Dial(target.server));
+  grpc::ClientContext ctx;
+  ctx.set_deadline(absl::ToChronoTime(absl::Now() + timeout));
+  auto reader = stub->Export(&ctx, req);
+  qipu::v1::Game g;
+  while (reader->Read(&g)) {
+    auto id = coordinator::GameIdOf(g);
+    sink_status = id.ok() ? sink(*id, g) : id.status();
+    if (!sink_status.ok()) {
+      ctx.TryCancel();
+      break;
+    }
+  }
+  const grpc::Status gs = reader->Finish();
+  if (!sink_status.ok()) return sink_status;
+  if (!gs.ok()) {
+    return absl::Status(static_cast<absl::StatusCode>(gs.error_code()),
+                        absl::StrCat(target.server, ": ", gs.error_message()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace qipu::client

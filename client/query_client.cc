@@ -1,0 +1,72 @@
+#include "client/query_client.h"
+
+#include <utility>
+
+#include "base/channel.h"
+#include "base/grpc_status.h"
+
+namespace qipu::client {
+
+absl::StatusOr<std::unique_ptr<QueryClient>> QueryClient::Open(
+    const Target& t) {
+  if (absl::Status s = ValidateTarget(t); !s.ok()) return s;
+  std::unique_ptr<QueryClient> c(new QueryClient());
+  c->target_ = t;
+  if (!t.server.empty()) {
+    c->stub_ = qipu::v1::QueryService::NewStub(base::Dial(t.server));
+    return c;
+  }
+  auto db = LocalDatabase::Open(t.db);
+  if (!db.ok()) return db.status();
+  c->db_ = *std::move(db);
+  return c;
+}
+
+template <typename Req, typename Resp>
+absl::StatusOr<Resp> QueryClient::Call(
+    grpc::Status (qipu::v1::QueryService::Stub::*rpc)(grpc::ClientContext*,
+                                                      const Req&, Resp*),
+    absl::StatusOr<Resp> (coordinator::QueryEngine::*local)(const Req&) const,
+    const Req& req) {
+  if (db_ != nullptr) return (db_->queries().*local)(req);
+  grpc::ClientContext ctx;
+  base::SetDeadline(&ctx, target_.timeout);
+  Resp resp;
+  if (absl::Status s = base::FromGrpc(((*stub_).*rpc)(&ctx, req, &resp));
+      !s.ok()) {
+    return WithServerHint(std::move(s), target_.server);
+  }
+  return resp;
+}
+
+absl::StatusOr<qipu::v1::OpeningsResponse> QueryClient::Openings(
+    const qipu::v1::OpeningsRequest& req) {
+  return Call(&qipu::v1::QueryService::Stub::Openings,
+              &coordinator::QueryEngine::Openings, req);
+}
+
+absl::StatusOr<qipu::v1::KoResponse> QueryClient::Ko(
+    const qipu::v1::KoRequest& req) {
+  return Call(&qipu::v1::QueryService::Stub::Ko, &coordinator::QueryEngine::Ko,
+              req);
+}
+
+absl::StatusOr<qipu::v1::CyclesResponse> QueryClient::Cycles(
+    const qipu::v1::CyclesRequest& req) {
+  return Call(&qipu::v1::QueryService::Stub::Cycles,
+              &coordinator::QueryEngine::Cycles, req);
+}
+
+absl::StatusOr<qipu::v1::ResultsResponse> QueryClient::Results(
+    const qipu::v1::ResultsRequest& req) {
+  return Call(&qipu::v1::QueryService::Stub::Results,
+              &coordinator::QueryEngine::Results, req);
+}
+
+absl::StatusOr<qipu::v1::GetGameResponse> QueryClient::GetGame(
+    const qipu::v1::GetGameRequest& req) {
+  return Call(&qipu::v1::QueryService::Stub::GetGame,
+              &coordinator::QueryEngine::GetGame, req);
+}
+
+}  // namespace qipu::client

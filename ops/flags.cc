@@ -1,0 +1,181 @@
+#include "ops/flags.h"
+
+#include <vector>
+
+#include "absl/random/random.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/time.h"
+#include "proto/convert.h"
+#include "rules/coord.h"
+#include "rules/scoring.h"
+
+namespace qipu::ops {
+
+void RuleFlags::Add(CLI::App* cmd) {
+  cmd->add_option("--rules", preset,
+                  "Rule preset: chinese, chinese-superko, tromp-taylor, aga, "
+                  "new-zealand");
+  cmd->add_option("--ko", ko, "Override: simple, positional, situational");
+  cmd->add_option("--cycle", cycle,
+                  "Override the balanced-cycle outcome: no-result, draw, "
+                  "replay, none");
+  cmd->add_flag("--suicide", suicide, "Override: multi-stone suicide legal");
+  cmd->add_option("--komi", komi,
+                  "Override the komi (points, multiple of 0.5)");
+}
+
+absl::StatusOr<rules::Rules> RuleFlags::Resolve(
+    const rules::Rules& fallback) const {
+  rules::Rules r = fallback;
+  if (!preset.empty()) {
+    auto p = rules::PresetRules(preset);
+    if (!p.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--rules: ", p.status().message()));
+    }
+    r = *p;
+  }
+  if (!ko.empty()) {
+    auto k = rules::ParseKoRule(ko);
+    if (!k.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--ko: ", k.status().message()));
+    }
+    r.ko = *k;
+  }
+  if (!cycle.empty()) {
+    auto c = rules::ParseCycleRule(cycle);
+    if (!c.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--cycle: ", c.status().message()));
+    }
+    r.cycle = *c;
+  }
+  if (suicide) r.multi_stone_suicide = true;
+  if (komi) {
+    if (absl::Status s = rules::ValidateKomi(*komi); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--komi: ", s.message()));
+    }
+    r.komi = *komi;
+  }
+  return r;
+}
+
+void JobSpecFlags::Add(CLI::App* cmd) {
+  cmd->add_option("--games", games, "Number of games")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{100000000}))
+      ->capture_default_str();
+  cmd->add_option("--size", size, "Board size (2..25)")->capture_default_str();
+  rules.Add(cmd);
+  cmd->add_option("--handicap", handicap, "Fixed handicap stones (0, 2..9)")
+      ->capture_default_str();
+  cmd->add_option("--policy", policy, "Playout policy (random)")
+      ->capture_default_str();
+  cmd->add_option("--index-depth", index_depth,
+                  "Plies of each game in the opening index")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
+  cmd->add_option("--seed", seed, "Base seed (default: random, printed)");
+}
+
+absl::StatusOr<qipu::v1::SubmitJobRequest> JobSpecFlags::Request() const {
+  if (absl::Status s = rules::ValidateSize(size, size); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("--size: ", s.message()));
+  }
+  auto r = rules.Resolve(rules::Rules{});
+  if (!r.ok()) return r.status();
+  if (handicap != 0) {
+    if (auto h = rules::FixedHandicap(size, size, handicap); !h.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--handicap: ", h.status().message()));
+    }
+  }
+  qipu::v1::SubmitJobRequest req;
+  req.set_games(games);
+  qipu::v1::JobConfig* c = req.mutable_config();
+  c->set_width(static_cast<uint32_t>(size));
+  c->set_height(static_cast<uint32_t>(size));
+  *c->mutable_rules() = wire::RulesToProto(*r);
+  c->set_handicap(static_cast<uint32_t>(handicap));
+  c->set_policy(policy);
+  c->set_index_depth(static_cast<uint32_t>(index_depth));
+  if (seed) {
+    c->set_seed(*seed);
+  } else {
+    absl::BitGen gen;
+    c->set_seed(absl::Uniform<uint64_t>(gen) >> 11);
+  }
+  return req;
+}
+
+void FilterFlags::Add(CLI::App* cmd) {
+  cmd->add_option("--size", size, "Board size N or WxH");
+  cmd->add_option(
+      "--rules", rules,
+      "Rules: a preset (chinese, chinese-superko, tromp-taylor, "
+      "aga, new-zealand) or axes like \"ko=positional cycle=draw\"");
+  cmd->add_option("--komi", komi, "Komi");
+  cmd->add_option("--handicap", handicap, "Handicap stones (0 = even games)");
+  cmd->add_option(
+      "--source", source,
+      "Source: job:<id> for a self-play job, or an import source name");
+  cmd->add_option("--policy", policy,
+                  "Playout policy (random), or import for imported games");
+  cmd->add_option("--from", from, "First day, YYYYMMDD");
+  cmd->add_option("--to", to, "Last day, YYYYMMDD");
+}
+
+absl::StatusOr<qipu::v1::Filter> FilterFlags::ToProto() const {
+  qipu::v1::Filter out;
+  if (!size.empty()) {
+    std::vector<std::string> wh = absl::StrSplit(size, absl::ByAnyChar("x:"));
+    uint32_t w = 0;
+    uint32_t h = 0;
+    if (wh.size() > 2 || !absl::SimpleAtoi(wh[0], &w) ||
+        !absl::SimpleAtoi(wh.back(), &h)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--size: '", size, "' is not N or WxH"));
+    }
+    out.set_width(w);
+    out.set_height(h);
+  }
+  out.set_rules(rules);
+  if (komi) {
+    out.set_has_komi(true);
+    out.set_komi(*komi);
+  }
+  if (handicap) {
+    out.set_has_handicap(true);
+    out.set_handicap(*handicap);
+  }
+  out.set_source(source);
+  out.set_policy(policy);
+  out.set_date_from(from);
+  out.set_date_to(to);
+  return out;
+}
+
+void TargetFlags::Add(CLI::App* cmd, double default_timeout_s,
+                      const std::string& what) {
+  timeout_s = default_timeout_s;
+  cmd->add_option("--server", server, "Coordinator address HOST:PORT (gRPC)");
+  cmd->add_option("--db", db,
+                  "Database directory, opened here (not one a running "
+                  "coordinator holds)");
+  cmd->add_option("--timeout", timeout_s, what)
+      ->check(CLI::Range(0.01, 7 * 86400.0))
+      ->capture_default_str();
+}
+
+absl::StatusOr<client::Target> TargetFlags::ToTarget() const {
+  client::Target t;
+  t.server = server;
+  t.db = db;
+  t.timeout = absl::Seconds(timeout_s);
+  if (absl::Status s = client::ValidateTarget(t); !s.ok()) return s;
+  return t;
+}
+
+}  // namespace qipu::ops

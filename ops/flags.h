@@ -1,0 +1,86 @@
+// The flag groups the qipu commands share, each registered on a command
+// with Add() and turned into what the libraries take: the rule flags into
+// rules::Rules, the job flags into a SubmitJobRequest, the filter flags
+// into a qipu.v1.Filter, the target flags into a client::Target.
+// InvalidArgument errors name the flag.
+#ifndef QIPU_OPS_FLAGS_H_
+#define QIPU_OPS_FLAGS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "CLI/CLI.hpp"
+#include "absl/status/statusor.h"
+#include "client/target.h"
+#include "qipu/v1/query.pb.h"
+#include "qipu/v1/work.pb.h"
+#include "rules/rules.h"
+
+namespace qipu::ops {
+
+// --rules NAME, --ko, --cycle, --suicide, --komi.
+struct RuleFlags {
+  std::string preset;
+  std::string ko;
+  std::string cycle;
+  bool suicide = false;
+  std::optional<double> komi;
+
+  // Registers the flags on `cmd`.
+  void Add(CLI::App* cmd);
+  // The rules: the preset (when given), else `fallback`; then the axis
+  // overrides.
+  absl::StatusOr<rules::Rules> Resolve(const rules::Rules& fallback) const;
+};
+
+// The job flags of `job submit`, `local` and the benchmarks: --games,
+// --size, the rule flags, --handicap, --policy, --index-depth, --seed.
+struct JobSpecFlags {
+  uint64_t games = 1000;
+  int size = 9;
+  RuleFlags rules;
+  int handicap = 0;
+  std::string policy = "random";
+  int index_depth = 30;
+  // Random when not given (printed, so a run can be repeated).
+  std::optional<uint64_t> seed;
+
+  void Add(CLI::App* cmd);
+  // The request. Draws the seed once when none was given.
+  absl::StatusOr<qipu::v1::SubmitJobRequest> Request() const;
+};
+
+// The filters of queries and exports: --size N|WxH, --rules (preset or
+// axes), --komi, --handicap, --source, --policy, --from, --to.
+struct FilterFlags {
+  std::string size;
+  std::string rules;
+  std::optional<double> komi;
+  std::optional<uint32_t> handicap;
+  std::string source;
+  std::string policy;
+  uint32_t from = 0;
+  uint32_t to = 0;
+
+  void Add(CLI::App* cmd);
+  // The filter (the query engine checks the values further).
+  absl::StatusOr<qipu::v1::Filter> ToProto() const;
+};
+
+// --server HOST:PORT or --db DIR, and --timeout SECONDS per call.
+struct TargetFlags {
+  std::string server;
+  std::string db;
+  double timeout_s = 30;
+
+  // Registers the flags; `what` describes the calls the timeout bounds.
+  void Add(CLI::App* cmd, double default_timeout_s = 30,
+           const std::string& what = "Deadline per call, seconds");
+  // The target; exactly one of --server and --db must be given.
+  absl::StatusOr<client::Target> ToTarget() const;
+};
+
+}  // namespace qipu::ops
+
+#endif  // QIPU_OPS_FLAGS_H_
