@@ -128,8 +128,7 @@ int Fail(absl::string_view command, absl::string_view what,
   return exit_code;
 }
 
-int Fail(absl::string_view command, const absl::Status& status,
-         int exit_code) {
+int Fail(absl::string_view command, const absl::Status& status, int exit_code) {
   if (absl::IsInvalidArgument(status)) {
     return Fail(command, status.message(), exit_code);
   }

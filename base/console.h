@@ -68,8 +68,7 @@ void PrintError(absl::string_view command, absl::string_view what,
 
 // PrintError(command, what) and returns `exit_code`: `return Fail(...)`
 // from a command (1 failure, 2 usage).
-int Fail(absl::string_view command, absl::string_view what,
-         int exit_code = 1);
+int Fail(absl::string_view command, absl::string_view what, int exit_code = 1);
 // PrintError(command, what, why) and returns `exit_code`.
 int Fail(absl::string_view command, absl::string_view what,
          absl::string_view why, int exit_code = 1);

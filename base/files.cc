@@ -35,13 +35,13 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
 
 absl::StatusOr<TempDir> TempDir::Create(absl::string_view tag) {
   const char* base = getenv("TMPDIR");
-  std::string tmpl = absl::StrCat(
-      base != nullptr && *base != '\0' ? base : "/tmp", "/qipu-", tag,
-      "-XXXXXX");
+  std::string tmpl =
+      absl::StrCat(base != nullptr && *base != '\0' ? base : "/tmp", "/qipu-",
+                   tag, "-XXXXXX");
   if (mkdtemp(tmpl.data()) == nullptr) {
-    return absl::UnavailableError(absl::StrCat(
-        "cannot create a temporary directory ", tmpl, ": ",
-        std::strerror(errno)));
+    return absl::UnavailableError(
+        absl::StrCat("cannot create a temporary directory ", tmpl, ": ",
+                     std::strerror(errno)));
   }
   return TempDir(std::move(tmpl));
 }

@@ -15,8 +15,9 @@ absl::Status InitLogging(const std::string& program, const std::string& level) {
   const auto lvl = spdlog::level::from_str(level);
   if (lvl == spdlog::level::off && level != "off") {
     spdlog::set_level(spdlog::level::info);
-    return absl::InvalidArgumentError("unknown log level '" + level +
-                                      "' (trace, debug, info, warn, error, off)");
+    return absl::InvalidArgumentError(
+        "unknown log level '" + level +
+        "' (trace, debug, info, warn, error, off)");
   }
   spdlog::set_level(lvl);
   return absl::OkStatus();

@@ -10,15 +10,15 @@
 
 // Evaluates `expr` (an absl::Status); returns it from the enclosing function
 // when it is not OK.
-#define QIPU_RETURN_IF_ERROR(expr)                          \
-  do {                                                      \
-    ::absl::Status qipu_status_ = (expr);                   \
-    if (!qipu_status_.ok()) return qipu_status_;            \
+#define QIPU_RETURN_IF_ERROR(expr)               \
+  do {                                           \
+    ::absl::Status qipu_status_ = (expr);        \
+    if (!qipu_status_.ok()) return qipu_status_; \
   } while (false)
 
 // `QIPU_ASSIGN_OR_RETURN(T v, Call());` evaluates a StatusOr expression,
 // returns its status when not OK, else moves the value into the declaration.
-#define QIPU_ASSIGN_OR_RETURN(lhs, expr)                                   \
+#define QIPU_ASSIGN_OR_RETURN(lhs, expr)                                     \
   QIPU_ASSIGN_OR_RETURN_IMPL_(QIPU_STATUS_CONCAT_(qipu_statusor_, __LINE__), \
                               lhs, expr)
 #define QIPU_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \

@@ -120,9 +120,8 @@ absl::StatusOr<coordinator::ImportSummary> Import(
   return (*db)->importer().ImportPaths(paths, options.settings, progress);
 }
 
-absl::Status Export(const Target& target,
-                                const qipu::v1::ExportRequest& req,
-                                const GameSink& sink, absl::Duration timeout) {
+absl::Status Export(const Target& target, const qipu::v1::ExportRequest& req,
+                    const GameSink& sink, absl::Duration timeout) {
   if (absl::Status s = ValidateTarget(target); !s.ok()) return s;
   absl::Status sink_status;
   if (!target.db.empty()) {

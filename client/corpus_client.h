@@ -54,10 +54,9 @@ using GameSink =
 // Streams the games `req` selects to `sink`, in key order. On a failure
 // part-way the games before it were sunk (the sink counts them).
 // `timeout` bounds the whole export from a server.
-absl::Status Export(const Target& target,
-                                const qipu::v1::ExportRequest& req,
-                                const GameSink& sink,
-                                absl::Duration timeout = absl::Hours(1));
+absl::Status Export(const Target& target, const qipu::v1::ExportRequest& req,
+                    const GameSink& sink,
+                    absl::Duration timeout = absl::Hours(1));
 
 }  // namespace qipu::client
 

@@ -19,17 +19,17 @@ absl::StatusOr<std::unique_ptr<LocalDatabase>> LocalDatabase::Open(
     if (absl::IsUnavailable(st.status()) &&
         absl::StrContains(absl::AsciiStrToLower(st.status().message()),
                           "lock")) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          st.status().message(),
-          " (a running coordinator holds it: use --server ADDR)"));
+      return absl::FailedPreconditionError(
+          absl::StrCat(st.status().message(),
+                       " (a running coordinator holds it: use --server ADDR)"));
     }
     return st.status();
   }
   db->store_ = *std::move(st);
   db->configs_ = std::make_unique<store::ConfigRegistry>(db->store_.get());
   if (absl::Status s = db->configs_->Load(); !s.ok()) return s;
-  db->queries_ = std::make_unique<coordinator::QueryEngine>(
-      db->store_.get(), db->configs_.get());
+  db->queries_ = std::make_unique<coordinator::QueryEngine>(db->store_.get(),
+                                                            db->configs_.get());
   return db;
 }
 

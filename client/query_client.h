@@ -38,8 +38,7 @@ class QueryClient {
   absl::StatusOr<Resp> Call(
       grpc::Status (qipu::v1::QueryService::Stub::*rpc)(grpc::ClientContext*,
                                                         const Req&, Resp*),
-      absl::StatusOr<Resp> (coordinator::QueryEngine::*local)(const Req&)
-          const,
+      absl::StatusOr<Resp> (coordinator::QueryEngine::*local)(const Req&) const,
       const Req& req);
 
   Target target_;

@@ -14,9 +14,9 @@ absl::Status ValidateTarget(const Target& t) {
 
 absl::Status WithServerHint(absl::Status s, const std::string& server) {
   if (!absl::IsUnavailable(s)) return s;
-  return absl::UnavailableError(absl::StrCat(
-      server, ": ", s.message(),
-      " (is the coordinator running at that address?)"));
+  return absl::UnavailableError(
+      absl::StrCat(server, ": ", s.message(),
+                   " (is the coordinator running at that address?)"));
 }
 
 }  // namespace qipu::client

@@ -6,6 +6,7 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/server_builder.h"
+#include "grpcpp/support/server_interceptor.h"
 #include "spdlog/spdlog.h"
 
 namespace qipu::coordinator {
@@ -56,6 +57,11 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
   using SyncOption = grpc::ServerBuilder::SyncServerOption;
   builder.SetSyncServerOption(SyncOption::MIN_POLLERS, 2);
   builder.SetSyncServerOption(SyncOption::MAX_POLLERS, 8);
+  std::vector<
+      std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
+      interceptors;
+  interceptors.push_back(c->calls_.NewFactory());
+  builder.experimental().SetInterceptorCreators(std::move(interceptors));
   c->services_.push_back(std::make_unique<JobServiceImpl>(jobs));
   auto work = std::make_unique<WorkServiceImpl>(jobs, c->ingest_.get(),
                                                 &c->metrics_, options.work);
@@ -124,7 +130,17 @@ void Coordinator::Shutdown(absl::Duration grace) {
     // wait its whole grace period for them.
     const absl::Time deadline = absl::Now() + grace;
     work_->Drain(deadline);
-    server_->Shutdown(absl::ToChronoTime(deadline));
+    // The calls in progress finish (until the deadline); then the server
+    // stops at once. Left to itself, Shutdown(deadline) would also wait
+    // out the deadline for connections that carry no call. A call that
+    // arrives between the two steps is cancelled (clients retry CANCELLED).
+    if (!calls_.WaitIdle(deadline)) {
+      spdlog::warn(
+          "coordinator: {} calls still running after the grace "
+          "period; cancelling them",
+          calls_.active());
+    }
+    server_->Shutdown(absl::ToChronoTime(absl::Now()));
   }
   stop_.Notify();
   if (ticker_.joinable()) ticker_.join();

@@ -17,6 +17,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
+#include "coordinator/call_tracker.h"
 #include "coordinator/importer.h"
 #include "coordinator/ingest.h"
 #include "coordinator/jobs.h"
@@ -93,6 +94,9 @@ class Coordinator {
   std::unique_ptr<QueryEngine> queries_;
   std::unique_ptr<Importer> importer_;
   Metrics metrics_;
+  // Counts the calls in progress for a prompt graceful Shutdown(); before
+  // server_, which its interceptors refer to.
+  CallTracker calls_;
   std::vector<std::unique_ptr<grpc::Service>> services_;
   // The WorkService among services_ (for Drain()).
   WorkServiceImpl* work_ = nullptr;

@@ -12,10 +12,10 @@
 #include <string>
 
 #include "CLI/CLI.hpp"
-#include "coordinator/coordinator.h"
 #include "base/logging.h"
 #include "base/signals.h"
 #include "base/version.h"
+#include "coordinator/coordinator.h"
 #include "spdlog/spdlog.h"
 
 int main(int argc, char** argv) {
@@ -60,7 +60,8 @@ int main(int argc, char** argv) {
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error|off")
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
-  if (absl::Status s = qipu::base::InitLogging("coordinator", log_level); !s.ok()) {
+  if (absl::Status s = qipu::base::InitLogging("coordinator", log_level);
+      !s.ok()) {
     std::fprintf(stderr, "qipu-coordinator: --log-level: %s\n",
                  std::string(s.message()).c_str());
     return 2;

@@ -11,9 +11,9 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "base/grpc_status.h"
+#include "base/raw_stream.h"
 #include "coordinator/prepare.h"
 #include "grpcpp/impl/codegen/proto_utils.h"
-#include "base/raw_stream.h"
 #include "spdlog/spdlog.h"
 
 namespace qipu::coordinator {

@@ -9,10 +9,10 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "base/work_pool.h"
 #include "coordinator/ingest.h"
 #include "coordinator/jobs.h"
 #include "coordinator/metrics.h"
-#include "base/work_pool.h"
 #include "grpcpp/support/byte_buffer.h"
 #include "qipu/v1/work.grpc.pb.h"
 

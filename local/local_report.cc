@@ -64,42 +64,47 @@ std::string SummaryText(const LocalSummary& s) {
   std::string t;
   if (s.cancelled) {
     absl::StrAppendFormat(
-        &t, "\nqipu local: job %d was cancelled: %d of its %d games are "
-            "stored\n",
+        &t,
+        "\nqipu local: job %d was cancelled: %d of its %d games are "
+        "stored\n",
         s.job, out.games(), s.requested);
   }
   if (s.interrupted_by > 0) {
     absl::StrAppendFormat(
-        &t, "\nqipu local: interrupted (%s): %d of the %d games of job %d are "
-            "stored; the others stay queued in the job\n",
+        &t,
+        "\nqipu local: interrupted (%s): %d of the %d games of job %d are "
+        "stored; the others stay queued in the job\n",
         base::SignalName(s.interrupted_by), out.games(), s.requested, s.job);
   }
   absl::StrAppendFormat(
-      &t, "\nqipu local: job %d, %d games of %dx%d %s (seed %d) in %.1f s "
-          "(%.0f games/s), database %s\n",
+      &t,
+      "\nqipu local: job %d, %d games of %dx%d %s (seed %d) in %.1f s "
+      "(%.0f games/s), database %s\n",
       s.job, out.games(), s.config.width(), s.config.height(),
       s.config.rules().preset(), s.config.seed(), s.seconds, s.games_per_sec,
       s.db);
   absl::StrAppendFormat(
-      &t, "results: Black %d (%s), White %d (%s), draws %d, void %d; mean "
-          "length %.1f moves\n",
+      &t,
+      "results: Black %d (%s), White %d (%s), draws %d, void %d; mean "
+      "length %.1f moves\n",
       out.black_wins(), Pct(out.black_wins(), out.games()), out.white_wins(),
       Pct(out.white_wins(), out.games()), out.draws(), out.void_(),
       s.results.mean_length());
   absl::StrAppendFormat(
-      &t, "ko: %.2f ko captures per game (median %.0f, p99 %.0f), %s of games "
-          "with at least one\n",
+      &t,
+      "ko: %.2f ko captures per game (median %.0f, p99 %.0f), %s of games "
+      "with at least one\n",
       ko.mean(), ko.p50(), ko.p99(), Pct(ko.games_with_ko(), ko.games()));
   if (s.cycles.rows().empty()) {
     t += "cycles: none\n";
   } else {
     t += "cycles:\n";
     for (const auto& row : s.cycles.rows()) {
-      absl::StrAppendFormat(
-          &t, "  %-26s %-21s %6d in %d games (%.1f per 10,000)\n",
-          report::CycleClassText(row.cls()),
-          report::CycleOutcomeText(row.outcome()), row.cycles(), row.games(),
-          row.per_10k());
+      absl::StrAppendFormat(&t,
+                            "  %-26s %-21s %6d in %d games (%.1f per 10,000)\n",
+                            report::CycleClassText(row.cls()),
+                            report::CycleOutcomeText(row.outcome()),
+                            row.cycles(), row.games(), row.per_10k());
     }
   }
   t += "top openings (first move, all symmetries folded):\n";

@@ -56,10 +56,9 @@ absl::Status LocalRun::StartJob() {
   }
   QIPU_ASSIGN_OR_RETURN(std::vector<qipu::v1::JobStatus> st, jobs.Status(id));
   if (st[0].state() == qipu::v1::JOB_STATE_CANCELLED) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("--job ", id, ": the job was cancelled (its ",
-                     st[0].done(), " stored games stay in ", options_.db,
-                     "); it cannot be continued"));
+    return absl::FailedPreconditionError(absl::StrCat(
+        "--job ", id, ": the job was cancelled (its ", st[0].done(),
+        " stored games stay in ", options_.db, "); it cannot be continued"));
   }
   job_ = id;
   requested_ = info->requested;

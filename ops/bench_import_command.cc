@@ -20,10 +20,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
-#include "nlohmann/json.hpp"
-#include "ops/commands.h"
 #include "base/console.h"
 #include "client/database.h"
+#include "nlohmann/json.hpp"
+#include "ops/commands.h"
 
 namespace qipu::ops {
 namespace {
@@ -133,7 +133,8 @@ int RunBenchImport(const BenchImportOptions& o) {
       lo.importer = io;
       auto local = client::LocalDatabase::Open(dir, lo);
       if (!local.ok()) {
-        base::PrintError("bench import", dir, std::string(local.status().message()));
+        base::PrintError("bench import", dir,
+                         std::string(local.status().message()));
         return 1;
       }
       absl::Mutex mu;

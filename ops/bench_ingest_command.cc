@@ -20,11 +20,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "base/channel.h"
+#include "base/console.h"
 #include "coordinator/coordinator.h"
 #include "coordinator/prepare.h"
 #include "nlohmann/json.hpp"
-#include "base/channel.h"
-#include "base/console.h"
 #include "ops/commands.h"
 #include "ops/flags.h"
 #include "proto/convert.h"

@@ -153,8 +153,7 @@ void AddExportCommand(CLI::App& app, int* exit_code) {
   auto o = std::make_shared<ExportCommandOptions>();
   CLI::App* c = app.add_subcommand(
       "export", "Stream stored games out as SGF or JSON Lines");
-  o->target.Add(c, 3600,
-                "Deadline of the whole export with --server, seconds");
+  o->target.Add(c, 3600, "Deadline of the whole export with --server, seconds");
   c->add_option("--format", o->format, "sgf or jsonl")
       ->check(CLI::IsMember({"sgf", "jsonl"}))
       ->capture_default_str();

@@ -90,8 +90,7 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
       "Import SGF files and folders (recursively, *.sgf) and qipu .jsonl "
       "exports; games already stored count as duplicates");
   c->add_option("paths", o->paths, "Files and folders")->required();
-  o->target.Add(c, 3600,
-                "Deadline of the whole import with --server, seconds");
+  o->target.Add(c, 3600, "Deadline of the whole import with --server, seconds");
   c->add_option("--source", o->import.settings.source,
                 "Source name recorded with each game")
       ->capture_default_str();

@@ -56,10 +56,10 @@ int RunSubmit(const SubmitOptions& o) {
   auto job = (*jobs)->Submit(*req);
   if (!job.ok()) return Fail("submit", job.status());
   if (o.json) {
-    std::printf("%s\n", nlohmann::json{{"job", *job},
-                                       {"seed", req->config().seed()}}
-                            .dump()
-                            .c_str());
+    std::printf("%s\n",
+                nlohmann::json{{"job", *job}, {"seed", req->config().seed()}}
+                    .dump()
+                    .c_str());
   } else {
     std::printf("job %llu submitted (seed %llu)\n",
                 static_cast<unsigned long long>(*job),
@@ -112,8 +112,9 @@ void AddJobCommand(CLI::App& app, int* exit_code) {
   CLI::App* submit = job->add_subcommand("submit", "Create a self-play job");
   submit->add_option("--server", so->target.server, "Coordinator HOST:PORT")
       ->required();
-  submit->add_option("--timeout", so->target.timeout_s,
-                     "Deadline of the call, seconds")
+  submit
+      ->add_option("--timeout", so->target.timeout_s,
+                   "Deadline of the call, seconds")
       ->check(CLI::Range(0.01, 3600.0))
       ->capture_default_str();
   so->spec.Add(submit);

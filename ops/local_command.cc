@@ -88,8 +88,8 @@ int RunLocal(LocalCommandOptions o) {
   }
   auto summary = r.Finish(interrupted);
   if (!summary.ok()) {
-    return base::Fail(kCmd, absl::StrCat("summary query: ",
-                                         summary.status().ToString()));
+    return base::Fail(
+        kCmd, absl::StrCat("summary query: ", summary.status().ToString()));
   }
   if (o.json) {
     std::printf("%s\n", local::SummaryJson(*summary).dump().c_str());

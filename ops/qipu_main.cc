@@ -9,9 +9,9 @@
 #include <string>
 
 #include "CLI/CLI.hpp"
-#include "ops/commands.h"
 #include "base/logging.h"
 #include "base/version.h"
+#include "ops/commands.h"
 
 int main(int argc, char** argv) {
   qipu::base::SetProcessDefaults();
@@ -21,8 +21,9 @@ int main(int argc, char** argv) {
   // A flag given twice takes its last value (./ops/run passes defaults
   // that the user's arguments override).
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  app.set_version_flag("--version", std::string("qipu ") + qipu::base::Version() +
-                                        " (commit " + qipu::base::GitCommit() + ")");
+  app.set_version_flag("--version", std::string("qipu ") +
+                                        qipu::base::Version() + " (commit " +
+                                        qipu::base::GitCommit() + ")");
   std::string log_level = "warn";
   app.add_option("--log-level", log_level,
                  "trace, debug, info, warn, error or off")

@@ -108,7 +108,8 @@ int RunQuery(const std::string& cmd, const QueryFlags& f) {
       Print(j);
     } else if (f.sgf) {
       Print(r->sgf());
-      if (!r->sgf().empty() && r->sgf().back() != '\n') Print(std::string("\n"));
+      if (!r->sgf().empty() && r->sgf().back() != '\n')
+        Print(std::string("\n"));
     } else {
       Print(report::GameText(*r));
     }

@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
-#include "nlohmann/json.hpp"
 #include "base/files.h"
+#include "nlohmann/json.hpp"
 #include "ops/commands.h"
 #include "ops/flags.h"
 #include "report/rules_json.h"
@@ -32,7 +32,8 @@ nlohmann::json ReportJson(const rules::GameRecord& rec, const rules::Rules& r,
                           const rules::ReplayReport& rep,
                           const std::string& rules_note) {
   nlohmann::json cycles = nlohmann::json::array();
-  for (const auto& c : rep.cycles) cycles.push_back(report::CycleJson(c, rec.height));
+  for (const auto& c : rep.cycles)
+    cycles.push_back(report::CycleJson(c, rec.height));
   nlohmann::json j = {
       {"game", rec.game_number},
       {"size",

@@ -21,10 +21,10 @@
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
 #include "base/console.h"
-#include "base/work_pool.h"
-#include "ops/flags.h"
-#include "ops/commands.h"
 #include "base/version.h"
+#include "base/work_pool.h"
+#include "ops/commands.h"
+#include "ops/flags.h"
 #include "proto/convert.h"
 #include "rules/coord.h"
 #include "rules/scoring.h"
@@ -78,7 +78,8 @@ rules::GameRecord ToRecord(const rules::Game& g,
   all.insert(all.end(), g.cycles().begin(), g.cycles().end());
   if (!all.empty()) r.extra.emplace_back("QC", CyclesText(all, spec.height));
   r.extra.emplace_back("QR", rules::RulesKey(spec.rules));
-  r.extra.emplace_back("QV", absl::StrCat(base::Version(), "+", base::GitCommit()));
+  r.extra.emplace_back("QV",
+                       absl::StrCat(base::Version(), "+", base::GitCommit()));
   return r;
 }
 
@@ -119,7 +120,10 @@ int RunSelfplay(const SelfplayOptions& o) {
   };
   base::ParallelForEach(
       pool, o.games,
-      [&] { return std::make_unique<State>(State{rules::Game(o.size, o.size, *r), {}}); },
+      [&] {
+        return std::make_unique<State>(
+            State{rules::Game(o.size, o.size, *r), {}});
+      },
       [&](std::unique_ptr<State>& st, size_t i) {
         if (failed) return;
         rules::SelfPlaySpec spec;

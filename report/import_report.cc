@@ -31,8 +31,7 @@ nlohmann::ordered_json ImportJson(const coordinator::ImportSummary& s) {
           {"games_per_sec", s.seconds > 0 ? s.games / s.seconds : 0.0}};
 }
 
-std::string ImportText(const coordinator::ImportSummary& s,
-                       size_t max_errors) {
+std::string ImportText(const coordinator::ImportSummary& s, size_t max_errors) {
   std::string out = absl::StrFormat(
       "files %d  games %d  imported %d  duplicates %d  rejected %d  errors "
       "%d  (%.2f s, %.0f games/s)\n",

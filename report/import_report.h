@@ -18,8 +18,7 @@ nlohmann::ordered_json ImportJson(const coordinator::ImportSummary& s);
 
 // Totals, the normalisations by count, and the first `max_errors` error
 // rows (then how many more there are). Pure; thread-safe.
-std::string ImportText(const coordinator::ImportSummary& s,
-                       size_t max_errors);
+std::string ImportText(const coordinator::ImportSummary& s, size_t max_errors);
 
 // The progress line's suffix for `p`: "files  N games  N new ...".
 std::string ImportProgressSuffix(const coordinator::ImportProgress& p,

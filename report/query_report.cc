@@ -7,8 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "google/protobuf/util/json_util.h"
 #include "base/console.h"
+#include "google/protobuf/util/json_util.h"
 #include "proto/convert.h"
 #include "rules/coord.h"
 #include "rules/result.h"
@@ -58,8 +58,8 @@ double HistogramPercentile(const qipu::v1::Histogram& h, double q) {
 }
 
 // A text histogram, `group` buckets per line, bars scaled to 40 columns.
-void AppendHistogram(std::string* out, const qipu::v1::Histogram& h,
-                     int group, const std::string& unit) {
+void AppendHistogram(std::string* out, const qipu::v1::Histogram& h, int group,
+                     const std::string& unit) {
   std::vector<uint64_t> lines;
   for (int i = 0; i < h.counts_size(); ++i) {
     if (i / group >= static_cast<int>(lines.size())) lines.push_back(0);
@@ -74,8 +74,8 @@ void AppendHistogram(std::string* out, const qipu::v1::Histogram& h,
         group * h.bucket() == 1 ? absl::StrCat(lo) : absl::StrCat(lo, "-", hi);
     const int bar = static_cast<int>(40.0 * lines[i] / peak + 0.5);
     absl::StrAppendFormat(out, "  %9s %-5s %10llu  %s\n", label, unit,
-                static_cast<unsigned long long>(lines[i]),
-                std::string(bar, '#').c_str());
+                          static_cast<unsigned long long>(lines[i]),
+                          std::string(bar, '#').c_str());
   }
 }
 
@@ -162,15 +162,16 @@ nlohmann::json OpeningsJson(const qipu::v1::OpeningsResponse& r) {
 }
 
 std::string OpeningsText(const qipu::v1::OpeningsResponse& r,
-                   const std::vector<std::string>& moves, int width,
-                   int height) {
+                         const std::vector<std::string>& moves, int width,
+                         int height) {
   std::string out;
   absl::StrAppendFormat(&out, "Position after %s on %dx%d (key %s)\n",
-              moves.empty() ? "no moves (empty board)"
-                            : absl::StrJoin(moves, " ").c_str(),
-              width, height, r.position_key().c_str());
+                        moves.empty() ? "no moves (empty board)"
+                                      : absl::StrJoin(moves, " ").c_str(),
+                        width, height, r.position_key().c_str());
   absl::StrAppendFormat(&out, "Reached by %s; Black's winning rate %s\n\n",
-              OutcomesLine(r.reached()).c_str(), Rate(r.reached()).c_str());
+                        OutcomesLine(r.reached()).c_str(),
+                        Rate(r.reached()).c_str());
   if (r.continuations_size() == 0) {
     absl::StrAppendFormat(&out, "No continuations.\n");
     return out;
@@ -184,9 +185,9 @@ std::string OpeningsText(const qipu::v1::OpeningsResponse& r,
                     absl::StrCat(o.draws()), absl::StrCat(o.void_()), Rate(o),
                     absl::StrJoin(c.example_game_ids(), " ")});
   }
-  out += base::FormatTable({"move", "games", "share", "B wins", "W wins", "draws", "void",
-              "B win%", "examples"},
-             rows);
+  out += base::FormatTable({"move", "games", "share", "B wins", "W wins",
+                            "draws", "void", "B win%", "examples"},
+                           rows);
   return out;
 }
 
@@ -210,13 +211,13 @@ std::string KoText(const qipu::v1::KoResponse& r) {
   std::string out;
   const qipu::v1::KoGroup& a = r.all();
   absl::StrAppendFormat(&out, "Ko captures per game over %llu games\n",
-              static_cast<unsigned long long>(a.games()));
+                        static_cast<unsigned long long>(a.games()));
   absl::StrAppendFormat(&out, "  games with at least one: %llu (%s)\n",
-              static_cast<unsigned long long>(a.games_with_ko()),
-              Percent(a.games_with_ko(), a.games()).c_str());
-  absl::StrAppendFormat(&out, "  mean %.3f  p50 %g  p90 %g  p99 %g  max %llu\n\n", a.mean(),
-              a.p50(), a.p90(), a.p99(),
-              static_cast<unsigned long long>(a.max()));
+                        static_cast<unsigned long long>(a.games_with_ko()),
+                        Percent(a.games_with_ko(), a.games()).c_str());
+  absl::StrAppendFormat(
+      &out, "  mean %.3f  p50 %g  p90 %g  p99 %g  max %llu\n\n", a.mean(),
+      a.p50(), a.p90(), a.p99(), static_cast<unsigned long long>(a.max()));
   if (a.games() == 0) return out;
   absl::StrAppendFormat(&out, "Histogram (ko captures: games)\n");
   AppendHistogram(&out, r.histogram(), 1, "");
@@ -254,8 +255,9 @@ nlohmann::json CyclesJson(const qipu::v1::CyclesResponse& r) {
 
 std::string CyclesText(const qipu::v1::CyclesResponse& r) {
   std::string out;
-  absl::StrAppendFormat(&out, "Cycles over %llu games (rates: games per 10,000)\n\n",
-              static_cast<unsigned long long>(r.games()));
+  absl::StrAppendFormat(&out,
+                        "Cycles over %llu games (rates: games per 10,000)\n\n",
+                        static_cast<unsigned long long>(r.games()));
   std::vector<std::vector<std::string>> rows;
   for (int cls = qipu::v1::CYCLE_CLASS_TRIPLE_KO;
        cls <= qipu::v1::CYCLE_CLASS_OTHER; ++cls) {
@@ -279,11 +281,12 @@ std::string CyclesText(const qipu::v1::CyclesResponse& r) {
            absl::StrJoin(row.example_game_ids(), " ")});
     }
   }
-  out += base::FormatTable({"class", "ended", "cycles", "games", "per 10k", "B/W/draw/void",
-              "examples"},
-             rows);
-  absl::StrAppendFormat(&out, "\nGames with a completed or prevented cycle: %s\n",
-              OutcomesLine(r.results_with_cycle()).c_str());
+  out += base::FormatTable({"class", "ended", "cycles", "games", "per 10k",
+                            "B/W/draw/void", "examples"},
+                           rows);
+  absl::StrAppendFormat(&out,
+                        "\nGames with a completed or prevented cycle: %s\n",
+                        OutcomesLine(r.results_with_cycle()).c_str());
   return out;
 }
 
@@ -308,8 +311,9 @@ std::string ResultsText(const qipu::v1::ResultsResponse& r) {
   std::string out;
   const qipu::v1::Outcomes& o = r.outcomes();
   absl::StrAppendFormat(&out, "%s\n", OutcomesLine(o).c_str());
-  absl::StrAppendFormat(&out, "Black's winning rate (draws count, void does not): %s\n\n",
-              Rate(o).c_str());
+  absl::StrAppendFormat(
+      &out, "Black's winning rate (draws count, void does not): %s\n\n",
+      Rate(o).c_str());
   std::vector<std::vector<std::string>> rows;
   for (const auto& [name, n] : r.by_reason()) {
     rows.push_back({name, absl::StrCat(n), Percent(n, o.games())});
@@ -321,16 +325,17 @@ std::string ResultsText(const qipu::v1::ResultsResponse& r) {
         std::pair{"White's winning margins (points)", &r.white_margin()}}) {
     uint64_t n = 0;
     for (uint64_t c : h->counts()) n += c;
-    absl::StrAppendFormat(&out, "\n%s over %llu scored wins: p10 %g  p50 %g  p90 %g\n", title,
-                static_cast<unsigned long long>(n),
-                HistogramPercentile(*h, 0.1), HistogramPercentile(*h, 0.5),
-                HistogramPercentile(*h, 0.9));
+    absl::StrAppendFormat(
+        &out, "\n%s over %llu scored wins: p10 %g  p50 %g  p90 %g\n", title,
+        static_cast<unsigned long long>(n), HistogramPercentile(*h, 0.1),
+        HistogramPercentile(*h, 0.5), HistogramPercentile(*h, 0.9));
     if (n != 0) AppendHistogram(&out, *h, 5, "pts");
   }
-  absl::StrAppendFormat(&out, "\nGame length (moves): mean %.1f  p10 %g  p50 %g  p90 %g\n",
-              r.mean_length(), HistogramPercentile(r.length(), 0.1),
-              HistogramPercentile(r.length(), 0.5),
-              HistogramPercentile(r.length(), 0.9));
+  absl::StrAppendFormat(
+      &out, "\nGame length (moves): mean %.1f  p10 %g  p50 %g  p90 %g\n",
+      r.mean_length(), HistogramPercentile(r.length(), 0.1),
+      HistogramPercentile(r.length(), 0.5),
+      HistogramPercentile(r.length(), 0.9));
   if (o.games() != 0) AppendHistogram(&out, r.length(), 1, "moves");
   return out;
 }
@@ -352,31 +357,33 @@ std::string GameText(const qipu::v1::GetGameResponse& r) {
   std::string out;
   const qipu::v1::Game& g = r.game();
   const qipu::v1::Provenance& p = g.provenance();
-  absl::StrAppendFormat(&out, 
-      "Game %s: %ux%u, %s rules, komi %g, handicap %u\n", r.id().c_str(),
+  absl::StrAppendFormat(
+      &out, "Game %s: %ux%u, %s rules, komi %g, handicap %u\n", r.id().c_str(),
       g.width(), g.height(),
       g.rules().preset().empty() ? "custom" : g.rules().preset().c_str(),
       g.rules().komi(), g.handicap());
   auto result = wire::ResultFromProto(g.result());
-  absl::StrAppendFormat(&out, "Result: %s (%s); %u moves, %u ko captures, %d cycles\n",
-              result.ok() ? rules::ResultToSgf(*result).c_str() : "?",
-              result.ok() ? rules::EndReasonName(result->reason) : "?",
-              g.num_moves(), g.ko_captures(), g.cycles_size());
+  absl::StrAppendFormat(
+      &out, "Result: %s (%s); %u moves, %u ko captures, %d cycles\n",
+      result.ok() ? rules::ResultToSgf(*result).c_str() : "?",
+      result.ok() ? rules::EndReasonName(result->reason) : "?", g.num_moves(),
+      g.ko_captures(), g.cycles_size());
   for (const qipu::v1::Cycle& c : g.cycles()) {
-    absl::StrAppendFormat(&out, "  cycle %s/%s: moves %u-%u, captures B %u W %u\n",
-                CycleClassText(c.cls()), CycleOutcomeText(c.outcome()),
-                c.first_move(), c.first_move() + c.period() - 1,
-                c.black_captures(), c.white_captures());
+    absl::StrAppendFormat(
+        &out, "  cycle %s/%s: moves %u-%u, captures B %u W %u\n",
+        CycleClassText(c.cls()), CycleOutcomeText(c.outcome()), c.first_move(),
+        c.first_move() + c.period() - 1, c.black_captures(),
+        c.white_captures());
   }
   if (p.job() != 0) {
-    absl::StrAppendFormat(&out, 
-        "Self-play: job %llu game %llu attempt %u seed %llu, worker %s\n",
+    absl::StrAppendFormat(
+        &out, "Self-play: job %llu game %llu attempt %u seed %llu, worker %s\n",
         static_cast<unsigned long long>(p.job()),
         static_cast<unsigned long long>(p.game_index()), p.attempt(),
         static_cast<unsigned long long>(p.seed()), p.worker().c_str());
   } else {
-    absl::StrAppendFormat(&out, "Imported from %s (%s game %u)\n", p.source().c_str(),
-                p.file().c_str(), p.file_game());
+    absl::StrAppendFormat(&out, "Imported from %s (%s game %u)\n",
+                          p.source().c_str(), p.file().c_str(), p.file_game());
   }
   auto points = wire::UnpackPoints(g.moves(), static_cast<int>(g.width()),
                                    static_cast<int>(g.height()), true);

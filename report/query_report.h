@@ -31,8 +31,8 @@ double BlackWinRate(const qipu::v1::Outcomes& o);
 nlohmann::json OpeningsJson(const qipu::v1::OpeningsResponse& r);
 // The text: `moves` (as asked) and the board size head the table.
 std::string OpeningsText(const qipu::v1::OpeningsResponse& r,
-                   const std::vector<std::string>& moves, int width,
-                   int height);
+                         const std::vector<std::string>& moves, int width,
+                         int height);
 
 // {"games", "games_with_ko", "share_with_ko", "ko_captures", "mean", "p50",
 //  "p90", "p99", "max", "histogram": [counts], "by_size" / "by_rules" /

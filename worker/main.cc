@@ -103,7 +103,8 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
 
-  if (absl::Status s = qipu::base::InitLogging("qipu-worker", log_level); !s.ok()) {
+  if (absl::Status s = qipu::base::InitLogging("qipu-worker", log_level);
+      !s.ok()) {
     std::fprintf(stderr, "qipu-worker: %s\n", std::string(s.message()).c_str());
     return 2;
   }
@@ -122,13 +123,13 @@ int main(int argc, char** argv) {
   }
   absl::Status s;
   {
-    const qipu::base::OnStopSignals watcher(signals, [&worker](int sig,
-                                                               int count) {
-      spdlog::info("worker {}: {} received; stopping{}", worker.name(),
-                   sig == SIGTERM ? "SIGTERM" : "SIGINT",
-                   count == 0 ? " gracefully" : " now");
-      worker.Stop(/*graceful=*/count == 0);
-    });
+    const qipu::base::OnStopSignals watcher(
+        signals, [&worker](int sig, int count) {
+          spdlog::info("worker {}: {} received; stopping{}", worker.name(),
+                       sig == SIGTERM ? "SIGTERM" : "SIGINT",
+                       count == 0 ? " gracefully" : " now");
+          worker.Stop(/*graceful=*/count == 0);
+        });
     s = worker.Wait();
   }
   if (!s.ok()) {

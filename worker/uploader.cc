@@ -1,7 +1,5 @@
 #include "worker/uploader.h"
 
-#include "base/grpc_status.h"
-
 #include <pthread.h>
 
 #include <algorithm>
@@ -11,6 +9,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "base/grpc_status.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/impl/codegen/proto_utils.h"
 #include "qipu/v1/game.pb.h"

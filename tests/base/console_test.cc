@@ -51,10 +51,8 @@ TEST(PrintError, NamesCommandWhatAndWhy) {
 TEST(Fail, PrintsAndReturnsTheExitCode) {
   ::testing::internal::CaptureStderr();
   EXPECT_EQ(Fail("job submit", "--games must be positive", 2), 2);
-  EXPECT_EQ(Fail("import", absl::InvalidArgumentError("bad SGF at byte 3")),
-            1);
-  EXPECT_EQ(Fail("query ko", absl::UnavailableError("connection refused")),
-            1);
+  EXPECT_EQ(Fail("import", absl::InvalidArgumentError("bad SGF at byte 3")), 1);
+  EXPECT_EQ(Fail("query ko", absl::UnavailableError("connection refused")), 1);
   EXPECT_EQ(::testing::internal::GetCapturedStderr(),
             "qipu job submit: --games must be positive\n"
             "qipu import: bad SGF at byte 3\n"

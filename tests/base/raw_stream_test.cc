@@ -7,8 +7,8 @@
 #include <string>
 
 #include "base/channel.h"
-#include "gtest/gtest.h"
 #include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
 #include "qipu/v1/work.grpc.pb.h"
 
 namespace qipu::base {
@@ -22,27 +22,26 @@ constexpr int kUploadGames = 3;
 class EchoService final : public qipu::v1::WorkService::Service {
  public:
   EchoService() {
-    MarkMethodStreamed(kUploadGames,
-                       NewRawBidiHandler([](grpc::ServerContext*,
-                                            RawServerStream* stream) {
-                         grpc::ByteBuffer in;
-                         while (stream->Read(&in)) {
-                           grpc::Slice slice;
-                           EXPECT_TRUE(in.TrySingleSlice(&slice).ok() ||
-                                       in.DumpToSingleSlice(&slice).ok());
-                           const std::string bytes(
-                               reinterpret_cast<const char*>(slice.begin()),
-                               slice.size());
-                           qipu::v1::GameAck ack;
-                           ack.set_game_id(bytes);
-                           ack.set_reason(std::to_string(bytes.size()));
-                           const std::string out = ack.SerializeAsString();
-                           grpc::Slice s(out);
-                           grpc::ByteBuffer reply(&s, 1);
-                           if (!stream->Write(reply)) break;
-                         }
-                         return grpc::Status::OK;
-                       }));
+    MarkMethodStreamed(
+        kUploadGames,
+        NewRawBidiHandler([](grpc::ServerContext*, RawServerStream* stream) {
+          grpc::ByteBuffer in;
+          while (stream->Read(&in)) {
+            grpc::Slice slice;
+            EXPECT_TRUE(in.TrySingleSlice(&slice).ok() ||
+                        in.DumpToSingleSlice(&slice).ok());
+            const std::string bytes(
+                reinterpret_cast<const char*>(slice.begin()), slice.size());
+            qipu::v1::GameAck ack;
+            ack.set_game_id(bytes);
+            ack.set_reason(std::to_string(bytes.size()));
+            const std::string out = ack.SerializeAsString();
+            grpc::Slice s(out);
+            grpc::ByteBuffer reply(&s, 1);
+            if (!stream->Write(reply)) break;
+          }
+          return grpc::Status::OK;
+        }));
   }
 };
 
@@ -88,8 +87,8 @@ TEST_F(RawStreamTest, RawClientSendsBytesUnchanged) {
   grpc::ClientContext ctx;
   SetDeadline(&ctx, absl::Seconds(30));
   auto stream = method.Open(&ctx);
-  for (const std::string& bytes : {std::string("\x08\x01", 2),
-                                   std::string(100000, 'x'), std::string()}) {
+  for (const std::string& bytes :
+       {std::string("\x08\x01", 2), std::string(100000, 'x'), std::string()}) {
     grpc::Slice s(bytes);
     ASSERT_TRUE(stream->Write(grpc::ByteBuffer(&s, 1)));
     grpc::ByteBuffer in;

@@ -45,8 +45,8 @@ TEST(OnStopSignals, CallsBackOncePerSignalWithItsCount) {
       ASSERT_EQ(kill(getpid(), sig), 0);
       absl::MutexLock lock(&mu);
       auto arrived = [&] { return seen.size() > before; };
-      ASSERT_TRUE(mu.AwaitWithTimeout(absl::Condition(&arrived),
-                                      absl::Seconds(30)));
+      ASSERT_TRUE(
+          mu.AwaitWithTimeout(absl::Condition(&arrived), absl::Seconds(30)));
     }
   }  // joins the watcher
   absl::MutexLock lock(&mu);
