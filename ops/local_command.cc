@@ -104,7 +104,7 @@ int RunLocal(LocalCommandOptions o) {
 
 void AddLocalCommand(CLI::App& app, int* exit_code) {
   auto o = std::make_shared<LocalCommandOptions>();
-  o->spec.games = 5000;
+  o->spec.games = 100000;
   CLI::App* cmd = app.add_subcommand("local",
                                      "Self-play on this machine: embedded "
                                      "coordinator + worker, then a summary");
