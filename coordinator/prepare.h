@@ -63,7 +63,9 @@ uint32_t DayOfSgfDate(const std::string& dt);
 
 // Validates a worker's upload against its job and prepares it: the
 // message is read once (wire::SelfPlayFromProto; InvalidArgument naming a
-// field that does not decode), then checked as below. Thread-safe.
+// field that does not decode), then checked and stored as below (its board
+// fields stored as received: they decoded to the record that was checked).
+// Thread-safe.
 absl::StatusOr<PreparedGame> PrepareSelfPlay(const qipu::v1::Game& upload,
                                              const JobInfo& job,
                                              absl::Time now);

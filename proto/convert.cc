@@ -1,8 +1,10 @@
 #include "proto/convert.h"
 
 #include <array>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/utility/utility.h"
 #include "rules/coord.h"
 
 namespace qipu::wire {
@@ -339,7 +341,8 @@ absl::StatusOr<rules::Rules> RulesFromProto(const qipu::v1::RuleSet& p) {
   auto dame = DameRuleFromProto(p.dame());
   if (!dame.ok()) return InField("rules.dame", dame.status());
   auto hcomp = HandicapCompensationFromProto(p.handicap_compensation());
-  if (!hcomp.ok()) return InField("rules.handicap_compensation", hcomp.status());
+  if (!hcomp.ok())
+    return InField("rules.handicap_compensation", hcomp.status());
   if (absl::Status s = rules::ValidateKomi(p.komi()); !s.ok()) {
     return InField("rules.komi", s);
   }
@@ -497,8 +500,12 @@ qipu::v1::Area AreaToProto(const rules::AreaCount& a) {
   return p;
 }
 
-absl::StatusOr<rules::GameRecord> GameToRecord(const qipu::v1::Game& g) {
-  rules::GameRecord r;
+namespace {
+
+// GameToRecord() into *out, a default-constructed record: built in place,
+// so that SelfPlayFromProto() moves no record around.
+absl::Status DecodeGame(const qipu::v1::Game& g, rules::GameRecord* out) {
+  rules::GameRecord& r = *out;
   if (absl::Status s = rules::ValidateSize(static_cast<int>(g.width()),
                                            static_cast<int>(g.height()));
       !s.ok()) {
@@ -575,6 +582,51 @@ absl::StatusOr<rules::GameRecord> GameToRecord(const qipu::v1::Game& g) {
   r.komi = g.rules().komi();
   r.has_komi = true;
   r.rules = g.rules().preset();
+  return absl::OkStatus();
+}
+
+// SelfPlayFromProto() into *u, default-constructed.
+absl::Status DecodeUpload(const qipu::v1::Game& g, SelfPlayUpload* u) {
+  if (absl::Status s = DecodeGame(g, &u->record); !s.ok()) return s;
+  const int w = u->record.width;
+  const int h = u->record.height;
+  rules::SelfPlayClaims& c = u->claims;
+  auto rules = RulesFromProto(g.rules());
+  if (!rules.ok()) return rules.status();
+  c.rules = *rules;
+  auto result = ResultFromProto(g.result());
+  if (!result.ok()) return result.status();
+  c.result = *result;
+  c.area_black = g.area().black();
+  c.area_white = g.area().white();
+  c.area_dame = g.area().dame();
+  c.cycles.reserve(static_cast<size_t>(g.cycles_size()));
+  for (const qipu::v1::Cycle& p : g.cycles()) {
+    auto cycle = CycleFromProto(p, w, h);
+    if (!cycle.ok()) return cycle.status();
+    c.cycles.push_back(*cycle);
+  }
+  c.ko_captures = g.ko_captures();
+  const qipu::v1::Provenance& prov = g.provenance();
+  c.job = prov.job();
+  c.index = prov.game_index();
+  c.attempt = prov.attempt();
+  c.seed = prov.seed();
+  c.voided_cycles.reserve(static_cast<size_t>(g.voided_cycles_size()));
+  for (const qipu::v1::Cycle& p : g.voided_cycles()) {
+    auto cycle = CycleFromProto(p, w, h);
+    if (!cycle.ok()) return cycle.status();
+    c.voided_cycles.push_back(*cycle);
+  }
+  u->worker = prov.worker();
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<rules::GameRecord> GameToRecord(const qipu::v1::Game& g) {
+  rules::GameRecord r;
+  if (absl::Status s = DecodeGame(g, &r); !s.ok()) return s;
   return r;
 }
 
@@ -652,42 +704,10 @@ void RecordToGame(const rules::GameRecord& r, qipu::v1::Game* g) {
 }
 
 absl::StatusOr<SelfPlayUpload> SelfPlayFromProto(const qipu::v1::Game& g) {
-  SelfPlayUpload u;
-  auto record = GameToRecord(g);
-  if (!record.ok()) return record.status();
-  u.record = *std::move(record);
-  const int w = u.record.width;
-  const int h = u.record.height;
-  rules::SelfPlayClaims& c = u.claims;
-  auto rules = RulesFromProto(g.rules());
-  if (!rules.ok()) return rules.status();
-  c.rules = *rules;
-  auto result = ResultFromProto(g.result());
-  if (!result.ok()) return result.status();
-  c.result = *result;
-  c.area_black = g.area().black();
-  c.area_white = g.area().white();
-  c.area_dame = g.area().dame();
-  c.cycles.reserve(static_cast<size_t>(g.cycles_size()));
-  for (const qipu::v1::Cycle& p : g.cycles()) {
-    auto cycle = CycleFromProto(p, w, h);
-    if (!cycle.ok()) return cycle.status();
-    c.cycles.push_back(*cycle);
-  }
-  c.ko_captures = g.ko_captures();
-  const qipu::v1::Provenance& prov = g.provenance();
-  c.job = prov.job();
-  c.index = prov.game_index();
-  c.attempt = prov.attempt();
-  c.seed = prov.seed();
-  c.voided_cycles.reserve(static_cast<size_t>(g.voided_cycles_size()));
-  for (const qipu::v1::Cycle& p : g.voided_cycles()) {
-    auto cycle = CycleFromProto(p, w, h);
-    if (!cycle.ok()) return cycle.status();
-    c.voided_cycles.push_back(*cycle);
-  }
-  u.worker = prov.worker();
-  return u;
+  // One return object, built in place (no copy or move of the record).
+  absl::StatusOr<SelfPlayUpload> out(absl::in_place);
+  if (absl::Status s = DecodeUpload(g, &*out); !s.ok()) out = std::move(s);
+  return out;
 }
 
 rules::GameRecord RecordOfGame(const rules::Game& game,

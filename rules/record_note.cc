@@ -102,8 +102,7 @@ std::string Render(const RecordNote& n, bool places) {
     case NoteKind::kResultNotUnderstood:
       return absl::StrCat("RE[", v, "] not understood; result unknown");
     case NoteKind::kFoxResultArtefact:
-      return absl::StrCat("RE[", v,
-                          "] is a Fox scoring artefact (margin in ",
+      return absl::StrCat("RE[", v, "] is a Fox scoring artefact (margin in ",
                           n.stones ? "stones" : "points",
                           "): winner kept, margin unknown");
     case NoteKind::kFoxResultInStones:
@@ -122,8 +121,6 @@ std::string SgfPlaceText(const SgfPlace& place) {
 
 std::string NoteText(const RecordNote& note) { return Render(note, true); }
 
-std::string NoteKindText(const RecordNote& note) {
-  return Render(note, false);
-}
+std::string NoteKindText(const RecordNote& note) { return Render(note, false); }
 
 }  // namespace qipu::rules

@@ -398,7 +398,8 @@ void SgfGameBuilder::ReadKomi(const SgfProperty& p) {
     std::replace(dotted.begin(), dotted.end(), ',', '.');
     if (dotted == v || !absl::SimpleAtod(dotted, &komi) ||
         !std::isfinite(komi)) {
-      AddNote({.kind = NoteKind::kBadKomi, .value = Excerpt(v), .where = where});
+      AddNote(
+          {.kind = NoteKind::kBadKomi, .value = Excerpt(v), .where = where});
       return;
     }
     AddNote({.kind = NoteKind::kKomiDecimalComma,

@@ -433,8 +433,9 @@ TEST(FoxResult, StoneMarginsDoubledArtefactsDropped) {
   EXPECT_EQ(r.result, "B+0.75");
   // Nor is a record whose skipped text merely mentions Fox's AP and komi
   // (the note's text holds "AP[foxwq"): only the typed facts count.
-  r = ReadOne("AP[foxwq] (Fox: 3.75 stones)\n"
-              "(;GM[1]FF[4]SZ[19]KM[7,5]RE[B+0.02];B[pd])");
+  r = ReadOne(
+      "AP[foxwq] (Fox: 3.75 stones)\n"
+      "(;GM[1]FF[4]SZ[19]KM[7,5]RE[B+0.02];B[pd])");
   EXPECT_FALSE(NormaliseFoxResult(&r));
   EXPECT_EQ(r.result, "B+0.02");
   // The notes the rule adds are typed too.

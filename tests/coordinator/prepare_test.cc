@@ -76,6 +76,17 @@ TEST_F(PrepareTest, StoredGameIsTheValidatedUpload) {
         got.provenance().qipu_version());
     want.mutable_provenance()->set_stored_unix_micros(1700000000123456);
     EXPECT_EQ(p->value, want.SerializeAsString()) << i;
+    // An upload already in the rules' terms is stored the same (its board
+    // encoded again rather than copied).
+    auto u = wire::SelfPlayFromProto(g);
+    ASSERT_TRUE(u.ok()) << u.status();
+    EXPECT_EQ(u->record.black_player, "not stored");
+    auto q = PrepareSelfPlay(*u, info_, now);
+    ASSERT_TRUE(q.ok()) << q.status();
+    EXPECT_EQ(q->value, p->value) << i;
+    EXPECT_EQ(q->key, p->key);
+    EXPECT_EQ(*q->position_ops.mutable_bytes(),
+              *p->position_ops.mutable_bytes());
   }
 }
 
@@ -110,10 +121,11 @@ TEST_F(PrepareTest, HandicapAndVoidedAttemptsAreStoredAsUploaded) {
       // A voided attempt claimed away is refused.
       qipu::v1::Game lie = g;
       lie.clear_voided_cycles();
-      EXPECT_EQ(Reject(lie, info),
-                absl::StrCat("voided attempts: the game claims 0 but the rules "
-                             "give ",
-                             g.provenance().attempt(), " (the attempt number)"));
+      EXPECT_EQ(
+          Reject(lie, info),
+          absl::StrCat("voided attempts: the game claims 0 but the rules "
+                       "give ",
+                       g.provenance().attempt(), " (the attempt number)"));
     }
   }
   EXPECT_TRUE(voided) << "no voided attempt in 3000 games";
@@ -142,9 +154,10 @@ TEST_F(PrepareTest, WrongClaimsAreNamed) {
   EXPECT_THAT(Reject(g), StartsWith("result: the game claims "));
   g = good;
   g.set_ko_captures(good.ko_captures() + 1);
-  EXPECT_EQ(Reject(g), absl::StrCat("ko captures: the game claims ",
-                                    good.ko_captures() + 1,
-                                    " but the rules give ", good.ko_captures()));
+  EXPECT_EQ(
+      Reject(g),
+      absl::StrCat("ko captures: the game claims ", good.ko_captures() + 1,
+                   " but the rules give ", good.ko_captures()));
   g = good;
   g.mutable_area()->set_black(good.area().black() + 1);
   EXPECT_EQ(Reject(g),
@@ -154,18 +167,17 @@ TEST_F(PrepareTest, WrongClaimsAreNamed) {
                          good.area().white(), "/", good.area().dame()));
   g = good;
   g.mutable_provenance()->set_seed(good.provenance().seed() + 1);
-  EXPECT_EQ(Reject(g), absl::StrCat("seed: the game claims ",
-                                    good.provenance().seed() + 1,
-                                    " but the rules give ",
-                                    good.provenance().seed()));
+  EXPECT_EQ(Reject(g),
+            absl::StrCat("seed: the game claims ", good.provenance().seed() + 1,
+                         " but the rules give ", good.provenance().seed()));
   g = good;
   g.mutable_provenance()->set_game_index(50);
   EXPECT_EQ(Reject(g),
             absl::StrCat("game index 50 is outside job ", job_, " (50 games)"));
   g = good;
   g.mutable_provenance()->set_job(job_ + 1);
-  EXPECT_EQ(Reject(g), absl::StrCat("provenance.job ", job_ + 1,
-                                    " is not job ", job_));
+  EXPECT_EQ(Reject(g),
+            absl::StrCat("provenance.job ", job_ + 1, " is not job ", job_));
   g = good;
   g.mutable_provenance()->set_attempt(99);
   EXPECT_EQ(Reject(g), "provenance.attempt 99 is too large");
@@ -173,10 +185,10 @@ TEST_F(PrepareTest, WrongClaimsAreNamed) {
   g.mutable_rules()->set_komi(6.5);
   rules::Rules other = info_.rules;
   other.komi = 6.5;
-  EXPECT_EQ(Reject(g), absl::StrCat("rules: the game claims ",
-                                    rules::RulesKey(other),
-                                    " but the rules give ",
-                                    rules::RulesKey(info_.rules), " (the job's)"));
+  EXPECT_EQ(Reject(g),
+            absl::StrCat("rules: the game claims ", rules::RulesKey(other),
+                         " but the rules give ", rules::RulesKey(info_.rules),
+                         " (the job's)"));
   g = good;
   g.set_width(13);
   g.set_height(13);

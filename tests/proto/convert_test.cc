@@ -112,8 +112,8 @@ TEST(Convert, GameEnumsMapByName) {
       {rules::CycleClass::kTripleKo, rules::CycleClass::kQuadrupleKo,
        rules::CycleClass::kEternalLife,
        rules::CycleClass::kSendingTwoReturningOne, rules::CycleClass::kOther},
-      qipu::v1::CycleClass_descriptor(), CycleClassToProto,
-      CycleClassFromProto, [](rules::CycleClass c) {
+      qipu::v1::CycleClass_descriptor(), CycleClassToProto, CycleClassFromProto,
+      [](rules::CycleClass c) {
         return ProtoName("CYCLE_CLASS_", rules::CycleClassName(c));
       });
   CheckEnumPair<rules::CycleOutcome, qipu::v1::CycleOutcome>(
@@ -163,9 +163,8 @@ TEST(Convert, ProtoCycleNamesAreTheRulesNames) {
   EXPECT_STREQ(CycleClassName(qipu::v1::CYCLE_CLASS_TRIPLE_KO), "triple_ko");
   EXPECT_STREQ(CycleClassName(qipu::v1::CYCLE_CLASS_UNSPECIFIED), "?");
   EXPECT_STREQ(CycleClassName(static_cast<qipu::v1::CycleClass>(9)), "?");
-  EXPECT_STREQ(
-      CycleOutcomeName(qipu::v1::CYCLE_OUTCOME_PREVENTED_CYCLE_RULE),
-      "prevented-cycle-rule");
+  EXPECT_STREQ(CycleOutcomeName(qipu::v1::CYCLE_OUTCOME_PREVENTED_CYCLE_RULE),
+               "prevented-cycle-rule");
   EXPECT_STREQ(CycleOutcomeName(qipu::v1::CYCLE_OUTCOME_UNSPECIFIED), "?");
 }
 
@@ -196,18 +195,20 @@ TEST(Convert, UnknownEnumValuesInMessagesAreRefusedByField) {
 
 TEST(Convert, PackedPointsRoundTripOnEveryWidth) {
   for (int w = rules::kMinSize; w <= rules::kMaxSize; w += 1) {
-    const int h = w == rules::kMaxSize ? 2 : w + 1 > rules::kMaxSize ? w : w + 1;
+    const int h = w == rules::kMaxSize      ? 2
+                  : w + 1 > rules::kMaxSize ? w
+                                            : w + 1;
     std::vector<rules::Point> points = {rules::kPass};
-    for (int i = 0; i < w * h; ++i) points.push_back(rules::FromDenseIndex(i, w));
+    for (int i = 0; i < w * h; ++i)
+      points.push_back(rules::FromDenseIndex(i, w));
     points.push_back(rules::kPass);
     auto back = UnpackPoints(PackPoints(points, w), w, h, /*allow_pass=*/true);
     ASSERT_TRUE(back.ok()) << w << "x" << h << ": " << back.status();
     EXPECT_EQ(*back, points) << w << "x" << h;
   }
   // Off the board, and a pass where none is allowed.
-  EXPECT_FALSE(UnpackPoints(PackPoints({rules::MakePoint(0, 3)}, 9), 9, 3,
-                            true)
-                   .ok());
+  EXPECT_FALSE(
+      UnpackPoints(PackPoints({rules::MakePoint(0, 3)}, 9), 9, 3, true).ok());
   EXPECT_FALSE(UnpackPoints(PackPoints({rules::kPass}, 9), 9, 9, false).ok());
 }
 
@@ -289,7 +290,8 @@ TEST(Convert, RecordNotesAreStoredAsText) {
   EXPECT_EQ(g.meta().normalised(0),
             "KM[375] at byte 3 (line 1, column 4) read as komi 7.5 (Fox: 3.75 "
             "stones)");
-  EXPECT_EQ(g.meta().normalised(1), "no CA[] charset given: text read as UTF-8");
+  EXPECT_EQ(g.meta().normalised(1),
+            "no CA[] charset given: text read as UTF-8");
   // BoardToGame leaves Meta alone.
   qipu::v1::Game board;
   BoardToGame(r, &board);

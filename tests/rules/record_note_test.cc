@@ -68,11 +68,17 @@ std::vector<Golden> Goldens() {
        "property B repeated in main-line node 12 at byte 95 (line 2, column "
        "7): the first kept, B[bb] ignored",
        "property B repeated in main-line node: the first kept, B[bb] ignored"},
-      {{.kind = K::kRootOnlyProperty, .property = "SZ", .where = kAt, .node = 2},
+      {{.kind = K::kRootOnlyProperty,
+        .property = "SZ",
+        .where = kAt,
+        .node = 2},
        "SZ in main-line node 2 at byte 95 (line 2, column 7) ignored: only "
        "the root node may set it",
        "SZ in main-line node ignored: only the root node may set it"},
-      {{.kind = K::kGameInfoRepeated, .property = "PB", .where = kAt, .node = 3},
+      {{.kind = K::kGameInfoRepeated,
+        .property = "PB",
+        .where = kAt,
+        .node = 3},
        "PB in main-line node 3 at byte 95 (line 2, column 7) ignored: given "
        "before",
        "PB in main-line node ignored: given before"},
@@ -110,7 +116,10 @@ std::vector<Golden> Goldens() {
        "KM[650] at byte 95 (line 2, column 7) read as komi 6.5 (Fox: komi "
        "x100)",
        "KM[650] read as komi 6.5 (Fox: komi x100)"},
-      {{.kind = K::kKomiDecimalComma, .value = "6,5", .where = kAt, .komi = 6.5},
+      {{.kind = K::kKomiDecimalComma,
+        .value = "6,5",
+        .where = kAt,
+        .komi = 6.5},
        "KM[6,5] at byte 95 (line 2, column 7) read as komi 6.5 (decimal "
        "comma)",
        "KM[6,5] read as komi 6.5 (decimal comma)"},
@@ -212,14 +221,14 @@ TEST(RecordNote, TheReaderFillsTheFields) {
                                   .where = {12, 2, 1},
                                   .komi = 7.5,
                                   .stones = true}));
-  EXPECT_THAT(NotesOf("(;CA[UTF-8]SZ[9];B[aa];W[bb]B[cc])"),
-              Contains(RecordNote{.kind = NoteKind::kBothMoves,
-                                  .where = {22, 1, 23},
-                                  .node = 3}));
-  EXPECT_THAT(NotesOf("junk ;CA[UTF-8]SZ[9];B[aa])"),
-              Contains(RecordNote{.kind = NoteKind::kMissingOpenParen,
-                                  .where = {5, 1, 6},
-                                  .game = 1}));
+  EXPECT_THAT(
+      NotesOf("(;CA[UTF-8]SZ[9];B[aa];W[bb]B[cc])"),
+      Contains(RecordNote{
+          .kind = NoteKind::kBothMoves, .where = {22, 1, 23}, .node = 3}));
+  EXPECT_THAT(
+      NotesOf("junk ;CA[UTF-8]SZ[9];B[aa])"),
+      Contains(RecordNote{
+          .kind = NoteKind::kMissingOpenParen, .where = {5, 1, 6}, .game = 1}));
   EXPECT_THAT(NotesOf("junk ;CA[UTF-8]SZ[9];B[aa])"),
               Contains(RecordNote{.kind = NoteKind::kTextSkipped,
                                   .value = "junk",
