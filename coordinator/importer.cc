@@ -12,6 +12,7 @@
 #include "absl/time/clock.h"
 #include "coordinator/game_format.h"
 #include "coordinator/prepare.h"
+#include "rules/record_note.h"
 #include "rules/result.h"
 #include "rules/sgf_reader.h"
 

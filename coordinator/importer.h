@@ -42,7 +42,6 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "coordinator/import_input.h"
 #include "coordinator/ingest.h"

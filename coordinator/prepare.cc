@@ -148,6 +148,7 @@ void FinishPrepared(const rules::GameRecord& record,
   out->value = game.SerializeAsString();
 }
 
+// Provenance.qipu_version and stored_unix_micros (`now`).
 void SetVersion(qipu::v1::Provenance* p, absl::Time now) {
   p->set_qipu_version(absl::StrCat(base::Version(), "+", base::GitCommit()));
   p->set_stored_unix_micros(absl::ToUnixMicros(now));
