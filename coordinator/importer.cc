@@ -8,55 +8,15 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "coordinator/game_format.h"
 #include "coordinator/prepare.h"
+#include "rules/record_note.h"
 #include "rules/result.h"
 #include "rules/sgf_reader.h"
 
 namespace qipu::coordinator {
-namespace {
-
-// Length of the digits at data[i...].
-size_t Digits(absl::string_view s, size_t i) {
-  size_t n = 0;
-  while (i + n < s.size() &&
-         absl::ascii_isdigit(static_cast<unsigned char>(s[i + n]))) {
-    ++n;
-  }
-  return n;
-}
-
-// Matches `lit` then digits at s[*i]; advances *i past them on success.
-bool Eat(absl::string_view s, size_t* i, absl::string_view lit) {
-  if (!absl::StartsWith(s.substr(*i), lit)) return false;
-  const size_t n = Digits(s, *i + lit.size());
-  if (n == 0) return false;
-  *i += lit.size() + n;
-  return true;
-}
-
-// Matches SgfLocator::Where() text, "byte N (line L, column C)", at s[i].
-size_t WhereEnd(absl::string_view s, size_t i) {
-  size_t j = i;
-  if (!Eat(s, &j, "byte ") || !Eat(s, &j, " (line ") ||
-      !Eat(s, &j, ", column ") || j >= s.size() || s[j] != ')') {
-    return 0;
-  }
-  return j + 1;
-}
-
-// The move number of PrepareImport()'s "move N is illegal ..." message.
-uint32_t MoveOf(absl::string_view message) {
-  size_t i = 0;
-  if (!Eat(message, &i, "move ")) return 0;
-  uint32_t move = 0;
-  return absl::SimpleAtoi(message.substr(5, i - 5), &move) ? move : 0;
-}
-
-}  // namespace
 
 absl::Status ValidateImportSettings(const ImportSettings& s) {
   if (s.source.empty() || s.source.size() > 100) {
@@ -90,53 +50,19 @@ void ImportSummary::Add(const qipu::v1::ImportResponse& file) {
   for (const auto& [kind, n] : file.normalised()) normalised[kind] += n;
 }
 
-std::string NoteCategory(absl::string_view note) {
-  std::string out;
-  out.reserve(note.size());
-  size_t i = 0;
-  while (i < note.size()) {
-    if (const size_t end = WhereEnd(note, i); end != 0) {
-      // Drop the position and the word that introduced it.
-      for (absl::string_view lead : {" at ", " from ", " at", " from"}) {
-        if (absl::EndsWith(out, lead)) {
-          out.resize(out.size() - lead.size());
-          break;
-        }
-      }
-      i = end;
-      continue;
-    }
-    size_t j = i;
-    if (Eat(note, &j, " (move ") && j < note.size() && note[j] == ')') {
-      i = j + 1;
-      continue;
-    }
-    j = i;
-    if (Eat(note, &j, "game ")) {
-      out += "game";
-      i = j;
-      continue;
-    }
-    j = i;
-    if (Eat(note, &j, "node ")) {
-      out += "node";
-      i = j;
-      continue;
-    }
-    out += note[i++];
-  }
-  return out;
-}
-
 bool NormaliseFoxResult(rules::GameRecord* r) {
   bool fox = false;
   bool stones = false;
-  for (const std::string& n : r->notes) {
-    if (absl::StartsWith(n, "KM[") && absl::StrContains(n, "(Fox: ")) {
+  for (const rules::RecordNote& n : r->notes) {
+    if (n.kind == rules::NoteKind::kFoxKomi) {
       fox = true;
-      stones = stones || absl::StrContains(n, " stones)");
+      stones = stones || n.stones;
     }
-    if (absl::StrContains(n, "AP[foxwq")) fox = true;
+    // A second AP (the first is in `extra`) naming Fox's client.
+    if (n.kind == rules::NoteKind::kRepeatedProperty && n.property == "AP" &&
+        absl::StartsWith(n.value, "foxwq")) {
+      fox = true;
+    }
   }
   for (const auto& [name, value] : r->extra) {
     if (name == "AP" &&
@@ -156,16 +82,17 @@ bool NormaliseFoxResult(rules::GameRecord* r) {
   const bool on_grid = std::fabs(m / grid - std::round(m / grid)) < 1e-9;
   const std::string who = parsed->winner == rules::Winner::kBlack ? "B+" : "W+";
   if (m < 0.25 || !on_grid) {
-    r->notes.push_back(absl::StrCat(
-        "RE[", r->result, "] is a Fox scoring artefact (margin in ",
-        stones ? "stones" : "points", "): winner kept, margin unknown"));
+    r->notes.push_back({.kind = rules::NoteKind::kFoxResultArtefact,
+                        .value = r->result,
+                        .stones = stones});
     r->result = who;
     return true;
   }
   if (!stones) return false;
   const std::string points = absl::StrCat(who, 2 * m);
-  r->notes.push_back(absl::StrCat("RE[", r->result, "] read as ", points,
-                                  " (Fox: margin in stones)"));
+  r->notes.push_back({.kind = rules::NoteKind::kFoxResultInStones,
+                      .value = r->result,
+                      .read = points});
   r->result = points;
   return true;
 }
@@ -365,29 +292,25 @@ void Importer::Prepare(const std::shared_ptr<FileJob>& job, int chunk) {
   ctx.now = job->now;
   for (int i = chunk * per; i < std::min(n, (chunk + 1) * per); ++i) {
     rules::GameRecord& record = job->records[i];
-    const std::string raw_result = record.result;
-    const bool changed = NormaliseFoxResult(&record);
-    auto p = PrepareImport(record, ctx, configs_);
+    std::string raw_result = record.result;
+    // Meta.record_result keeps the RE as written.
+    ctx.record_result.reset();
+    if (NormaliseFoxResult(&record)) ctx.record_result = std::move(raw_result);
+    int illegal_move = 0;
+    auto p = PrepareImport(record, ctx, configs_, &illegal_move);
     if (!p.ok()) {
       absl::MutexLock lock(&job->mu);
       job->response.set_rejected(job->response.rejected() + 1);
-      *job->response.add_errors() =
-          ImportErrorRow(job->name, record.game_number, record.byte_offset,
-                         MoveOf(p.status().message()), p.status().message());
+      *job->response.add_errors() = ImportErrorRow(
+          job->name, record.game_number, record.byte_offset,
+          static_cast<uint32_t>(illegal_move), p.status().message());
       continue;
     }
     FileJob::Prepared out;
     out.game = std::move(p->game);
-    qipu::v1::Game game;
-    if (game.ParseFromString(out.game.value)) {
-      for (const std::string& note : game.meta().normalised()) {
-        out.kinds.push_back(NoteCategory(note));
-      }
-      if (changed) {
-        // Meta.record_result is the RE as written.
-        game.mutable_meta()->set_record_result(raw_result);
-        out.game.value = game.SerializeAsString();
-      }
+    out.kinds.reserve(p->notes.size());
+    for (const rules::RecordNote& note : p->notes) {
+      out.kinds.push_back(rules::NoteKindText(note));
     }
     job->prepared[i] = std::move(out);
   }

@@ -12,10 +12,11 @@
 //
 // Errors never stop an import: an unreadable, too large, empty or non-SGF
 // file, a game the parser rejects (byte offset), an illegal move (move
-// number), an impossible setup, a storage failure -- each is one
-// qipu.v1.ImportError row of its file's ImportResponse. Normalisations the
-// reader or PrepareImport applied (Meta.normalised) are counted per kind
-// (NoteCategory()).
+// number, from PrepareImport's typed out-parameter), an impossible setup,
+// a storage failure -- each is one qipu.v1.ImportError row of its file's
+// ImportResponse. Normalisations the reader or PrepareImport applied
+// (PreparedImport::notes, stored as Meta.normalised) are counted per kind:
+// rules::NoteKindText(), the note without its place, node or game number.
 //
 // Fox results: Fox writes RE margins in the unit of its komi. When the
 // record's komi was Fox-encoded in stones (KM[375] = 3.75 stones = 7.5
@@ -24,7 +25,8 @@
 // 0.25 (B+0.02, W+0.0) or not on the unit's grid (W+3.2 stones) -- keep
 // their winner and lose their margin (stored as "B+", margin unknown).
 // Both are noted; Meta.record_result keeps the RE as written. A record is
-// Fox's when its komi note says so or an AP value is "foxwq".
+// Fox's when the reader noted a Fox komi (rules::NoteKind::kFoxKomi) or an
+// AP value is "foxwq" (the kept AP, or a repeated one the reader noted).
 #ifndef QIPU_COORDINATOR_IMPORTER_H_
 #define QIPU_COORDINATOR_IMPORTER_H_
 
@@ -40,7 +42,6 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "coordinator/import_input.h"
 #include "coordinator/ingest.h"
@@ -107,14 +108,9 @@ struct ImportProgress {
   uint64_t rejected = 0;
 };
 
-// The kind of a normalisation note: the note without its positions
-// ("at byte 12 (line 1, column 13)", "game 3", "main-line node 40"), so
-// that the same quirk in many games counts as one kind.
-std::string NoteCategory(absl::string_view note);
-
 // Applies the Fox result rule described at the top of this file to
-// `record` (rewriting record->result and adding a note). Returns whether
-// it changed anything.
+// `record` (rewriting record->result and adding a kFoxResultArtefact or
+// kFoxResultInStones note). Returns whether it changed anything.
 bool NormaliseFoxResult(rules::GameRecord* record);
 
 class Importer {

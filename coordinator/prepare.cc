@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 #include "base/version.h"
 #include "proto/convert.h"
 #include "rules/coord.h"
@@ -23,7 +24,7 @@ namespace {
 // the upload handler a tenth of its time.
 absl::StatusOr<rules::ReplayReport> ReplayReused(
     const rules::GameRecord& record, const rules::Rules& rules,
-    absl::Span<const rules::CycleRecord> claimed_prevented = {}) {
+    absl::Span<const rules::CycleRecord> claimed_prevented) {
   // On the heap: in static TLS it would take its size out of every
   // thread's stack, including library threads with small stacks.
   thread_local const std::unique_ptr<rules::Game> game =
@@ -55,20 +56,274 @@ absl::Status Mismatch(absl::string_view what, absl::string_view claimed,
       what, ": the game claims ", claimed, " but the rules give ", actual));
 }
 
-void FinishPrepared(const rules::GameRecord& record, int plies, int depth,
-                    const store::GameFacts& facts, qipu::v1::Game* game,
-                    PreparedGame* out) {
-  out->id = facts.id;
-  out->key = store::GameKey(facts.id);
+bool IsPrevented(const rules::CycleRecord& c) {
+  return c.outcome == rules::CycleOutcome::kPreventedSuperko ||
+         c.outcome == rules::CycleOutcome::kPreventedCycleRule;
+}
+
+// --- The one path of every game -------------------------------------------
+
+// Replays `record` under `rules` (verifying `claimed_prevented`, see
+// rules::Replay) and refuses a record with an illegal move: "move N is
+// illegal (reason)", or with `name_rules` "move N is illegal under <preset>
+// rules (reason)". (OUT) *illegal_move, when given: that move's number.
+absl::StatusOr<rules::ReplayReport> ReplayLegal(
+    const rules::GameRecord& record, const rules::Rules& rules,
+    absl::Span<const rules::CycleRecord> claimed_prevented, bool name_rules,
+    int* illegal_move) {
+  auto report = ReplayReused(record, rules, claimed_prevented);
+  if (!report.ok() || report->legal) return report;
+  if (illegal_move != nullptr) *illegal_move = report->illegal_move;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "move ", report->illegal_move, " is illegal",
+      name_rules ? absl::StrCat(" under ", rules::PresetName(rules), " rules")
+                 : std::string(),
+      " (", rules::IllegalReasonName(report->illegal_reason), ")"));
+}
+
+// The stored form of a replayed game: the record's board, setup and moves
+// (and its Meta when `with_meta`), the rules, `result`, and the area,
+// cycles and ko captures the replay gave. Provenance is the caller's.
+// `encoded`, when given, is a message whose board fields (size, handicap,
+// setup, moves and their colours) decoded to `record` -- a self-play
+// upload, which stores no Meta: they are copied as they are instead of
+// encoded again, which cost the upload path 4% of its time (for an upload
+// from wire::SelfPlayToProto the bytes are the same either way).
+qipu::v1::Game StoredGame(const rules::GameRecord& record,
+                          const qipu::v1::Game* encoded, bool with_meta,
+                          const rules::Rules& rules,
+                          const rules::GameResult& result,
+                          const rules::ReplayReport& report) {
+  qipu::v1::Game game;
+  if (encoded != nullptr) {
+    game.set_width(encoded->width());
+    game.set_height(encoded->height());
+    game.set_handicap(encoded->handicap());
+    *game.mutable_setup() = encoded->setup();
+    game.set_moves(encoded->moves());
+    game.set_num_moves(encoded->num_moves());
+    game.set_first_color(encoded->first_color());
+    *game.mutable_same_color_moves() = encoded->same_color_moves();
+  } else if (with_meta) {
+    wire::RecordToGame(record, &game);
+  } else {
+    wire::BoardToGame(record, &game);
+  }
+  *game.mutable_rules() = wire::RulesToProto(rules);
+  *game.mutable_result() = wire::ResultToProto(result);
+  *game.mutable_area() = wire::AreaToProto(report.area);
+  for (const rules::CycleRecord& c : report.cycles) {
+    *game.add_cycles() = wire::CycleToProto(c, record.width);
+  }
+  game.set_ko_captures(static_cast<uint32_t>(report.ko_captures));
+  return game;
+}
+
+// Fills *out -- key, value, facts and index entries -- for `game`, the
+// stored form of `record` (out->config_id and out->day already set): the
+// facts are `result` and the replay's moves, ko captures and cycles, then
+// `voided` (cycles of voided attempts).
+void FinishPrepared(const rules::GameRecord& record,
+                    const rules::ReplayReport& report, const store::GameId& id,
+                    const rules::GameResult& result,
+                    absl::Span<const rules::CycleRecord> voided, int depth,
+                    const qipu::v1::Game& game, PreparedGame* out) {
+  out->id = id;
+  out->key = store::GameKey(id);
+  out->facts.id = id;
+  out->facts.result = result;
+  out->facts.moves = report.moves;
+  out->facts.ko_captures = report.ko_captures;
+  out->facts.cycles = report.cycles;
+  out->facts.cycles.insert(out->facts.cycles.end(), voided.begin(),
+                           voided.end());
   out->position_ops.Clear();
   out->index_plies = static_cast<uint32_t>(std::max(
-      0, std::min({plies, depth, static_cast<int>(record.moves.size())})));
+      0,
+      std::min({report.played, depth, static_cast<int>(record.moves.size())})));
   if (depth > 0) {
-    store::IndexGameOps(record, plies, depth, facts.result.winner, facts.id,
+    store::IndexGameOps(record, report.played, depth, result.winner, id,
                         out->config_id, out->day, &out->position_ops);
   }
-  out->facts = facts;
-  out->value = game->SerializeAsString();
+  out->value = game.SerializeAsString();
+}
+
+// Provenance.qipu_version and stored_unix_micros (`now`).
+void SetVersion(qipu::v1::Provenance* p, absl::Time now) {
+  p->set_qipu_version(absl::StrCat(base::Version(), "+", base::GitCommit()));
+  p->set_stored_unix_micros(absl::ToUnixMicros(now));
+}
+
+// --- Self-play claims -----------------------------------------------------
+
+// What an upload claims of its job: job, game index, board size, handicap,
+// rules, attempt, seed, and a setup of exactly the handicap stones.
+absl::Status CheckAgainstJob(const wire::SelfPlayUpload& u,
+                             const JobInfo& job) {
+  const rules::SelfPlayClaims& c = u.claims;
+  const rules::GameRecord& record = u.record;
+  if (c.job != job.job) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("provenance.job ", c.job, " is not job ", job.job));
+  }
+  if (c.index >= job.requested) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("game index ", c.index, " is outside job ", job.job, " (",
+                     job.requested, " games)"));
+  }
+  const qipu::v1::JobConfig& cfg = job.config;
+  if (static_cast<uint32_t>(record.width) != cfg.width() ||
+      static_cast<uint32_t>(record.height) != cfg.height()) {
+    return Mismatch(
+        "board size", absl::StrCat(record.width, "x", record.height),
+        absl::StrCat(cfg.width(), "x", cfg.height(), " (the job's)"));
+  }
+  if (static_cast<uint32_t>(record.handicap) != cfg.handicap()) {
+    return Mismatch("handicap", absl::StrCat(record.handicap),
+                    absl::StrCat(cfg.handicap(), " (the job's)"));
+  }
+  if (!(c.rules == job.rules)) {
+    return Mismatch("rules", rules::RulesKey(c.rules),
+                    rules::RulesKey(job.rules) + " (the job's)");
+  }
+  if (c.attempt >= static_cast<uint32_t>(rules::kMaxAttempts)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("provenance.attempt ", c.attempt, " is too large"));
+  }
+  const uint64_t seed =
+      rules::GameSeedAttempt(cfg.seed(), c.index, static_cast<int>(c.attempt));
+  if (c.seed != seed) {
+    return Mismatch("seed", absl::StrCat(c.seed), absl::StrCat(seed));
+  }
+  std::vector<rules::Point> stones;
+  if (cfg.handicap() > 0) {
+    auto fixed = rules::FixedHandicap(record.width, record.height,
+                                      static_cast<int>(cfg.handicap()));
+    if (!fixed.ok()) return fixed.status();
+    stones = *std::move(fixed);
+  }
+  const bool setup_ok = stones.empty() ? record.setup.empty()
+                                       : record.setup.size() == 1 &&
+                                             record.setup[0].before_move == 0 &&
+                                             record.setup[0].white.empty() &&
+                                             record.setup[0].empty.empty() &&
+                                             record.setup[0].black == stones;
+  if (!setup_ok) {
+    return absl::InvalidArgumentError(
+        "setup: a self-play game may only set up its job's handicap stones");
+  }
+  return absl::OkStatus();
+}
+
+// What an upload claims the rules gave, against what they give: the end,
+// result, cycles, ko captures and area.
+absl::Status CheckAgainstReplay(const rules::SelfPlayClaims& c,
+                                const rules::ReplayReport& report, int height) {
+  if (report.ended_at == 0 || report.ended_at != report.moves) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the game has ", report.moves, " moves but the rules ",
+                     report.ended_at == 0
+                         ? "do not end it"
+                         : absl::StrCat("end it at move ", report.ended_at)));
+  }
+  if (!SameResult(c.result, report.rules_result)) {
+    return Mismatch("result", Describe(c.result),
+                    Describe(report.rules_result));
+  }
+  if (report.cycles.size() != c.cycles.size()) {
+    return Mismatch("cycles", absl::StrCat(c.cycles.size(), " cycles"),
+                    absl::StrCat(report.cycles.size()));
+  }
+  for (size_t i = 0; i < c.cycles.size(); ++i) {
+    if (!(c.cycles[i] == report.cycles[i])) {
+      return Mismatch(absl::StrCat("cycle ", i + 1),
+                      Describe(c.cycles[i], height),
+                      Describe(report.cycles[i], height));
+    }
+  }
+  if (c.ko_captures != static_cast<uint32_t>(report.ko_captures)) {
+    return Mismatch("ko captures", absl::StrCat(c.ko_captures),
+                    absl::StrCat(report.ko_captures));
+  }
+  if (std::fabs(c.area_black - report.area.black) > 1e-9 ||
+      std::fabs(c.area_white - report.area.white) > 1e-9 ||
+      std::fabs(c.area_dame - report.area.dame) > 1e-9) {
+    return Mismatch(
+        "area", absl::StrCat(c.area_black, "/", c.area_white, "/", c.area_dame),
+        absl::StrCat(report.area.black, "/", report.area.white, "/",
+                     report.area.dame));
+  }
+  return absl::OkStatus();
+}
+
+// Voided attempts are re-played from their seeds: they must have ended by
+// a replay cycle exactly as claimed.
+absl::Status CheckVoided(const wire::SelfPlayUpload& u, const JobInfo& job) {
+  const rules::SelfPlayClaims& c = u.claims;
+  if (c.voided_cycles.size() != c.attempt) {
+    return Mismatch("voided attempts", absl::StrCat(c.voided_cycles.size()),
+                    absl::StrCat(c.attempt, " (the attempt number)"));
+  }
+  if (c.attempt == 0) return absl::OkStatus();
+  const rules::SelfPlaySpec spec =
+      wire::SelfPlaySpecFor(job.config, job.rules, c.index);
+  rules::Game g(spec.width, spec.height, job.rules);
+  rules::SelfPlayOutcome outcome;
+  if (absl::Status s = rules::PlaySelfPlay(spec, &g, &outcome); !s.ok()) {
+    return s;
+  }
+  if (outcome.attempt != static_cast<int>(c.attempt) ||
+      outcome.voided_cycles != c.voided_cycles) {
+    return absl::InvalidArgumentError(
+        "voided attempts: the seeds do not replay to the claimed cycles");
+  }
+  return absl::OkStatus();
+}
+
+// PrepareSelfPlay() of `u`; `encoded` as for StoredGame().
+absl::StatusOr<PreparedGame> PrepareUpload(const wire::SelfPlayUpload& u,
+                                           const qipu::v1::Game* encoded,
+                                           const JobInfo& job, absl::Time now) {
+  const rules::GameRecord& record = u.record;
+  const rules::SelfPlayClaims& claims = u.claims;
+  if (absl::Status s = CheckAgainstJob(u, job); !s.ok()) return s;
+  std::vector<rules::CycleRecord> prevented;
+  for (const rules::CycleRecord& c : claims.cycles) {
+    if (IsPrevented(c)) prevented.push_back(c);
+  }
+  auto report = ReplayLegal(record, job.rules, prevented,
+                            /*name_rules=*/false, /*illegal_move=*/nullptr);
+  if (!report.ok()) return report.status();
+  if (absl::Status s = CheckAgainstReplay(claims, *report, record.height);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckVoided(u, job); !s.ok()) return s;
+
+  const qipu::v1::JobConfig& cfg = job.config;
+  PreparedGame out;
+  out.job = job.job;
+  out.index = claims.index;
+  out.config_id = job.config_id;
+  out.day = DayOf(now);
+  qipu::v1::Game game = StoredGame(record, encoded, /*with_meta=*/false,
+                                   job.rules, report->rules_result, *report);
+  for (const rules::CycleRecord& c : claims.voided_cycles) {
+    *game.add_voided_cycles() = wire::CycleToProto(c, record.width);
+  }
+  qipu::v1::Provenance* p = game.mutable_provenance();
+  p->set_job(claims.job);
+  p->set_game_index(claims.index);
+  p->set_worker(u.worker);
+  p->set_seed(claims.seed);
+  p->set_policy(cfg.policy());
+  p->set_attempt(claims.attempt);
+  SetVersion(p, now);
+  FinishPrepared(record, *report,
+                 store::GameId::SelfPlay(job.job, claims.index),
+                 report->rules_result, claims.voided_cycles,
+                 static_cast<int>(cfg.index_depth()), game, &out);
+  return out;
 }
 
 }  // namespace
@@ -110,227 +365,65 @@ uint32_t DayOfSgfDate(const std::string& dt) {
 absl::StatusOr<PreparedGame> PrepareSelfPlay(const qipu::v1::Game& upload,
                                              const JobInfo& job,
                                              absl::Time now) {
-  const qipu::v1::Provenance& prov = upload.provenance();
-  if (prov.job() != job.job) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("provenance.job ", prov.job(), " is not job ", job.job));
-  }
-  if (prov.game_index() >= job.requested) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("game index ", prov.game_index(), " is outside job ",
-                     job.job, " (", job.requested, " games)"));
-  }
-  const qipu::v1::JobConfig& cfg = job.config;
-  if (upload.width() != cfg.width() || upload.height() != cfg.height()) {
-    return Mismatch(
-        "board size", absl::StrCat(upload.width(), "x", upload.height()),
-        absl::StrCat(cfg.width(), "x", cfg.height(), " (the job's)"));
-  }
-  if (upload.handicap() != cfg.handicap()) {
-    return Mismatch("handicap", absl::StrCat(upload.handicap()),
-                    absl::StrCat(cfg.handicap(), " (the job's)"));
-  }
-  auto claimed_rules = wire::RulesFromProto(upload.rules());
-  if (!claimed_rules.ok()) return claimed_rules.status();
-  if (!(*claimed_rules == job.rules)) {
-    return Mismatch("rules", rules::RulesKey(*claimed_rules),
-                    rules::RulesKey(job.rules) + " (the job's)");
-  }
-  if (prov.attempt() >= static_cast<uint32_t>(rules::kMaxAttempts)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("provenance.attempt ", prov.attempt(), " is too large"));
-  }
-  const uint64_t seed = rules::GameSeedAttempt(
-      cfg.seed(), prov.game_index(), static_cast<int>(prov.attempt()));
-  if (prov.seed() != seed) {
-    return Mismatch("seed", absl::StrCat(prov.seed()), absl::StrCat(seed));
-  }
-  auto record = wire::GameToRecord(upload);
-  if (!record.ok()) return record.status();
-  const int w = record->width;
-  const int h = record->height;
-  // The setup must be exactly the job's handicap stones.
-  std::vector<rules::Point> stones;
-  if (cfg.handicap() > 0) {
-    auto fixed = rules::FixedHandicap(w, h, static_cast<int>(cfg.handicap()));
-    if (!fixed.ok()) return fixed.status();
-    stones = *fixed;
-  }
-  const bool setup_ok = stones.empty()
-                            ? record->setup.empty()
-                            : record->setup.size() == 1 &&
-                                  record->setup[0].before_move == 0 &&
-                                  record->setup[0].white.empty() &&
-                                  record->setup[0].empty.empty() &&
-                                  record->setup[0].black == stones;
-  if (!setup_ok) {
-    return absl::InvalidArgumentError(
-        "setup: a self-play game may only set up its job's handicap stones");
-  }
+  auto u = wire::SelfPlayFromProto(upload);
+  if (!u.ok()) return u.status();
+  return PrepareUpload(*u, &upload, job, now);
+}
 
-  std::vector<rules::CycleRecord> claimed;
-  std::vector<rules::CycleRecord> claimed_prevented;
-  for (const auto& c : upload.cycles()) {
-    auto cr = wire::CycleFromProto(c, w, h);
-    if (!cr.ok()) return cr.status();
-    claimed.push_back(*cr);
-    if (cr->outcome == rules::CycleOutcome::kPreventedSuperko ||
-        cr->outcome == rules::CycleOutcome::kPreventedCycleRule) {
-      claimed_prevented.push_back(*cr);
-    }
-  }
-  auto report = ReplayReused(*record, job.rules, claimed_prevented);
-  if (!report.ok()) return report.status();
-  if (!report->legal) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("move ", report->illegal_move, " is illegal (",
-                     rules::IllegalReasonName(report->illegal_reason), ")"));
-  }
-  if (report->ended_at == 0 || report->ended_at != report->moves) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the game has ", report->moves, " moves but the rules ",
-                     report->ended_at == 0
-                         ? "do not end it"
-                         : absl::StrCat("end it at move ", report->ended_at)));
-  }
-  auto claimed_result = wire::ResultFromProto(upload.result());
-  if (!claimed_result.ok()) return claimed_result.status();
-  if (!SameResult(*claimed_result, report->rules_result)) {
-    return Mismatch("result", Describe(*claimed_result),
-                    Describe(report->rules_result));
-  }
-  if (report->cycles.size() != claimed.size()) {
-    return Mismatch("cycles", absl::StrCat(claimed.size(), " cycles"),
-                    absl::StrCat(report->cycles.size()));
-  }
-  for (size_t i = 0; i < claimed.size(); ++i) {
-    if (!(claimed[i] == report->cycles[i])) {
-      return Mismatch(absl::StrCat("cycle ", i + 1), Describe(claimed[i], h),
-                      Describe(report->cycles[i], h));
-    }
-  }
-  if (upload.ko_captures() != static_cast<uint32_t>(report->ko_captures)) {
-    return Mismatch("ko captures", absl::StrCat(upload.ko_captures()),
-                    absl::StrCat(report->ko_captures));
-  }
-  const qipu::v1::Area& area = upload.area();
-  if (std::fabs(area.black() - report->area.black) > 1e-9 ||
-      std::fabs(area.white() - report->area.white) > 1e-9 ||
-      std::fabs(area.dame() - report->area.dame) > 1e-9) {
-    return Mismatch(
-        "area", absl::StrCat(area.black(), "/", area.white(), "/", area.dame()),
-        absl::StrCat(report->area.black, "/", report->area.white, "/",
-                     report->area.dame));
-  }
-  // Voided attempts are re-played from their seeds: they must have ended by
-  // a replay cycle exactly as claimed.
-  std::vector<rules::CycleRecord> voided;
-  for (const auto& c : upload.voided_cycles()) {
-    auto cr = wire::CycleFromProto(c, w, h);
-    if (!cr.ok()) return cr.status();
-    voided.push_back(*cr);
-  }
-  if (voided.size() != prov.attempt()) {
-    return Mismatch("voided attempts", absl::StrCat(voided.size()),
-                    absl::StrCat(prov.attempt(), " (the attempt number)"));
-  }
-  if (prov.attempt() > 0) {
-    rules::SelfPlaySpec spec;
-    spec.width = w;
-    spec.height = h;
-    spec.rules = job.rules;
-    spec.handicap = static_cast<int>(cfg.handicap());
-    spec.job_seed = cfg.seed();
-    spec.index = prov.game_index();
-    rules::Game g(w, h, job.rules);
-    rules::SelfPlayOutcome outcome;
-    if (absl::Status s = rules::PlaySelfPlay(spec, &g, &outcome); !s.ok()) {
-      return s;
-    }
-    if (outcome.attempt != static_cast<int>(prov.attempt()) ||
-        outcome.voided_cycles != voided) {
-      return absl::InvalidArgumentError(
-          "voided attempts: the seeds do not replay to the claimed cycles");
-    }
-  }
-
-  PreparedGame out;
-  out.job = job.job;
-  out.index = prov.game_index();
-  out.config_id = job.config_id;
-  out.day = DayOf(now);
-  qipu::v1::Game game = upload;
-  game.clear_meta();
-  qipu::v1::Provenance* p = game.mutable_provenance();
-  p->set_policy(cfg.policy());
-  p->set_qipu_version(absl::StrCat(base::Version(), "+", base::GitCommit()));
-  p->set_stored_unix_micros(absl::ToUnixMicros(now));
-  p->clear_source();
-  p->clear_file();
-  p->clear_file_game();
-
-  store::GameFacts facts;
-  facts.id = store::GameId::SelfPlay(job.job, prov.game_index());
-  facts.result = report->rules_result;
-  facts.moves = report->moves;
-  facts.ko_captures = report->ko_captures;
-  facts.cycles = report->cycles;
-  facts.cycles.insert(facts.cycles.end(), voided.begin(), voided.end());
-  FinishPrepared(*record, report->played, static_cast<int>(cfg.index_depth()),
-                 facts, &game, &out);
-  return out;
+absl::StatusOr<PreparedGame> PrepareSelfPlay(const wire::SelfPlayUpload& upload,
+                                             const JobInfo& job,
+                                             absl::Time now) {
+  return PrepareUpload(upload, nullptr, job, now);
 }
 
 absl::StatusOr<PreparedImport> PrepareImport(const rules::GameRecord& record,
                                              const ImportContext& ctx,
-                                             store::ConfigRegistry* configs) {
-  std::string note;
-  rules::Rules r = rules::RulesFromSgf(record.rules, &note);
+                                             store::ConfigRegistry* configs,
+                                             int* illegal_move) {
+  if (illegal_move != nullptr) *illegal_move = 0;
+  std::string rules_note;
+  rules::Rules r = rules::RulesFromSgf(record.rules, &rules_note);
   if (record.has_komi) {
     if (absl::Status s = rules::ValidateKomi(record.komi); !s.ok()) {
       return absl::InvalidArgumentError(absl::StrCat("KM: ", s.message()));
     }
     r.komi = record.komi;
   }
-  auto report = ReplayReused(record, r);
+  auto report = ReplayLegal(record, r, {}, /*name_rules=*/true, illegal_move);
   if (!report.ok()) return report.status();
-  if (!report->legal) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("move ", report->illegal_move, " is illegal under ",
-                     rules::PresetName(r), " rules (",
-                     rules::IllegalReasonName(report->illegal_reason), ")"));
+  // What the import assumed, after the reader's notes.
+  std::vector<rules::RecordNote> assumed;
+  if (!rules_note.empty()) {
+    assumed.push_back(
+        {.kind = rules::NoteKind::kRulesNotImplemented, .value = record.rules});
   }
   rules::GameResult result;
-  std::vector<std::string> notes = record.notes;
-  if (!note.empty()) notes.push_back(note);
   if (auto parsed = rules::ParseSgfResult(record.result); parsed.ok()) {
     result = *parsed;
   } else {
     result.reason = rules::EndReason::kUnknown;
-    notes.push_back(
-        absl::StrCat("RE[", record.result, "] not understood; result unknown"));
+    assumed.push_back({.kind = rules::NoteKind::kResultNotUnderstood,
+                       .value = record.result});
   }
 
-  qipu::v1::Game game;
-  wire::RecordToGame(record, &game);
-  *game.mutable_rules() = wire::RulesToProto(r);
-  *game.mutable_result() = wire::ResultToProto(result);
-  *game.mutable_area() = wire::AreaToProto(report->area);
-  for (const auto& c : report->cycles) {
-    *game.add_cycles() = wire::CycleToProto(c, record.width);
+  PreparedImport out;
+  qipu::v1::Game game =
+      StoredGame(record, nullptr, /*with_meta=*/true, r, result, *report);
+  qipu::v1::Meta* meta = game.mutable_meta();
+  for (const rules::RecordNote& n : assumed) {
+    meta->add_normalised(rules::NoteText(n));
   }
-  game.set_ko_captures(static_cast<uint32_t>(report->ko_captures));
-  game.mutable_meta()->clear_normalised();
-  for (const std::string& n : notes) game.mutable_meta()->add_normalised(n);
+  if (ctx.record_result.has_value()) {
+    meta->set_record_result(*ctx.record_result);
+  }
   const uint32_t day = DayOfSgfDate(record.date);
-  game.mutable_meta()->set_date_ymd(day);
+  meta->set_date_ymd(day);
   qipu::v1::Provenance* p = game.mutable_provenance();
   p->set_source(ctx.source);
   p->set_file(ctx.file);
   p->set_file_game(static_cast<uint32_t>(record.game_number));
   p->set_policy("import");
-  p->set_qipu_version(absl::StrCat(base::Version(), "+", base::GitCommit()));
-  p->set_stored_unix_micros(absl::ToUnixMicros(ctx.now));
+  SetVersion(p, ctx.now);
 
   qipu::v1::ConfigRecord dims;
   dims.set_width(static_cast<uint32_t>(record.width));
@@ -344,18 +437,13 @@ absl::StatusOr<PreparedImport> PrepareImport(const rules::GameRecord& record,
   auto config_id = configs->Intern(dims);
   if (!config_id.ok()) return config_id.status();
 
-  PreparedImport out;
   out.game.config_id = *config_id;
   out.game.day = day;
-  store::GameFacts facts;
-  facts.id = store::ContentId(record);
-  facts.result = result;
-  facts.moves = report->moves;
-  facts.ko_captures = report->ko_captures;
-  facts.cycles = report->cycles;
-  FinishPrepared(record, report->played, ctx.index_depth, facts, &game,
-                 &out.game);
+  FinishPrepared(record, *report, store::ContentId(record), result, {},
+                 ctx.index_depth, game, &out.game);
   out.report = *std::move(report);
+  out.notes = record.notes;
+  out.notes.insert(out.notes.end(), assumed.begin(), assumed.end());
   return out;
 }
 

@@ -66,7 +66,7 @@ nlohmann::json ReportJson(const rules::GameRecord& rec, const rules::Rules& r,
     j["record_result"] = parsed.ok() ? rules::ResultToSgf(*parsed) : rec.result;
   }
   nlohmann::json notes = nlohmann::json::array();
-  for (const auto& n : rec.notes) notes.push_back(n);
+  for (const auto& n : rec.notes) notes.push_back(rules::NoteText(n));
   if (!rules_note.empty()) notes.push_back(rules_note);
   j["notes"] = notes;
   return j;

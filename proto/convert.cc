@@ -1,8 +1,10 @@
 #include "proto/convert.h"
 
 #include <array>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/utility/utility.h"
 #include "rules/coord.h"
 
 namespace qipu::wire {
@@ -21,14 +23,184 @@ bool GetVarint(const std::string& data, size_t* pos, uint64_t* v) {
   return false;
 }
 
-rules::Color ColorFromProto(qipu::v1::Color c) {
-  switch (c) {
-    case qipu::v1::COLOR_BLACK:
-      return rules::Color::kBlack;
-    case qipu::v1::COLOR_WHITE:
-      return rules::Color::kWhite;
+// "<n> is not a <what>", for a proto enum value FromProto refuses.
+absl::Status NotA(int value, absl::string_view what) {
+  return absl::InvalidArgumentError(absl::StrCat(value, " is not a ", what));
+}
+
+// `s` with "<field>: " before its message.
+absl::Status InField(absl::string_view field, const absl::Status& s) {
+  return absl::InvalidArgumentError(absl::StrCat(field, ": ", s.message()));
+}
+
+}  // namespace
+
+qipu::v1::KoRule KoRuleToProto(rules::KoRule k) {
+  switch (k) {
+    case rules::KoRule::kSimple:
+      return qipu::v1::KO_RULE_SIMPLE;
+    case rules::KoRule::kPositional:
+      return qipu::v1::KO_RULE_POSITIONAL;
+    case rules::KoRule::kSituational:
+      return qipu::v1::KO_RULE_SITUATIONAL;
+  }
+  return qipu::v1::KO_RULE_UNSPECIFIED;
+}
+
+absl::StatusOr<rules::KoRule> KoRuleFromProto(qipu::v1::KoRule k) {
+  switch (k) {
+    case qipu::v1::KO_RULE_SIMPLE:
+      return rules::KoRule::kSimple;
+    case qipu::v1::KO_RULE_POSITIONAL:
+      return rules::KoRule::kPositional;
+    case qipu::v1::KO_RULE_SITUATIONAL:
+      return rules::KoRule::kSituational;
     default:
-      return rules::Color::kEmpty;
+      return NotA(k, "ko rule");
+  }
+}
+
+qipu::v1::CycleRule CycleRuleToProto(rules::CycleRule c) {
+  switch (c) {
+    case rules::CycleRule::kNone:
+      return qipu::v1::CYCLE_RULE_NONE;
+    case rules::CycleRule::kNoResult:
+      return qipu::v1::CYCLE_RULE_NO_RESULT;
+    case rules::CycleRule::kDraw:
+      return qipu::v1::CYCLE_RULE_DRAW;
+    case rules::CycleRule::kReplay:
+      return qipu::v1::CYCLE_RULE_REPLAY;
+  }
+  return qipu::v1::CYCLE_RULE_UNSPECIFIED;
+}
+
+absl::StatusOr<rules::CycleRule> CycleRuleFromProto(qipu::v1::CycleRule c) {
+  switch (c) {
+    case qipu::v1::CYCLE_RULE_NONE:
+      return rules::CycleRule::kNone;
+    case qipu::v1::CYCLE_RULE_NO_RESULT:
+      return rules::CycleRule::kNoResult;
+    case qipu::v1::CYCLE_RULE_DRAW:
+      return rules::CycleRule::kDraw;
+    case qipu::v1::CYCLE_RULE_REPLAY:
+      return rules::CycleRule::kReplay;
+    default:
+      return NotA(c, "cycle rule");
+  }
+}
+
+qipu::v1::DameRule DameRuleToProto(rules::DameRule d) {
+  switch (d) {
+    case rules::DameRule::kHalf:
+      return qipu::v1::DAME_RULE_HALF;
+    case rules::DameRule::kNone:
+      return qipu::v1::DAME_RULE_NONE;
+  }
+  return qipu::v1::DAME_RULE_UNSPECIFIED;
+}
+
+absl::StatusOr<rules::DameRule> DameRuleFromProto(qipu::v1::DameRule d) {
+  switch (d) {
+    case qipu::v1::DAME_RULE_HALF:
+      return rules::DameRule::kHalf;
+    case qipu::v1::DAME_RULE_NONE:
+      return rules::DameRule::kNone;
+    default:
+      return NotA(d, "dame rule");
+  }
+}
+
+qipu::v1::HandicapCompensation HandicapCompensationToProto(
+    rules::HandicapCompensation h) {
+  switch (h) {
+    case rules::HandicapCompensation::kNone:
+      return qipu::v1::HANDICAP_COMPENSATION_NONE;
+    case rules::HandicapCompensation::kFull:
+      return qipu::v1::HANDICAP_COMPENSATION_FULL;
+    case rules::HandicapCompensation::kMinusOne:
+      return qipu::v1::HANDICAP_COMPENSATION_MINUS_ONE;
+  }
+  return qipu::v1::HANDICAP_COMPENSATION_UNSPECIFIED;
+}
+
+absl::StatusOr<rules::HandicapCompensation> HandicapCompensationFromProto(
+    qipu::v1::HandicapCompensation h) {
+  switch (h) {
+    case qipu::v1::HANDICAP_COMPENSATION_NONE:
+      return rules::HandicapCompensation::kNone;
+    case qipu::v1::HANDICAP_COMPENSATION_FULL:
+      return rules::HandicapCompensation::kFull;
+    case qipu::v1::HANDICAP_COMPENSATION_MINUS_ONE:
+      return rules::HandicapCompensation::kMinusOne;
+    default:
+      return NotA(h, "compensation rule");
+  }
+}
+
+qipu::v1::CycleClass CycleClassToProto(rules::CycleClass c) {
+  switch (c) {
+    case rules::CycleClass::kTripleKo:
+      return qipu::v1::CYCLE_CLASS_TRIPLE_KO;
+    case rules::CycleClass::kQuadrupleKo:
+      return qipu::v1::CYCLE_CLASS_QUADRUPLE_KO;
+    case rules::CycleClass::kEternalLife:
+      return qipu::v1::CYCLE_CLASS_ETERNAL_LIFE;
+    case rules::CycleClass::kSendingTwoReturningOne:
+      return qipu::v1::CYCLE_CLASS_SENDING_TWO_RETURNING_ONE;
+    case rules::CycleClass::kOther:
+      return qipu::v1::CYCLE_CLASS_OTHER;
+  }
+  return qipu::v1::CYCLE_CLASS_UNSPECIFIED;
+}
+
+absl::StatusOr<rules::CycleClass> CycleClassFromProto(qipu::v1::CycleClass c) {
+  switch (c) {
+    case qipu::v1::CYCLE_CLASS_TRIPLE_KO:
+      return rules::CycleClass::kTripleKo;
+    case qipu::v1::CYCLE_CLASS_QUADRUPLE_KO:
+      return rules::CycleClass::kQuadrupleKo;
+    case qipu::v1::CYCLE_CLASS_ETERNAL_LIFE:
+      return rules::CycleClass::kEternalLife;
+    case qipu::v1::CYCLE_CLASS_SENDING_TWO_RETURNING_ONE:
+      return rules::CycleClass::kSendingTwoReturningOne;
+    case qipu::v1::CYCLE_CLASS_OTHER:
+      return rules::CycleClass::kOther;
+    default:
+      return NotA(c, "cycle class");
+  }
+}
+
+qipu::v1::CycleOutcome CycleOutcomeToProto(rules::CycleOutcome o) {
+  switch (o) {
+    case rules::CycleOutcome::kNoResult:
+      return qipu::v1::CYCLE_OUTCOME_NO_RESULT;
+    case rules::CycleOutcome::kDraw:
+      return qipu::v1::CYCLE_OUTCOME_DRAW;
+    case rules::CycleOutcome::kReplay:
+      return qipu::v1::CYCLE_OUTCOME_REPLAY;
+    case rules::CycleOutcome::kPreventedSuperko:
+      return qipu::v1::CYCLE_OUTCOME_PREVENTED_SUPERKO;
+    case rules::CycleOutcome::kPreventedCycleRule:
+      return qipu::v1::CYCLE_OUTCOME_PREVENTED_CYCLE_RULE;
+  }
+  return qipu::v1::CYCLE_OUTCOME_UNSPECIFIED;
+}
+
+absl::StatusOr<rules::CycleOutcome> CycleOutcomeFromProto(
+    qipu::v1::CycleOutcome o) {
+  switch (o) {
+    case qipu::v1::CYCLE_OUTCOME_NO_RESULT:
+      return rules::CycleOutcome::kNoResult;
+    case qipu::v1::CYCLE_OUTCOME_DRAW:
+      return rules::CycleOutcome::kDraw;
+    case qipu::v1::CYCLE_OUTCOME_REPLAY:
+      return rules::CycleOutcome::kReplay;
+    case qipu::v1::CYCLE_OUTCOME_PREVENTED_SUPERKO:
+      return rules::CycleOutcome::kPreventedSuperko;
+    case qipu::v1::CYCLE_OUTCOME_PREVENTED_CYCLE_RULE:
+      return rules::CycleOutcome::kPreventedCycleRule;
+    default:
+      return NotA(o, "cycle outcome");
   }
 }
 
@@ -38,61 +210,152 @@ qipu::v1::Color ColorToProto(rules::Color c) {
       return qipu::v1::COLOR_BLACK;
     case rules::Color::kWhite:
       return qipu::v1::COLOR_WHITE;
-    default:
+    case rules::Color::kEmpty:
+    case rules::Color::kWall:
       return qipu::v1::COLOR_UNSPECIFIED;
+  }
+  return qipu::v1::COLOR_UNSPECIFIED;
+}
+
+absl::StatusOr<rules::Color> ColorFromProto(qipu::v1::Color c) {
+  switch (c) {
+    case qipu::v1::COLOR_UNSPECIFIED:
+      return rules::Color::kEmpty;
+    case qipu::v1::COLOR_BLACK:
+      return rules::Color::kBlack;
+    case qipu::v1::COLOR_WHITE:
+      return rules::Color::kWhite;
+    default:
+      return NotA(c, "colour");
   }
 }
 
-}  // namespace
+qipu::v1::Winner WinnerToProto(rules::Winner w) {
+  switch (w) {
+    case rules::Winner::kNone:
+      return qipu::v1::WINNER_NONE;
+    case rules::Winner::kBlack:
+      return qipu::v1::WINNER_BLACK;
+    case rules::Winner::kWhite:
+      return qipu::v1::WINNER_WHITE;
+    case rules::Winner::kDraw:
+      return qipu::v1::WINNER_DRAW;
+  }
+  return qipu::v1::WINNER_UNSPECIFIED;
+}
+
+absl::StatusOr<rules::Winner> WinnerFromProto(qipu::v1::Winner w) {
+  switch (w) {
+    case qipu::v1::WINNER_NONE:
+      return rules::Winner::kNone;
+    case qipu::v1::WINNER_BLACK:
+      return rules::Winner::kBlack;
+    case qipu::v1::WINNER_WHITE:
+      return rules::Winner::kWhite;
+    case qipu::v1::WINNER_DRAW:
+      return rules::Winner::kDraw;
+    default:
+      return NotA(w, "winner");
+  }
+}
+
+qipu::v1::EndReason EndReasonToProto(rules::EndReason r) {
+  switch (r) {
+    case rules::EndReason::kNotOver:
+      return qipu::v1::END_REASON_UNSPECIFIED;
+    case rules::EndReason::kScore:
+      return qipu::v1::END_REASON_SCORE;
+    case rules::EndReason::kResign:
+      return qipu::v1::END_REASON_RESIGN;
+    case rules::EndReason::kTime:
+      return qipu::v1::END_REASON_TIME;
+    case rules::EndReason::kForfeit:
+      return qipu::v1::END_REASON_FORFEIT;
+    case rules::EndReason::kCycle:
+      return qipu::v1::END_REASON_CYCLE;
+    case rules::EndReason::kMoveLimit:
+      return qipu::v1::END_REASON_MOVE_LIMIT;
+    case rules::EndReason::kUnknown:
+      return qipu::v1::END_REASON_UNKNOWN;
+    case rules::EndReason::kVoid:
+      return qipu::v1::END_REASON_VOID;
+  }
+  return qipu::v1::END_REASON_UNSPECIFIED;
+}
+
+absl::StatusOr<rules::EndReason> EndReasonFromProto(qipu::v1::EndReason r) {
+  switch (r) {
+    case qipu::v1::END_REASON_UNSPECIFIED:
+      return rules::EndReason::kNotOver;
+    case qipu::v1::END_REASON_SCORE:
+      return rules::EndReason::kScore;
+    case qipu::v1::END_REASON_RESIGN:
+      return rules::EndReason::kResign;
+    case qipu::v1::END_REASON_TIME:
+      return rules::EndReason::kTime;
+    case qipu::v1::END_REASON_FORFEIT:
+      return rules::EndReason::kForfeit;
+    case qipu::v1::END_REASON_CYCLE:
+      return rules::EndReason::kCycle;
+    case qipu::v1::END_REASON_MOVE_LIMIT:
+      return rules::EndReason::kMoveLimit;
+    case qipu::v1::END_REASON_UNKNOWN:
+      return rules::EndReason::kUnknown;
+    case qipu::v1::END_REASON_VOID:
+      return rules::EndReason::kVoid;
+    default:
+      return NotA(r, "end reason");
+  }
+}
+
+const char* CycleClassName(qipu::v1::CycleClass c) {
+  auto d = CycleClassFromProto(c);
+  return d.ok() ? rules::CycleClassName(*d) : "?";
+}
+
+const char* CycleOutcomeName(qipu::v1::CycleOutcome o) {
+  auto d = CycleOutcomeFromProto(o);
+  return d.ok() ? rules::CycleOutcomeName(*d) : "?";
+}
 
 qipu::v1::RuleSet RulesToProto(const rules::Rules& r) {
   qipu::v1::RuleSet p;
   p.set_preset(rules::PresetName(r));
-  p.set_ko(static_cast<qipu::v1::KoRule>(static_cast<int>(r.ko) + 1));
-  p.set_cycle(static_cast<qipu::v1::CycleRule>(static_cast<int>(r.cycle) + 1));
+  p.set_ko(KoRuleToProto(r.ko));
+  p.set_cycle(CycleRuleToProto(r.cycle));
   p.set_multi_stone_suicide(r.multi_stone_suicide);
   p.set_komi(r.komi);
-  p.set_dame(static_cast<qipu::v1::DameRule>(static_cast<int>(r.dame) + 1));
-  p.set_handicap_compensation(static_cast<qipu::v1::HandicapCompensation>(
-      static_cast<int>(r.handicap_compensation) + 1));
+  p.set_dame(DameRuleToProto(r.dame));
+  p.set_handicap_compensation(
+      HandicapCompensationToProto(r.handicap_compensation));
   p.set_move_cap(static_cast<uint32_t>(r.move_cap));
   return p;
 }
 
 absl::StatusOr<rules::Rules> RulesFromProto(const qipu::v1::RuleSet& p) {
   rules::Rules r;
-  if (p.ko() < 1 || p.ko() > 3) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("rules.ko: ", p.ko(), " is not a ko rule"));
-  }
-  if (p.cycle() < 1 || p.cycle() > 4) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("rules.cycle: ", p.cycle(), " is not a cycle rule"));
-  }
-  if (p.dame() < 1 || p.dame() > 2) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("rules.dame: ", p.dame(), " is not a dame rule"));
-  }
-  if (p.handicap_compensation() < 1 || p.handicap_compensation() > 3) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("rules.handicap_compensation: ", p.handicap_compensation(),
-                     " is not a compensation rule"));
-  }
+  auto ko = KoRuleFromProto(p.ko());
+  if (!ko.ok()) return InField("rules.ko", ko.status());
+  auto cycle = CycleRuleFromProto(p.cycle());
+  if (!cycle.ok()) return InField("rules.cycle", cycle.status());
+  auto dame = DameRuleFromProto(p.dame());
+  if (!dame.ok()) return InField("rules.dame", dame.status());
+  auto hcomp = HandicapCompensationFromProto(p.handicap_compensation());
+  if (!hcomp.ok())
+    return InField("rules.handicap_compensation", hcomp.status());
   if (absl::Status s = rules::ValidateKomi(p.komi()); !s.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("rules.komi: ", s.message()));
+    return InField("rules.komi", s);
   }
   if (p.move_cap() > 100000) {
     return absl::InvalidArgumentError(
         absl::StrCat("rules.move_cap: ", p.move_cap(), " exceeds 100000"));
   }
-  r.ko = static_cast<rules::KoRule>(p.ko() - 1);
-  r.cycle = static_cast<rules::CycleRule>(p.cycle() - 1);
+  r.ko = *ko;
+  r.cycle = *cycle;
   r.multi_stone_suicide = p.multi_stone_suicide();
   r.komi = p.komi();
-  r.dame = static_cast<rules::DameRule>(p.dame() - 1);
-  r.handicap_compensation =
-      static_cast<rules::HandicapCompensation>(p.handicap_compensation() - 1);
+  r.dame = *dame;
+  r.handicap_compensation = *hcomp;
   r.move_cap = static_cast<int>(p.move_cap());
   return r;
 }
@@ -169,13 +432,12 @@ absl::StatusOr<std::vector<rules::Point>> UnpackPoints(const std::string& data,
 
 qipu::v1::Cycle CycleToProto(const rules::CycleRecord& c, int width) {
   qipu::v1::Cycle p;
-  p.set_cls(static_cast<qipu::v1::CycleClass>(static_cast<int>(c.cls) + 1));
+  p.set_cls(CycleClassToProto(c.cls));
   p.set_first_move(static_cast<uint32_t>(c.first_move));
   p.set_period(static_cast<uint32_t>(c.period));
   p.set_black_captures(static_cast<uint32_t>(c.black_captures));
   p.set_white_captures(static_cast<uint32_t>(c.white_captures));
-  p.set_outcome(
-      static_cast<qipu::v1::CycleOutcome>(static_cast<int>(c.outcome) + 1));
+  p.set_outcome(CycleOutcomeToProto(c.outcome));
   p.set_point(
       c.point == rules::kPass || c.point == rules::kNoPoint
           ? 0
@@ -185,7 +447,9 @@ qipu::v1::Cycle CycleToProto(const rules::CycleRecord& c, int width) {
 
 absl::StatusOr<rules::CycleRecord> CycleFromProto(const qipu::v1::Cycle& p,
                                                   int width, int height) {
-  if (p.cls() < 1 || p.cls() > 5 || p.outcome() < 1 || p.outcome() > 5) {
+  auto cls = CycleClassFromProto(p.cls());
+  auto outcome = CycleOutcomeFromProto(p.outcome());
+  if (!cls.ok() || !outcome.ok()) {
     return absl::InvalidArgumentError("cycle: unknown class or outcome");
   }
   if (p.point() == 0 || p.point() > static_cast<uint32_t>(width * height) ||
@@ -193,8 +457,8 @@ absl::StatusOr<rules::CycleRecord> CycleFromProto(const qipu::v1::Cycle& p,
     return absl::InvalidArgumentError("cycle: bad point, period or first move");
   }
   rules::CycleRecord c;
-  c.cls = static_cast<rules::CycleClass>(p.cls() - 1);
-  c.outcome = static_cast<rules::CycleOutcome>(p.outcome() - 1);
+  c.cls = *cls;
+  c.outcome = *outcome;
   c.first_move = static_cast<int>(p.first_move());
   c.period = static_cast<int>(p.period());
   c.black_captures = static_cast<int>(p.black_captures());
@@ -205,49 +469,25 @@ absl::StatusOr<rules::CycleRecord> CycleFromProto(const qipu::v1::Cycle& p,
 
 qipu::v1::Result ResultToProto(const rules::GameResult& r) {
   qipu::v1::Result p;
-  switch (r.winner) {
-    case rules::Winner::kBlack:
-      p.set_winner(qipu::v1::WINNER_BLACK);
-      break;
-    case rules::Winner::kWhite:
-      p.set_winner(qipu::v1::WINNER_WHITE);
-      break;
-    case rules::Winner::kDraw:
-      p.set_winner(qipu::v1::WINNER_DRAW);
-      break;
-    case rules::Winner::kNone:
-      p.set_winner(qipu::v1::WINNER_NONE);
-      break;
-  }
-  // EndReason values line up with the proto enum (kNotOver = UNSPECIFIED).
-  p.set_reason(static_cast<qipu::v1::EndReason>(static_cast<int>(r.reason)));
+  p.set_winner(WinnerToProto(r.winner));
+  p.set_reason(EndReasonToProto(r.reason));
   p.set_margin(r.margin);
   return p;
 }
 
 absl::StatusOr<rules::GameResult> ResultFromProto(const qipu::v1::Result& p) {
   rules::GameResult r;
-  switch (p.winner()) {
-    case qipu::v1::WINNER_BLACK:
-      r.winner = rules::Winner::kBlack;
-      break;
-    case qipu::v1::WINNER_WHITE:
-      r.winner = rules::Winner::kWhite;
-      break;
-    case qipu::v1::WINNER_DRAW:
-      r.winner = rules::Winner::kDraw;
-      break;
-    case qipu::v1::WINNER_NONE:
-      r.winner = rules::Winner::kNone;
-      break;
-    default:
-      return absl::InvalidArgumentError("result.winner is unspecified");
+  auto winner = WinnerFromProto(p.winner());
+  if (!winner.ok()) {
+    return absl::InvalidArgumentError("result.winner is unspecified");
   }
-  if (p.reason() < 1 || p.reason() > 8) {
+  auto reason = EndReasonFromProto(p.reason());
+  if (!reason.ok() || *reason == rules::EndReason::kNotOver) {
     return absl::InvalidArgumentError(
         "result.reason is unspecified or unknown");
   }
-  r.reason = static_cast<rules::EndReason>(p.reason());
+  r.winner = *winner;
+  r.reason = *reason;
   r.margin = p.margin();
   return r;
 }
@@ -260,8 +500,12 @@ qipu::v1::Area AreaToProto(const rules::AreaCount& a) {
   return p;
 }
 
-absl::StatusOr<rules::GameRecord> GameToRecord(const qipu::v1::Game& g) {
-  rules::GameRecord r;
+namespace {
+
+// GameToRecord() into *out, a default-constructed record: built in place,
+// so that SelfPlayFromProto() moves no record around.
+absl::Status DecodeGame(const qipu::v1::Game& g, rules::GameRecord* out) {
+  rules::GameRecord& r = *out;
   if (absl::Status s = rules::ValidateSize(static_cast<int>(g.width()),
                                            static_cast<int>(g.height()));
       !s.ok()) {
@@ -286,10 +530,12 @@ absl::StatusOr<rules::GameRecord> GameToRecord(const qipu::v1::Game& g) {
             absl::StrCat("setup: ", st->status().message()));
       }
     }
+    auto to_play = ColorFromProto(s.to_play());
+    if (!to_play.ok()) return InField("setup.to_play", to_play.status());
     step.black = *std::move(black);
     step.white = *std::move(white);
     step.empty = *std::move(empty);
-    step.to_play = ColorFromProto(s.to_play());
+    step.to_play = *to_play;
     r.setup.push_back(std::move(step));
   }
   auto points = UnpackPoints(g.moves(), r.width, r.height, true);
@@ -302,7 +548,9 @@ absl::StatusOr<rules::GameRecord> GameToRecord(const qipu::v1::Game& g) {
         absl::StrCat("moves: ", points->size(),
                      " packed moves but num_moves says ", g.num_moves()));
   }
-  rules::Color c = ColorFromProto(g.first_color());
+  auto first = ColorFromProto(g.first_color());
+  if (!first.ok()) return InField("first_color", first.status());
+  rules::Color c = *first;
   if (c == rules::Color::kEmpty) {
     c = (g.handicap() >= 2) ? rules::Color::kWhite : rules::Color::kBlack;
   }
@@ -334,6 +582,51 @@ absl::StatusOr<rules::GameRecord> GameToRecord(const qipu::v1::Game& g) {
   r.komi = g.rules().komi();
   r.has_komi = true;
   r.rules = g.rules().preset();
+  return absl::OkStatus();
+}
+
+// SelfPlayFromProto() into *u, default-constructed.
+absl::Status DecodeUpload(const qipu::v1::Game& g, SelfPlayUpload* u) {
+  if (absl::Status s = DecodeGame(g, &u->record); !s.ok()) return s;
+  const int w = u->record.width;
+  const int h = u->record.height;
+  rules::SelfPlayClaims& c = u->claims;
+  auto rules = RulesFromProto(g.rules());
+  if (!rules.ok()) return rules.status();
+  c.rules = *rules;
+  auto result = ResultFromProto(g.result());
+  if (!result.ok()) return result.status();
+  c.result = *result;
+  c.area_black = g.area().black();
+  c.area_white = g.area().white();
+  c.area_dame = g.area().dame();
+  c.cycles.reserve(static_cast<size_t>(g.cycles_size()));
+  for (const qipu::v1::Cycle& p : g.cycles()) {
+    auto cycle = CycleFromProto(p, w, h);
+    if (!cycle.ok()) return cycle.status();
+    c.cycles.push_back(*cycle);
+  }
+  c.ko_captures = g.ko_captures();
+  const qipu::v1::Provenance& prov = g.provenance();
+  c.job = prov.job();
+  c.index = prov.game_index();
+  c.attempt = prov.attempt();
+  c.seed = prov.seed();
+  c.voided_cycles.reserve(static_cast<size_t>(g.voided_cycles_size()));
+  for (const qipu::v1::Cycle& p : g.voided_cycles()) {
+    auto cycle = CycleFromProto(p, w, h);
+    if (!cycle.ok()) return cycle.status();
+    c.voided_cycles.push_back(*cycle);
+  }
+  u->worker = prov.worker();
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<rules::GameRecord> GameToRecord(const qipu::v1::Game& g) {
+  rules::GameRecord r;
+  if (absl::Status s = DecodeGame(g, &r); !s.ok()) return s;
   return r;
 }
 
@@ -378,7 +671,7 @@ void PackMoves(const std::vector<rules::Move>& moves, int width,
 
 }  // namespace
 
-void RecordToGame(const rules::GameRecord& r, qipu::v1::Game* g) {
+void BoardToGame(const rules::GameRecord& r, qipu::v1::Game* g) {
   g->set_width(static_cast<uint32_t>(r.width));
   g->set_height(static_cast<uint32_t>(r.height));
   g->set_handicap(static_cast<uint32_t>(r.handicap));
@@ -392,6 +685,10 @@ void RecordToGame(const rules::GameRecord& r, qipu::v1::Game* g) {
     p->set_to_play(ColorToProto(s.to_play));
   }
   PackMoves(r.moves, r.width, g);
+}
+
+void RecordToGame(const rules::GameRecord& r, qipu::v1::Game* g) {
+  BoardToGame(r, g);
   qipu::v1::Meta* m = g->mutable_meta();
   m->set_black_player(r.black_player);
   m->set_white_player(r.white_player);
@@ -401,7 +698,16 @@ void RecordToGame(const rules::GameRecord& r, qipu::v1::Game* g) {
   m->set_event(r.event);
   m->set_record_result(r.result);
   m->clear_normalised();
-  for (const std::string& n : r.notes) m->add_normalised(n);
+  for (const rules::RecordNote& n : r.notes) {
+    m->add_normalised(rules::NoteText(n));
+  }
+}
+
+absl::StatusOr<SelfPlayUpload> SelfPlayFromProto(const qipu::v1::Game& g) {
+  // One return object, built in place (no copy or move of the record).
+  absl::StatusOr<SelfPlayUpload> out(absl::in_place);
+  if (absl::Status s = DecodeUpload(g, &*out); !s.ok()) out = std::move(s);
+  return out;
 }
 
 rules::GameRecord RecordOfGame(const rules::Game& game,

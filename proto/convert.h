@@ -1,7 +1,9 @@
 // Conversions between qipu.v1 messages and rules/ domain types, shared by
-// the coordinator, the worker and the qipu tool: rule sets, packed move and
-// point lists, cycles, results, and whole games <-> GameRecord. Decoding
-// validates (remote input) and returns InvalidArgument naming the field.
+// the coordinator, the worker and the qipu tool: every enum pair, rule
+// sets, packed move and point lists, cycles, results, whole games <->
+// GameRecord, and a worker's self-play upload <-> the rules' record and
+// claims. Decoding validates (remote input) and returns InvalidArgument
+// naming the field.
 #ifndef QIPU_PROTO_CONVERT_H_
 #define QIPU_PROTO_CONVERT_H_
 
@@ -18,8 +20,49 @@
 #include "rules/rules.h"
 #include "rules/scoring.h"
 #include "rules/selfplay.h"
+#include "rules/selfplay_claims.h"
+#include "rules/types.h"
 
 namespace qipu::wire {
+
+// Enums: one explicit pair per enum, both ways a switch, so that a
+// reordering of either enum cannot map a value wrongly. ToProto is total.
+// FromProto maps every value the proto enum defines that has a domain
+// counterpart and refuses anything else -- an UNSPECIFIED without a
+// counterpart, a value from a newer or broken peer -- with InvalidArgument
+// "<n> is not a <what>" (callers prefix the field).
+qipu::v1::KoRule KoRuleToProto(rules::KoRule k);
+absl::StatusOr<rules::KoRule> KoRuleFromProto(qipu::v1::KoRule k);
+qipu::v1::CycleRule CycleRuleToProto(rules::CycleRule c);
+absl::StatusOr<rules::CycleRule> CycleRuleFromProto(qipu::v1::CycleRule c);
+qipu::v1::DameRule DameRuleToProto(rules::DameRule d);
+absl::StatusOr<rules::DameRule> DameRuleFromProto(qipu::v1::DameRule d);
+qipu::v1::HandicapCompensation HandicapCompensationToProto(
+    rules::HandicapCompensation h);
+absl::StatusOr<rules::HandicapCompensation> HandicapCompensationFromProto(
+    qipu::v1::HandicapCompensation h);
+qipu::v1::CycleClass CycleClassToProto(rules::CycleClass c);
+absl::StatusOr<rules::CycleClass> CycleClassFromProto(qipu::v1::CycleClass c);
+qipu::v1::CycleOutcome CycleOutcomeToProto(rules::CycleOutcome o);
+absl::StatusOr<rules::CycleOutcome> CycleOutcomeFromProto(
+    qipu::v1::CycleOutcome o);
+// kEmpty <-> COLOR_UNSPECIFIED (no colour: a setup that leaves the side to
+// move alone). kWall, never a record's colour, also gives COLOR_UNSPECIFIED.
+qipu::v1::Color ColorToProto(rules::Color c);
+absl::StatusOr<rules::Color> ColorFromProto(qipu::v1::Color c);
+// kNone <-> WINNER_NONE; WINNER_UNSPECIFIED is refused.
+qipu::v1::Winner WinnerToProto(rules::Winner w);
+absl::StatusOr<rules::Winner> WinnerFromProto(qipu::v1::Winner w);
+// kNotOver <-> END_REASON_UNSPECIFIED (ResultFromProto refuses a result
+// that is not over).
+qipu::v1::EndReason EndReasonToProto(rules::EndReason r);
+absl::StatusOr<rules::EndReason> EndReasonFromProto(qipu::v1::EndReason r);
+
+// Names of proto cycle values for display: rules::CycleClassName() and
+// rules::CycleOutcomeName() of the domain value ("triple_ko",
+// "prevented-superko"), or "?" for a value FromProto refuses.
+const char* CycleClassName(qipu::v1::CycleClass c);
+const char* CycleOutcomeName(qipu::v1::CycleOutcome o);
 
 // Rule sets. FromProto checks every axis (unspecified ones are an error)
 // and the komi.
@@ -43,11 +86,28 @@ absl::StatusOr<rules::GameResult> ResultFromProto(const qipu::v1::Result& r);
 qipu::v1::Area AreaToProto(const rules::AreaCount& a);
 
 // Moves, setup, size and handicap of a game as a GameRecord (metadata
-// copied from Meta). Validates sizes, points and counts.
+// copied from Meta). Validates sizes, points, colours and counts.
 absl::StatusOr<rules::GameRecord> GameToRecord(const qipu::v1::Game& g);
-// Fills size, handicap, setup, moves (with colours), and Meta from a
-// record; leaves rules, results, cycles and provenance to the caller.
+// Fills size, handicap, setup and moves (with colours) from a record;
+// leaves Meta, rules, results, cycles and provenance to the caller.
+void BoardToGame(const rules::GameRecord& r, qipu::v1::Game* g);
+// BoardToGame() plus Meta: players, ranks, date, event, the RE as written
+// and the notes (rules::NoteText()) as Meta.normalised.
 void RecordToGame(const rules::GameRecord& r, qipu::v1::Game* g);
+
+// A worker's self-play upload in the rules' terms: the record (size,
+// handicap, setup, moves), everything the game claims besides, and the
+// name of the worker that played it.
+struct SelfPlayUpload {
+  rules::GameRecord record;
+  rules::SelfPlayClaims claims;
+  std::string worker;
+};
+// Reads an upload once, at the edge: GameToRecord() plus the rules,
+// result, area, cycles, voided cycles, ko captures and provenance.
+// InvalidArgument names the first field that does not decode; nothing is
+// checked against a job or a replay (coordinator/prepare.h does that).
+absl::StatusOr<SelfPlayUpload> SelfPlayFromProto(const qipu::v1::Game& g);
 
 // The record of a finished rules::Game: size, handicap stones as a root
 // setup step, and the moves. (The game's own setup history is not kept:

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "rules/record_note.h"
 #include "rules/types.h"
 
 namespace qipu::rules {
@@ -60,9 +61,10 @@ struct GameRecord {
   // node) and its 1-based number within the file.
   size_t byte_offset = 0;
   int game_number = 1;
-  // Normalisations applied while reading, for reports, e.g.
-  // "KM[650] read as komi 6.5", "invalid UTF-8 in PB replaced".
-  std::vector<std::string> notes;
+  // Normalisations applied while reading, in the order they were made
+  // (record_note.h: a kind and its facts, e.g. a Fox KM[650] read as komi
+  // 6.5; NoteText() renders one for reports).
+  std::vector<RecordNote> notes;
 };
 
 }  // namespace qipu::rules

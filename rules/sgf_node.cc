@@ -75,7 +75,7 @@ bool IsIntegerText(absl::string_view v) {
 
 }  // namespace
 
-std::string SgfLocator::Where(size_t offset) {
+SgfPlace SgfLocator::Place(size_t offset) {
   offset = std::min(offset, data_.size());
   if (offset < pos_) {
     // Back up (the builder reports a node's properties in two passes):
@@ -100,8 +100,7 @@ std::string SgfLocator::Where(size_t offset) {
       line_start_ = pos_ + 1;
     }
   }
-  return absl::StrCat("byte ", offset, " (line ", line_, ", column ",
-                      offset - line_start_ + 1, ")");
+  return SgfPlace{offset, line_, static_cast<int>(offset - line_start_ + 1)};
 }
 
 std::string Excerpt(absl::string_view text, size_t max_bytes) {
@@ -157,7 +156,7 @@ SgfGameBuilder::SgfGameBuilder(SgfLocator* locator, size_t game_offset,
   record_.game_number = game_number;
 }
 
-void SgfGameBuilder::AddNote(std::string note) {
+void SgfGameBuilder::AddNote(RecordNote note) {
   if (record_.notes.size() < kMaxNotes) {
     record_.notes.push_back(std::move(note));
   } else {
@@ -169,11 +168,6 @@ bool SgfGameBuilder::Fail(size_t offset, std::string what) {
   problem_offset_ = offset;
   problem_ = std::move(what);
   return false;
-}
-
-std::string SgfGameBuilder::NodeName() const {
-  return nodes_ == 0 ? std::string("the root node")
-                     : absl::StrCat("main-line node ", nodes_ + 1);
 }
 
 std::vector<const SgfProperty*> SgfGameBuilder::FirstOccurrences(
@@ -201,9 +195,11 @@ std::vector<const SgfProperty*> SgfGameBuilder::FirstOccurrences(
       continue;
     }
     const SgfProperty& p = props[i];
-    AddNote(absl::StrCat("property ", p.id, " repeated in ", NodeName(), " at ",
-                         locator_->Where(p.offset), ": the first kept, ", p.id,
-                         "[", Excerpt(p.values[0].raw), "] ignored"));
+    AddNote({.kind = NoteKind::kRepeatedProperty,
+             .property = p.id,
+             .value = Excerpt(p.values[0].raw),
+             .where = locator_->Place(p.offset),
+             .node = NodeNumber()});
   }
   return kept;
 }
@@ -233,12 +229,11 @@ bool SgfGameBuilder::ReadRoot(const SgfNode& node) {
   // The charset first: all text depends on it.
   if (utf8_bom_) {
     if (ca != nullptr) {
-      AddNote(absl::StrCat("CA[", Excerpt(ca->values[0].raw),
-                           "] ignored: the file starts with a UTF-8 byte "
-                           "order mark, text read as UTF-8"));
+      AddNote({.kind = NoteKind::kCharsetOverriddenByBom,
+               .value = Excerpt(ca->values[0].raw)});
     }
   } else if (ca == nullptr) {
-    AddNote("no CA[] charset given: text read as UTF-8");
+    AddNote({.kind = NoteKind::kNoCharset});
   } else {
     const std::string name = std::string(absl::StripAsciiWhitespace(
         Unescape(ca->values[0].raw, TextKind::kSimpleText)));
@@ -246,9 +241,9 @@ bool SgfGameBuilder::ReadRoot(const SgfNode& node) {
     if (decoder.ok()) {
       decoder_ = std::move(decoder).value();
     } else {
-      AddNote(absl::StrCat("CA[", Excerpt(name), "] at ",
-                           locator_->Where(ca->offset),
-                           " is not a known charset: text read as UTF-8"));
+      AddNote({.kind = NoteKind::kUnknownCharset,
+               .value = Excerpt(name),
+               .where = locator_->Place(ca->offset)});
     }
   }
   for (const SgfProperty* p : props) {
@@ -256,9 +251,9 @@ bool SgfGameBuilder::ReadRoot(const SgfNode& node) {
     if (p->id == "GM") {
       int gm = 0;
       if (!absl::SimpleAtoi(v, &gm)) {
-        AddNote(absl::StrCat("GM[", Excerpt(v), "] at ",
-                             locator_->Where(p->offset),
-                             " is not a number: read as Go (GM[1])"));
+        AddNote({.kind = NoteKind::kGameTypeNotNumber,
+                 .value = Excerpt(v),
+                 .where = locator_->Place(p->offset)});
       } else if (gm != 1) {
         return Fail(p->offset,
                     absl::StrCat("GM[", gm, "] at ", locator_->Where(p->offset),
@@ -267,9 +262,9 @@ bool SgfGameBuilder::ReadRoot(const SgfNode& node) {
     } else if (p->id == "FF") {
       int ff = 0;
       if (!absl::SimpleAtoi(v, &ff) || ff < 1 || ff > 4) {
-        AddNote(absl::StrCat("FF[", Excerpt(v), "] at ",
-                             locator_->Where(p->offset),
-                             " is not a known file format: read as FF[4]"));
+        AddNote({.kind = NoteKind::kUnknownFileFormat,
+                 .value = Excerpt(v),
+                 .where = locator_->Place(p->offset)});
       }
     } else if (p->id == "SZ") {
       if (!ReadSize(*p)) return false;
@@ -289,19 +284,22 @@ bool SgfGameBuilder::ReadOther(const SgfNode& node) {
   const std::vector<const SgfProperty*> props = FirstOccurrences(node);
   for (const SgfProperty* p : props) {
     if (IsRootOnly(p->id)) {
-      AddNote(absl::StrCat(p->id, " in ", NodeName(), " at ",
-                           locator_->Where(p->offset),
-                           " ignored: only the root node may set it"));
+      AddNote({.kind = NoteKind::kRootOnlyProperty,
+               .property = p->id,
+               .where = locator_->Place(p->offset),
+               .node = NodeNumber()});
     } else if (IsGameInfo(p->id)) {
       if (std::find(info_read_.begin(), info_read_.end(), p->id) !=
           info_read_.end()) {
-        AddNote(absl::StrCat(p->id, " in ", NodeName(), " at ",
-                             locator_->Where(p->offset),
-                             " ignored: given before"));
+        AddNote({.kind = NoteKind::kGameInfoRepeated,
+                 .property = p->id,
+                 .where = locator_->Place(p->offset),
+                 .node = NodeNumber()});
       } else {
-        AddNote(absl::StrCat(p->id, " read from ", NodeName(), " at ",
-                             locator_->Where(p->offset),
-                             ", not from the root"));
+        AddNote({.kind = NoteKind::kGameInfoOutsideRoot,
+                 .property = p->id,
+                 .where = locator_->Place(p->offset),
+                 .node = NodeNumber()});
         ReadGameInfo(*p);
       }
     }
@@ -344,8 +342,10 @@ bool SgfGameBuilder::ReadSize(const SgfProperty& p) {
 void SgfGameBuilder::ReadGameInfo(const SgfProperty& p) {
   info_read_.push_back(p.id);
   if (p.values.size() > 1) {
-    AddNote(absl::StrCat(p.id, " at ", locator_->Where(p.offset), " has ",
-                         p.values.size(), " values: the first kept"));
+    AddNote({.kind = NoteKind::kExtraValues,
+             .property = p.id,
+             .where = locator_->Place(p.offset),
+             .count = static_cast<int64_t>(p.values.size())});
   }
   if (p.id == "HA") {
     ReadHandicap(p);
@@ -364,8 +364,9 @@ void SgfGameBuilder::ReadHandicap(const SgfProperty& p) {
   int handicap = 0;
   if (!absl::SimpleAtoi(v, &handicap) || handicap < 0 ||
       handicap > kMaxPoints) {
-    AddNote(absl::StrCat("HA[", Excerpt(v), "] at ", locator_->Where(p.offset),
-                         " is not a stone count: handicap left at 0"));
+    AddNote({.kind = NoteKind::kBadHandicap,
+             .value = Excerpt(v),
+             .where = locator_->Place(p.offset)});
     return;
   }
   record_.handicap = handicap;
@@ -374,7 +375,7 @@ void SgfGameBuilder::ReadHandicap(const SgfProperty& p) {
 void SgfGameBuilder::ReadKomi(const SgfProperty& p) {
   const std::string v = std::string(absl::StripAsciiWhitespace(
       Unescape(p.values[0].raw, TextKind::kSimpleText)));
-  const std::string where = locator_->Where(p.offset);
+  const SgfPlace where = locator_->Place(p.offset);
   int64_t fox = 0;
   if (IsIntegerText(v) && absl::SimpleAtoi(v, &fox) &&
       (fox >= 100 || fox <= -100)) {
@@ -384,11 +385,11 @@ void SgfGameBuilder::ReadKomi(const SgfProperty& p) {
     record_.komi = stones ? static_cast<double>(fox) / 50.0
                           : static_cast<double>(fox) / 100.0;
     record_.has_komi = true;
-    AddNote(absl::StrCat(
-        "KM[", v, "] at ", where, " read as komi ", record_.komi,
-        stones ? absl::StrCat(" (Fox: ", static_cast<double>(fox) / 100.0,
-                              " stones)")
-               : std::string(" (Fox: komi x100)")));
+    AddNote({.kind = NoteKind::kFoxKomi,
+             .value = v,
+             .where = where,
+             .komi = record_.komi,
+             .stones = stones});
     return;
   }
   double komi = 0;
@@ -397,12 +398,14 @@ void SgfGameBuilder::ReadKomi(const SgfProperty& p) {
     std::replace(dotted.begin(), dotted.end(), ',', '.');
     if (dotted == v || !absl::SimpleAtod(dotted, &komi) ||
         !std::isfinite(komi)) {
-      AddNote(absl::StrCat("KM[", Excerpt(v), "] at ", where,
-                           " is not a number: komi left unset"));
+      AddNote(
+          {.kind = NoteKind::kBadKomi, .value = Excerpt(v), .where = where});
       return;
     }
-    AddNote(absl::StrCat("KM[", v, "] at ", where, " read as komi ", komi,
-                         " (decimal comma)"));
+    AddNote({.kind = NoteKind::kKomiDecimalComma,
+             .value = v,
+             .where = where,
+             .komi = komi});
   }
   record_.komi = komi;
   record_.has_komi = true;
@@ -432,9 +435,10 @@ bool SgfGameBuilder::ReadPointList(const SgfProperty& p,
                                (pa.ok() ? pb : pa).status().message()));
     }
     if (*pa == kPass || *pb == kPass) {
-      AddNote(absl::StrCat(p.id, "[", Excerpt(v), "] at ",
-                           locator_->Where(value.offset),
-                           " names no point (a pass): ignored"));
+      AddNote({.kind = NoteKind::kSetupPass,
+               .property = p.id,
+               .value = Excerpt(v),
+               .where = locator_->Place(value.offset)});
       continue;
     }
     const int x0 = std::min(PointX(*pa), PointX(*pb));
@@ -470,9 +474,9 @@ bool SgfGameBuilder::ReadSetupAndMoves(
       } else if (v == "W" || v == "w") {
         step.to_play = Color::kWhite;
       } else {
-        AddNote(absl::StrCat("PL[", Excerpt(v), "] at ",
-                             locator_->Where(p->offset),
-                             " is not a colour (B or W): ignored"));
+        AddNote({.kind = NoteKind::kBadPlayerToMove,
+                 .value = Excerpt(v),
+                 .where = locator_->Place(p->offset)});
       }
     }
     if (p->id == "B" || p->id == "W") ++moves_here;
@@ -482,16 +486,18 @@ bool SgfGameBuilder::ReadSetupAndMoves(
     record_.setup.push_back(std::move(step));
   }
   if (moves_here > 1) {
-    AddNote(absl::StrCat(NodeName(), " at ", locator_->Where(node.offset),
-                         " holds both B and W: both moves kept, in file "
-                         "order"));
+    AddNote({.kind = NoteKind::kBothMoves,
+             .where = locator_->Place(node.offset),
+             .node = NodeNumber()});
   }
   for (const SgfProperty* p : props) {
     if (p->id != "B" && p->id != "W") continue;
     const SgfValue& value = p->values[0];
     if (p->values.size() > 1) {
-      AddNote(absl::StrCat(p->id, " at ", locator_->Where(p->offset), " has ",
-                           p->values.size(), " values: the first kept"));
+      AddNote({.kind = NoteKind::kExtraValues,
+               .property = p->id,
+               .where = locator_->Place(p->offset),
+               .count = static_cast<int64_t>(p->values.size())});
     }
     const absl::string_view v = absl::StripAsciiWhitespace(value.raw);
     absl::StatusOr<Point> point =
@@ -511,23 +517,19 @@ bool SgfGameBuilder::ReadSetupAndMoves(
 
 GameRecord SgfGameBuilder::Finish() && {
   if (!lossy_.empty()) {
-    const std::string what =
-        decoder_.uses_iconv()
-            ? absl::StrCat("bytes not valid in ", decoder_.charset())
-            : std::string("invalid UTF-8");
     constexpr size_t kListed = 10;
     const size_t listed = std::min(lossy_.size(), kListed);
-    std::string ids =
-        absl::StrJoin(lossy_.begin(), lossy_.begin() + listed, ", ");
-    if (lossy_.size() > listed) {
-      absl::StrAppend(&ids, " and ", lossy_.size() - listed, " more");
-    }
     record_.notes.push_back(
-        absl::StrCat(what, " in ", ids, " replaced by U+FFFD"));
+        {.kind = NoteKind::kTextRepaired,
+         .property =
+             absl::StrJoin(lossy_.begin(), lossy_.begin() + listed, ", "),
+         .count = static_cast<int64_t>(lossy_.size() - listed),
+         .charset = decoder_.uses_iconv() ? std::string(decoder_.charset())
+                                          : std::string()});
   }
   if (omitted_notes_ > 0) {
-    record_.notes.push_back(
-        absl::StrCat(omitted_notes_, " more notes like these omitted"));
+    record_.notes.push_back({.kind = NoteKind::kNotesOmitted,
+                             .count = static_cast<int64_t>(omitted_notes_)});
   }
   return std::move(record_);
 }

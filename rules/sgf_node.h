@@ -12,6 +12,7 @@
 #include "absl/strings/string_view.h"
 #include "rules/charset.h"
 #include "rules/record.h"
+#include "rules/record_note.h"
 #include "rules/types.h"
 
 namespace qipu::rules::sgf_internal {
@@ -42,17 +43,19 @@ struct SgfNode {
   std::vector<SgfProperty> properties;
 };
 
-// Turns byte offsets into "byte 123 (line 4, column 7)" for messages.
-// Cheap for increasing offsets (it keeps its place), correct for any.
-// Not thread-safe.
+// Turns byte offsets into places (byte, line, column) for notes and
+// messages. Cheap for increasing offsets (it keeps its place), correct for
+// any. Not thread-safe.
 class SgfLocator {
  public:
   // `data` must outlive the locator.
   explicit SgfLocator(absl::string_view data) : data_(data) {}
 
-  // "byte N (line L, column C)"; lines and columns count from 1, columns in
+  // The place of `offset`; lines and columns count from 1, columns in
   // bytes. Offsets past the end are clamped to the end.
-  std::string Where(size_t offset);
+  SgfPlace Place(size_t offset);
+  // SgfPlaceText(Place(offset)): "byte N (line L, column C)".
+  std::string Where(size_t offset) { return SgfPlaceText(Place(offset)); }
 
  private:
   absl::string_view data_;
@@ -97,7 +100,7 @@ class SgfGameBuilder {
 
   // Adds a note to the record (a normalisation seen by the lexer). After
   // 100 notes further ones are only counted.
-  void AddNote(std::string note);
+  void AddNote(RecordNote note);
 
   // The record. Call once, after the last AddNode() (which returned true).
   GameRecord Finish() &&;
@@ -123,8 +126,8 @@ class SgfGameBuilder {
   // First occurrence of each property of the node, in file order; repeats
   // are noted.
   std::vector<const SgfProperty*> FirstOccurrences(const SgfNode& node);
-  // "the root node" or "main-line node N" for the node being read.
-  std::string NodeName() const;
+  // The 1-based main-line number of the node being read (1: the root).
+  int NodeNumber() const { return nodes_ + 1; }
   bool Fail(size_t offset, std::string what);
 
   SgfLocator* locator_;

@@ -77,7 +77,7 @@ class Reader {
   size_t pos_ = 0;
   bool utf8_bom_ = false;
   // Notes for the next game (text skipped before it).
-  std::vector<std::string> pending_notes_;
+  std::vector<RecordNote> pending_notes_;
   // Whether the last game tree read is in out_.games (no error).
   bool last_game_ok_ = false;
   SgfCollection out_;
@@ -144,26 +144,25 @@ void Reader::NoteJunk(size_t from, size_t to) {
   if (first == to) return;
   size_t last = to;
   while (IsFiller(data_[last - 1])) --last;
-  const std::string what =
-      absl::StrCat("text outside any game tree skipped: ", last - first,
-                   " bytes from ", locator_.Where(first), " ('",
-                   Excerpt(data_.substr(first, last - first)), "')");
+  RecordNote what{.kind = NoteKind::kTextSkipped,
+                  .value = Excerpt(data_.substr(first, last - first)),
+                  .where = locator_.Place(first),
+                  .count = static_cast<int64_t>(last - first)};
   if (last_game_ok_) {
-    out_.games.back().notes.push_back(what);
+    out_.games.back().notes.push_back(std::move(what));
   } else {
-    pending_notes_.push_back(what);
+    pending_notes_.push_back(std::move(what));
   }
 }
 
 void Reader::ReadGame(size_t start, bool implicit, int game_number) {
   SgfGameBuilder builder(&locator_, start, game_number, utf8_bom_);
-  for (std::string& note : pending_notes_) builder.AddNote(std::move(note));
+  for (RecordNote& note : pending_notes_) builder.AddNote(std::move(note));
   pending_notes_.clear();
   if (implicit) {
-    builder.AddNote(absl::StrCat("game ", game_number, " at ",
-                                 locator_.Where(start),
-                                 " starts with ';' instead of '(': read as "
-                                 "if the '(' were there"));
+    builder.AddNote({.kind = NoteKind::kMissingOpenParen,
+                     .where = locator_.Place(start),
+                     .game = game_number});
   }
   last_game_ok_ = false;
   size_t depth = 1;
@@ -192,8 +191,8 @@ void Reader::ReadGame(size_t start, bool implicit, int game_number) {
     if (pos_ >= data_.size()) {
       if (!flush()) return;
       if (implicit && depth == 1) {
-        builder.AddNote(absl::StrCat("game ", game_number,
-                                     " ends with the input, without ')'"));
+        builder.AddNote(
+            {.kind = NoteKind::kMissingCloseParen, .game = game_number});
         break;
       }
       fail(data_.size(),
@@ -228,8 +227,8 @@ void Reader::ReadGame(size_t start, bool implicit, int game_number) {
         return;
       }
       if (prev == Prev::kOpen) {
-        builder.AddNote(absl::StrCat("empty variation '()' at ",
-                                     locator_.Where(open_at), " ignored"));
+        builder.AddNote({.kind = NoteKind::kEmptyVariation,
+                         .where = locator_.Place(open_at)});
       }
       main_line = false;
       prev = Prev::kClose;

@@ -7,8 +7,9 @@
 // main line of a game tree is exactly the nodes before its first ')'.
 // Variations are checked for syntax and skipped.
 //
-// What the reader accepts, and notes in GameRecord::notes when it had to
-// normalise something (each quirk seen in real files, e.g. the Fox corpus):
+// What the reader accepts, and notes in GameRecord::notes (typed notes,
+// record_note.h) when it had to normalise something (each quirk seen in
+// real files, e.g. the Fox corpus):
 //   - FF[1]-FF[3] long property names: the uppercase letters form the id
 //     (AddBlack = AB, PlayerBlack = PB); "tt" as a pass on boards <= 19.
 //   - Text converted to UTF-8 from the root's CA charset (charset.h); no CA

@@ -19,6 +19,7 @@
 #include "absl/strings/match.h"
 #include "coordinator/queries.h"
 #include "gtest/gtest.h"
+#include "rules/record_note.h"
 #include "rules/sgf_reader.h"
 #include "tests/coordinator/corpus_test_util.h"
 
@@ -269,6 +270,7 @@ TEST(Importer, EveryMalformedInputIsOneCleanErrorRow) {
   e = one(path("e_illegal.sgf"));
   EXPECT_EQ(e.game(), 1u);
   EXPECT_EQ(e.move(), 3u) << e.reason();
+  EXPECT_EQ(e.reason(), "move 3 is illegal under chinese rules (occupied)");
   e = one(path("f_setup.sgf"));
   EXPECT_TRUE(absl::StrContains(e.reason(), "setup")) << e.reason();
   EXPECT_TRUE(RowsOf(s, path("g_charset.sgf")).empty());
@@ -355,16 +357,50 @@ TEST(ImportSettings, Validated) {
   EXPECT_FALSE(ValidateImportSettings({"x", kMaxIndexDepth + 1}).ok());
 }
 
-TEST(NoteCategory, DropsPositions) {
-  EXPECT_EQ(NoteCategory("KM[375] at byte 95 (line 1, column 96) read as komi "
-                         "7.5 (Fox: 3.75 stones)"),
-            "KM[375] read as komi 7.5 (Fox: 3.75 stones)");
-  EXPECT_EQ(NoteCategory("game 3 at byte 0 (line 1, column 1) starts with ';'"),
-            "game starts with ';'");
-  EXPECT_EQ(NoteCategory("property AP repeated in main-line node 12 at byte 7 "
-                         "(line 2, column 3): the first kept"),
-            "property AP repeated in main-line node: the first kept");
-  EXPECT_EQ(NoteCategory("no CA[] charset given"), "no CA[] charset given");
+TEST(Importer, NotesAreCountedByKindAndStoredAsText) {
+  TempDir tmp;
+  // Two games of one file, each starting with ';', each with a Fox komi
+  // at its own place: one kind each, counted twice.
+  WriteFile(tmp.Sub("a.sgf"),
+            ";GM[1]SZ[9]KM[375]RE[B+R];B[ee];W[cc])\n"
+            ";GM[1]SZ[9]PB[x]KM[375]RE[W+R];B[ee];W[dd])\n");
+  CorpusDb db(tmp.Sub("db"));
+  const ImportSummary s = db.Import({tmp.Sub("a.sgf")});
+  ASSERT_EQ(s.imported, 2u) << (s.errors.empty() ? "" : s.errors[0].reason());
+  EXPECT_EQ(s.normalised,
+            (std::map<std::string, uint64_t>{
+                {"game starts with ';' instead of '(': read as if the '(' were "
+                 "there",
+                 2},
+                {"KM[375] read as komi 7.5 (Fox: 3.75 stones)", 2},
+                {"no CA[] charset given: text read as UTF-8", 2}}));
+  const auto games = StoredGames(db.store());
+  ASSERT_EQ(games.size(), 2u);
+  std::set<std::string> km;
+  for (const StoredGame& g : games) {
+    for (const std::string& n : g.game.meta().normalised()) {
+      if (absl::StartsWith(n, "KM[")) km.insert(n);
+    }
+  }
+  EXPECT_EQ(km, (std::set<std::string>{
+                    "KM[375] at byte 11 (line 1, column 12) read as komi 7.5 "
+                    "(Fox: 3.75 stones)",
+                    "KM[375] at byte 55 (line 2, column 17) read as komi 7.5 "
+                    "(Fox: 3.75 stones)"}));
+}
+
+TEST(Importer, IllegalMoveRowCarriesTheMoveNumber) {
+  TempDir tmp;
+  WriteFile(tmp.Sub("a.sgf"),
+            "(;GM[1]FF[4]CA[UTF-8]SZ[9];B[ee];W[cc];B[dd];W[ee])");
+  CorpusDb db(tmp.Sub("db"));
+  const ImportSummary s = db.Import({tmp.Sub("a.sgf")});
+  ASSERT_EQ(s.errors.size(), 1u);
+  EXPECT_EQ(s.errors[0].game(), 1u);
+  EXPECT_EQ(s.errors[0].move(), 4u);
+  EXPECT_EQ(s.errors[0].reason(),
+            "move 4 is illegal under chinese rules (occupied)");
+  EXPECT_EQ(s.rejected, 1u);
 }
 
 rules::GameRecord ReadOne(const std::string& sgf) {
@@ -395,6 +431,23 @@ TEST(FoxResult, StoneMarginsDoubledArtefactsDropped) {
   r = ReadOne("(;GM[1]FF[4]SZ[19]KM[7.5]RE[B+0.75];B[pd])");
   EXPECT_FALSE(NormaliseFoxResult(&r));
   EXPECT_EQ(r.result, "B+0.75");
+  // Nor is a record whose skipped text merely mentions Fox's AP and komi
+  // (the note's text holds "AP[foxwq"): only the typed facts count.
+  r = ReadOne(
+      "AP[foxwq] (Fox: 3.75 stones)\n"
+      "(;GM[1]FF[4]SZ[19]KM[7,5]RE[B+0.02];B[pd])");
+  EXPECT_FALSE(NormaliseFoxResult(&r));
+  EXPECT_EQ(r.result, "B+0.02");
+  // The notes the rule adds are typed too.
+  r = ReadOne(fox + "KM[375]RE[B+0.75];B[pd])");
+  ASSERT_TRUE(NormaliseFoxResult(&r));
+  EXPECT_EQ(r.notes.back().kind, rules::NoteKind::kFoxResultInStones);
+  EXPECT_EQ(r.notes.back().value, "B+0.75");
+  EXPECT_EQ(r.notes.back().read, "B+1.5");
+  r = ReadOne(fox + "KM[375]RE[W+3.2];B[pd])");
+  ASSERT_TRUE(NormaliseFoxResult(&r));
+  EXPECT_EQ(r.notes.back().kind, rules::NoteKind::kFoxResultArtefact);
+  EXPECT_TRUE(r.notes.back().stones);
 }
 
 TEST(FoxResult, StoredResultConvertedRawKept) {

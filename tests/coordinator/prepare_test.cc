@@ -1,13 +1,21 @@
 // PrepareSelfPlay: a worker's game is accepted only when every claim
-// matches what the rules give; each kind of lie is named.
+// matches what the rules give, and stored byte for byte as uploaded (less
+// Meta, plus the coordinator's provenance); each kind of lie is refused
+// with its own reason. PrepareImport: an illegal move is named in the
+// message and as a number; notes are typed and stored as text.
 #include "coordinator/prepare.h"
 
+#include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "core_fixture.h"
+#include "gmock/gmock.h"
 #include "rules/coord.h"
+#include "rules/record_note.h"
 
 namespace qipu::coordinator {
 namespace {
+
+using ::testing::StartsWith;
 
 class PrepareTest : public CoreTest {
  protected:
@@ -16,8 +24,10 @@ class PrepareTest : public CoreTest {
     job_ = jobs_->Submit(50, Config(9)).value();
     info_ = jobs_->Find(job_).value();
   }
-  std::string Reject(const qipu::v1::Game& g) {
-    auto p = PrepareSelfPlay(g, info_, absl::Now());
+  // The message of the refusal of `g` (InvalidArgument expected).
+  std::string Reject(const qipu::v1::Game& g) { return Reject(g, info_); }
+  std::string Reject(const qipu::v1::Game& g, const JobInfo& info) {
+    auto p = PrepareSelfPlay(g, info, absl::Now());
     EXPECT_FALSE(p.ok());
     if (p.ok()) return "";
     EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
@@ -44,6 +54,83 @@ TEST_F(PrepareTest, ValidGamesAreAcceptedAndIndexed) {
   }
 }
 
+TEST_F(PrepareTest, StoredGameIsTheValidatedUpload) {
+  // The stored bytes are the upload's, as the coordinator always stored
+  // them: Meta dropped, the job's policy, the version and the time added.
+  // (Rebuilt from the rules' record and claims, not copied: this pins the
+  // stored format.)
+  const absl::Time now = absl::FromUnixMicros(1700000000123456);
+  for (uint64_t i = 0; i < 10; ++i) {
+    qipu::v1::Game g = Play(job_, i);
+    g.mutable_meta()->set_black_player("not stored");
+    auto p = PrepareSelfPlay(g, info_, now);
+    ASSERT_TRUE(p.ok()) << i << ": " << p.status();
+    qipu::v1::Game want = g;
+    want.clear_meta();
+    want.mutable_provenance()->set_policy(info_.config.policy());
+    qipu::v1::Game got;
+    ASSERT_TRUE(got.ParseFromString(p->value));
+    EXPECT_FALSE(got.provenance().qipu_version().empty());
+    EXPECT_EQ(got.provenance().stored_unix_micros(), 1700000000123456);
+    want.mutable_provenance()->set_qipu_version(
+        got.provenance().qipu_version());
+    want.mutable_provenance()->set_stored_unix_micros(1700000000123456);
+    EXPECT_EQ(p->value, want.SerializeAsString()) << i;
+    // An upload already in the rules' terms is stored the same (its board
+    // encoded again rather than copied).
+    auto u = wire::SelfPlayFromProto(g);
+    ASSERT_TRUE(u.ok()) << u.status();
+    EXPECT_EQ(u->record.black_player, "not stored");
+    auto q = PrepareSelfPlay(*u, info_, now);
+    ASSERT_TRUE(q.ok()) << q.status();
+    EXPECT_EQ(q->value, p->value) << i;
+    EXPECT_EQ(q->key, p->key);
+    EXPECT_EQ(*q->position_ops.mutable_bytes(),
+              *p->position_ops.mutable_bytes());
+  }
+}
+
+TEST_F(PrepareTest, HandicapAndVoidedAttemptsAreStoredAsUploaded) {
+  // 7x7 under the replay cycle rule with 2 handicap stones: balanced
+  // cycles void attempts often enough to find one among the first games.
+  qipu::v1::JobConfig cfg = Config(7);
+  rules::Rules r = *rules::PresetRules("chinese");
+  r.cycle = rules::CycleRule::kReplay;
+  *cfg.mutable_rules() = wire::RulesToProto(r);
+  cfg.set_handicap(2);
+  const uint64_t job = jobs_->Submit(3000, cfg).value();
+  const JobInfo info = jobs_->Find(job).value();
+  const absl::Time now = absl::FromUnixMicros(1700000000000000);
+  bool voided = false;
+  for (uint64_t i = 0; i < 3000 && !voided; ++i) {
+    const qipu::v1::Game g = Play(job, i);
+    if (i >= 5 && g.provenance().attempt() == 0) continue;
+    voided = g.provenance().attempt() > 0;
+    auto p = PrepareSelfPlay(g, info, now);
+    ASSERT_TRUE(p.ok()) << i << ": " << p.status();
+    EXPECT_EQ(p->facts.cycles.size(),
+              static_cast<size_t>(g.cycles_size() + g.voided_cycles_size()));
+    qipu::v1::Game want = g;
+    qipu::v1::Game got;
+    ASSERT_TRUE(got.ParseFromString(p->value));
+    want.mutable_provenance()->set_qipu_version(
+        got.provenance().qipu_version());
+    want.mutable_provenance()->set_stored_unix_micros(1700000000000000);
+    EXPECT_EQ(p->value, want.SerializeAsString()) << i;
+    if (voided) {
+      // A voided attempt claimed away is refused.
+      qipu::v1::Game lie = g;
+      lie.clear_voided_cycles();
+      EXPECT_EQ(
+          Reject(lie, info),
+          absl::StrCat("voided attempts: the game claims 0 but the rules "
+                       "give ",
+                       g.provenance().attempt(), " (the attempt number)"));
+    }
+  }
+  EXPECT_TRUE(voided) << "no voided attempt in 3000 games";
+}
+
 TEST_F(PrepareTest, IllegalMoveIsNamed) {
   qipu::v1::Game g = Play(job_, 1);
   // Replay the second move onto the first one's point.
@@ -51,7 +138,7 @@ TEST_F(PrepareTest, IllegalMoveIsNamed) {
   ASSERT_GE(moves.size(), 2u);
   moves[1] = moves[0];
   g.set_moves(moves);
-  EXPECT_NE(Reject(g).find("move 2 is illegal (occupied)"), std::string::npos);
+  EXPECT_EQ(Reject(g), "move 2 is illegal (occupied)");
 }
 
 TEST_F(PrepareTest, WrongClaimsAreNamed) {
@@ -61,58 +148,159 @@ TEST_F(PrepareTest, WrongClaimsAreNamed) {
                                          qipu::v1::WINNER_BLACK
                                      ? qipu::v1::WINNER_WHITE
                                      : qipu::v1::WINNER_BLACK);
-  EXPECT_NE(Reject(g).find("result"), std::string::npos);
+  EXPECT_THAT(Reject(g), StartsWith("result: the game claims "));
   g = good;
   g.mutable_result()->set_margin(good.result().margin() + 1);
-  EXPECT_NE(Reject(g).find("result"), std::string::npos);
+  EXPECT_THAT(Reject(g), StartsWith("result: the game claims "));
   g = good;
   g.set_ko_captures(good.ko_captures() + 1);
-  EXPECT_NE(Reject(g).find("ko captures"), std::string::npos);
+  EXPECT_EQ(
+      Reject(g),
+      absl::StrCat("ko captures: the game claims ", good.ko_captures() + 1,
+                   " but the rules give ", good.ko_captures()));
   g = good;
   g.mutable_area()->set_black(good.area().black() + 1);
-  EXPECT_NE(Reject(g).find("area"), std::string::npos);
+  EXPECT_EQ(Reject(g),
+            absl::StrCat("area: the game claims ", good.area().black() + 1, "/",
+                         good.area().white(), "/", good.area().dame(),
+                         " but the rules give ", good.area().black(), "/",
+                         good.area().white(), "/", good.area().dame()));
   g = good;
   g.mutable_provenance()->set_seed(good.provenance().seed() + 1);
-  EXPECT_NE(Reject(g).find("seed"), std::string::npos);
+  EXPECT_EQ(Reject(g),
+            absl::StrCat("seed: the game claims ", good.provenance().seed() + 1,
+                         " but the rules give ", good.provenance().seed()));
   g = good;
   g.mutable_provenance()->set_game_index(50);
-  EXPECT_NE(Reject(g).find("outside job"), std::string::npos);
+  EXPECT_EQ(Reject(g),
+            absl::StrCat("game index 50 is outside job ", job_, " (50 games)"));
+  g = good;
+  g.mutable_provenance()->set_job(job_ + 1);
+  EXPECT_EQ(Reject(g),
+            absl::StrCat("provenance.job ", job_ + 1, " is not job ", job_));
+  g = good;
+  g.mutable_provenance()->set_attempt(99);
+  EXPECT_EQ(Reject(g), "provenance.attempt 99 is too large");
   g = good;
   g.mutable_rules()->set_komi(6.5);
-  EXPECT_NE(Reject(g).find("rules"), std::string::npos);
+  rules::Rules other = info_.rules;
+  other.komi = 6.5;
+  EXPECT_EQ(Reject(g),
+            absl::StrCat("rules: the game claims ", rules::RulesKey(other),
+                         " but the rules give ", rules::RulesKey(info_.rules),
+                         " (the job's)"));
   g = good;
   g.set_width(13);
   g.set_height(13);
-  EXPECT_NE(Reject(g).find("board size"), std::string::npos);
+  EXPECT_EQ(Reject(g),
+            "board size: the game claims 13x13 but the rules give 9x9 (the "
+            "job's)");
+  g = good;
+  g.set_handicap(2);
+  EXPECT_EQ(Reject(g),
+            "handicap: the game claims 2 but the rules give 0 (the job's)");
   g = good;
   g.set_num_moves(good.num_moves() + 1);
-  EXPECT_NE(Reject(g).find("num_moves"), std::string::npos);
+  EXPECT_EQ(Reject(g), absl::StrCat("moves: ", good.num_moves(),
+                                    " packed moves but num_moves says ",
+                                    good.num_moves() + 1));
   g = good;
   g.set_moves(good.moves().substr(0, good.moves().size() - 2));
   g.set_num_moves(good.num_moves() - 2);
-  EXPECT_FALSE(Reject(g).empty());
+  EXPECT_EQ(Reject(g), absl::StrCat("the game has ", good.num_moves() - 2,
+                                    " moves but the rules do not end it"));
   g = good;
   g.add_cycles()->CopyFrom(qipu::v1::Cycle());
-  EXPECT_FALSE(Reject(g).empty());
+  EXPECT_EQ(Reject(g), "cycle: unknown class or outcome");
   g = good;
   g.add_setup()->set_black(std::string(1, '\x05'));
-  EXPECT_NE(Reject(g).find("setup"), std::string::npos);
+  EXPECT_EQ(Reject(g),
+            "setup: a self-play game may only set up its job's handicap "
+            "stones");
+  g = good;
+  qipu::v1::Cycle* cycle = g.add_voided_cycles();
+  cycle->set_cls(qipu::v1::CYCLE_CLASS_TRIPLE_KO);
+  cycle->set_outcome(qipu::v1::CYCLE_OUTCOME_REPLAY);
+  cycle->set_first_move(1);
+  cycle->set_period(6);
+  cycle->set_point(1);
+  EXPECT_EQ(Reject(g),
+            "voided attempts: the game claims 1 but the rules give 0 (the "
+            "attempt number)");
 }
 
 TEST_F(PrepareTest, GarbageFieldsAreErrorsNotCrashes) {
   qipu::v1::Game g = Play(job_, 3);
   g.set_moves(std::string("\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff", 11));
-  EXPECT_FALSE(Reject(g).empty());
+  EXPECT_THAT(Reject(g), StartsWith("moves: packed points truncated at byte"));
   g = Play(job_, 3);
   g.set_moves(std::string(1, '\x7f'));  // point 127 > 81
   g.set_num_moves(1);
-  EXPECT_NE(Reject(g).find("off the"), std::string::npos);
+  EXPECT_EQ(Reject(g), "moves: point 127 at item 1 is off the 9x9 board");
   g = Play(job_, 3);
   g.mutable_rules()->set_ko(static_cast<qipu::v1::KoRule>(77));
-  EXPECT_NE(Reject(g).find("rules.ko"), std::string::npos);
+  EXPECT_EQ(Reject(g), "rules.ko: 77 is not a ko rule");
   g = Play(job_, 3);
   g.mutable_result()->set_reason(static_cast<qipu::v1::EndReason>(99));
-  EXPECT_FALSE(Reject(g).empty());
+  EXPECT_EQ(Reject(g), "result.reason is unspecified or unknown");
+  g = Play(job_, 3);
+  g.mutable_result()->set_winner(qipu::v1::WINNER_UNSPECIFIED);
+  EXPECT_EQ(Reject(g), "result.winner is unspecified");
+  g = Play(job_, 3);
+  g.set_first_color(static_cast<qipu::v1::Color>(7));
+  EXPECT_EQ(Reject(g), "first_color: 7 is not a colour");
+  g = Play(job_, 3);
+  g.set_width(0);
+  EXPECT_EQ(Reject(g), "board size 0x9 is not supported (2..25 on each side)");
+}
+
+TEST_F(PrepareTest, ImportRefusalNamesTheIllegalMove) {
+  rules::GameRecord r;
+  r.width = r.height = 9;
+  r.moves = {{rules::Color::kBlack, rules::MakePoint(4, 4)},
+             {rules::Color::kWhite, rules::MakePoint(2, 2)},
+             {rules::Color::kBlack, rules::MakePoint(2, 2)}};
+  ImportContext ctx;
+  ctx.now = absl::Now();
+  int move = -1;
+  auto p = PrepareImport(r, ctx, configs_.get(), &move);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(p.status().message(),
+            "move 3 is illegal under chinese rules (occupied)");
+  EXPECT_EQ(move, 3);
+  // A legal record: no move named, the reader's and the import's notes.
+  r.moves.pop_back();
+  r.rules = "Japanese";
+  r.result = "Black won";
+  r.notes.push_back({.kind = rules::NoteKind::kNoCharset});
+  p = PrepareImport(r, ctx, configs_.get(), &move);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(move, 0);
+  ASSERT_EQ(p->notes.size(), 3u);
+  EXPECT_EQ(p->notes[1].kind, rules::NoteKind::kRulesNotImplemented);
+  EXPECT_EQ(p->notes[1].value, "Japanese");
+  EXPECT_EQ(p->notes[2].kind, rules::NoteKind::kResultNotUnderstood);
+  EXPECT_EQ(p->notes[2].value, "Black won");
+  qipu::v1::Game stored;
+  ASSERT_TRUE(stored.ParseFromString(p->game.value));
+  ASSERT_EQ(stored.meta().normalised_size(), 3);
+  EXPECT_EQ(stored.meta().normalised(0),
+            "no CA[] charset given: text read as UTF-8");
+  EXPECT_EQ(stored.meta().normalised(1),
+            "rules 'Japanese' are not implemented; replayed under chinese");
+  EXPECT_EQ(stored.meta().normalised(2),
+            "RE[Black won] not understood; result unknown");
+  EXPECT_EQ(stored.meta().record_result(), "Black won");
+  EXPECT_EQ(stored.result().reason(), qipu::v1::END_REASON_UNKNOWN);
+  // A caller that normalised the RE keeps the RE as written.
+  ctx.record_result = "B+0.75";
+  r.result = "B+1.5";
+  p = PrepareImport(r, ctx, configs_.get());
+  ASSERT_TRUE(p.ok()) << p.status();
+  ASSERT_TRUE(stored.ParseFromString(p->game.value));
+  EXPECT_EQ(stored.meta().record_result(), "B+0.75");
+  EXPECT_DOUBLE_EQ(stored.result().margin(), 1.5);
 }
 
 TEST(DayOf, ParsesSgfDates) {

@@ -9,6 +9,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "rules/record.h"
+#include "rules/record_note.h"
 #include "rules/sgf_reader.h"
 #include "rules/types.h"
 
@@ -44,9 +45,16 @@ SgfError ReadError(const std::string& sgf) {
   return c.errors.empty() ? SgfError{} : c.errors[0];
 }
 
-// True when some note of `r` contains `text`.
+// The notes of `r` as text (NoteText).
+std::vector<std::string> NoteTexts(const GameRecord& r) {
+  std::vector<std::string> out;
+  for (const RecordNote& n : r.notes) out.push_back(NoteText(n));
+  return out;
+}
+
+// True when the text of some note of `r` contains `text`.
 bool HasNote(const GameRecord& r, const std::string& text) {
-  for (const std::string& n : r.notes) {
+  for (const std::string& n : NoteTexts(r)) {
     if (n.find(text) != std::string::npos) return true;
   }
   return false;
@@ -76,7 +84,7 @@ TEST(Sgf, ReadsGameInformationAndMoves) {
               ElementsAre(B("qd"), W("pp"), Move{Color::kBlack, kPass}));
   EXPECT_THAT(r.setup, IsEmpty());
   EXPECT_THAT(r.extra, IsEmpty());
-  EXPECT_THAT(r.notes, IsEmpty());
+  EXPECT_THAT(NoteTexts(r), IsEmpty());
   EXPECT_EQ(r.game_number, 1);
   EXPECT_EQ(r.byte_offset, 0u);
 }
@@ -385,9 +393,9 @@ TEST(Sgf, NormalisesFoxKomi) {
     EXPECT_TRUE(r.has_komi);
     EXPECT_DOUBLE_EQ(r.komi, c.komi);
     if (c.note == nullptr) {
-      EXPECT_THAT(r.notes, IsEmpty());
+      EXPECT_THAT(NoteTexts(r), IsEmpty());
     } else {
-      EXPECT_TRUE(HasNote(r, c.note)) << ::testing::PrintToString(r.notes);
+      EXPECT_TRUE(HasNote(r, c.note)) << ::testing::PrintToString(NoteTexts(r));
     }
   }
   EXPECT_FALSE(ReadOne("(;SZ[19])").has_komi);
@@ -467,7 +475,7 @@ TEST(Sgf, SkipsTextAroundGamesWithANote) {
   ASSERT_EQ(c.games.size(), 2u);
   EXPECT_TRUE(HasNote(c.games[0], "13 bytes from byte 0"));
   EXPECT_TRUE(HasNote(c.games[0], "'see you (soon)"));
-  EXPECT_THAT(c.games[1].notes,
+  EXPECT_THAT(NoteTexts(c.games[1]),
               ElementsAre(HasSubstr("no CA[]")));  // Ctrl-Z is no junk.
 }
 
@@ -496,7 +504,7 @@ TEST(Sgf, DecodesTheDeclaredCharset) {
                                  c.ca + "]XX[" + c.bytes + "])");
     EXPECT_EQ(r.black_player, c.utf8);
     EXPECT_THAT(r.extra, ElementsAre(Pair("XX", c.utf8)));
-    EXPECT_THAT(r.notes, IsEmpty());
+    EXPECT_THAT(NoteTexts(r), IsEmpty());
   }
 }
 

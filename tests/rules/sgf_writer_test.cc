@@ -219,8 +219,8 @@ TEST(Sgf, ReadsTheFoxCorpusWithTheExpectedNotes) {
     for (const GameRecord& g : c.games) {
       ++games;
       auto has = [&](const char* text) {
-        for (const std::string& n : g.notes) {
-          if (n.find(text) != std::string::npos) return 1;
+        for (const RecordNote& n : g.notes) {
+          if (NoteText(n).find(text) != std::string::npos) return 1;
         }
         return 0;
       };
