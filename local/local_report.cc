@@ -7,7 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "base/console.h"
 #include "base/signals.h"
-#include "report/query_report.h"
+#include "proto/convert.h"
 
 namespace qipu::local {
 namespace {
@@ -22,8 +22,8 @@ nlohmann::json SummaryJson(const LocalSummary& s) {
   const qipu::v1::Outcomes& out = s.results.outcomes();
   nlohmann::json cyc = nlohmann::json::array();
   for (const auto& row : s.cycles.rows()) {
-    cyc.push_back({{"class", report::CycleClassText(row.cls())},
-                   {"outcome", report::CycleOutcomeText(row.outcome())},
+    cyc.push_back({{"class", wire::CycleClassName(row.cls())},
+                   {"outcome", wire::CycleOutcomeName(row.outcome())},
                    {"cycles", row.cycles()},
                    {"games", row.games()}});
   }
@@ -102,8 +102,8 @@ std::string SummaryText(const LocalSummary& s) {
     for (const auto& row : s.cycles.rows()) {
       absl::StrAppendFormat(&t,
                             "  %-26s %-21s %6d in %d games (%.1f per 10,000)\n",
-                            report::CycleClassText(row.cls()),
-                            report::CycleOutcomeText(row.outcome()),
+                            wire::CycleClassName(row.cls()),
+                            wire::CycleOutcomeName(row.outcome()),
                             row.cycles(), row.games(), row.per_10k());
     }
   }

@@ -107,40 +107,6 @@ std::vector<std::string> KoRow(const qipu::v1::KoGroup& g) {
 
 }  // namespace
 
-const char* CycleClassText(qipu::v1::CycleClass c) {
-  switch (c) {
-    case qipu::v1::CYCLE_CLASS_TRIPLE_KO:
-      return "triple_ko";
-    case qipu::v1::CYCLE_CLASS_QUADRUPLE_KO:
-      return "quadruple_ko";
-    case qipu::v1::CYCLE_CLASS_ETERNAL_LIFE:
-      return "eternal_life";
-    case qipu::v1::CYCLE_CLASS_SENDING_TWO_RETURNING_ONE:
-      return "sending_two_returning_one";
-    case qipu::v1::CYCLE_CLASS_OTHER:
-      return "other";
-    default:
-      return "?";
-  }
-}
-
-const char* CycleOutcomeText(qipu::v1::CycleOutcome o) {
-  switch (o) {
-    case qipu::v1::CYCLE_OUTCOME_NO_RESULT:
-      return "no-result";
-    case qipu::v1::CYCLE_OUTCOME_DRAW:
-      return "draw";
-    case qipu::v1::CYCLE_OUTCOME_REPLAY:
-      return "replay";
-    case qipu::v1::CYCLE_OUTCOME_PREVENTED_SUPERKO:
-      return "prevented-superko";
-    case qipu::v1::CYCLE_OUTCOME_PREVENTED_CYCLE_RULE:
-      return "prevented-cycle-rule";
-    default:
-      return "?";
-  }
-}
-
 double BlackWinRate(const qipu::v1::Outcomes& o) {
   const uint64_t decided = o.black_wins() + o.white_wins() + o.draws();
   return decided ? static_cast<double>(o.black_wins()) / decided : 0;
@@ -239,8 +205,8 @@ nlohmann::json CyclesJson(const qipu::v1::CyclesResponse& r) {
   nlohmann::json rows = nlohmann::json::array();
   for (const qipu::v1::CycleRow& row : r.rows()) {
     rows.push_back(
-        {{"class", CycleClassText(row.cls())},
-         {"outcome", CycleOutcomeText(row.outcome())},
+        {{"class", wire::CycleClassName(row.cls())},
+         {"outcome", wire::CycleOutcomeName(row.outcome())},
          {"cycles", row.cycles()},
          {"games", row.games()},
          {"per_10k", row.per_10k()},
@@ -271,8 +237,8 @@ std::string CyclesText(const qipu::v1::CyclesResponse& r) {
       const qipu::v1::CycleRow& row = found ? *found : zero;
       const qipu::v1::Outcomes& o = row.results();
       rows.push_back(
-          {CycleClassText(static_cast<qipu::v1::CycleClass>(cls)),
-           CycleOutcomeText(static_cast<qipu::v1::CycleOutcome>(out)),
+          {wire::CycleClassName(static_cast<qipu::v1::CycleClass>(cls)),
+           wire::CycleOutcomeName(static_cast<qipu::v1::CycleOutcome>(out)),
            absl::StrCat(row.cycles()), absl::StrCat(row.games()),
            absl::StrFormat("%.2f", row.per_10k()),
            found ? absl::StrFormat("%d/%d/%d/%d", o.black_wins(),
@@ -371,7 +337,7 @@ std::string GameText(const qipu::v1::GetGameResponse& r) {
   for (const qipu::v1::Cycle& c : g.cycles()) {
     absl::StrAppendFormat(
         &out, "  cycle %s/%s: moves %u-%u, captures B %u W %u\n",
-        CycleClassText(c.cls()), CycleOutcomeText(c.outcome()), c.first_move(),
+        wire::CycleClassName(c.cls()), wire::CycleOutcomeName(c.outcome()), c.first_move(),
         c.first_move() + c.period() - 1, c.black_captures(),
         c.white_captures());
   }

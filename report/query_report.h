@@ -14,13 +14,6 @@
 
 namespace qipu::report {
 
-// "triple_ko", "quadruple_ko", "eternal_life", "sending_two_returning_one",
-// "other" ("?" when unspecified).
-const char* CycleClassText(qipu::v1::CycleClass c);
-// "no-result", "draw", "replay", "prevented-superko",
-// "prevented-cycle-rule" ("?" when unspecified).
-const char* CycleOutcomeText(qipu::v1::CycleOutcome o);
-
 // Black's winning rate: black wins / (black wins + white wins + draws);
 // void games do not count. 0 when there is no decided game.
 double BlackWinRate(const qipu::v1::Outcomes& o);
