@@ -4,6 +4,7 @@
 // handicap stones.
 #include "proto/convert.h"
 
+#include <string>
 #include <vector>
 
 #include "google/protobuf/util/message_differencer.h"
@@ -19,19 +20,50 @@ namespace {
 
 TEST(Convert, PackedPointsRoundTripOnEveryWidth) {
   for (int w = rules::kMinSize; w <= rules::kMaxSize; w += 1) {
-    const int h = w == rules::kMaxSize ? 2 : w + 1 > rules::kMaxSize ? w : w + 1;
+    const int h = w == rules::kMaxSize      ? 2
+                  : w + 1 > rules::kMaxSize ? w
+                                            : w + 1;
     std::vector<rules::Point> points = {rules::kPass};
-    for (int i = 0; i < w * h; ++i) points.push_back(rules::FromDenseIndex(i, w));
+    for (int i = 0; i < w * h; ++i)
+      points.push_back(rules::FromDenseIndex(i, w));
     points.push_back(rules::kPass);
     auto back = UnpackPoints(PackPoints(points, w), w, h, /*allow_pass=*/true);
     ASSERT_TRUE(back.ok()) << w << "x" << h << ": " << back.status();
     EXPECT_EQ(*back, points) << w << "x" << h;
   }
   // Off the board, and a pass where none is allowed.
-  EXPECT_FALSE(UnpackPoints(PackPoints({rules::MakePoint(0, 3)}, 9), 9, 3,
-                            true)
-                   .ok());
+  EXPECT_FALSE(
+      UnpackPoints(PackPoints({rules::MakePoint(0, 3)}, 9), 9, 3, true).ok());
   EXPECT_FALSE(UnpackPoints(PackPoints({rules::kPass}, 9), 9, 9, false).ok());
+}
+
+// Varints the fast path leaves to the general decoder: longer than two
+// bytes (never a point), cut off at the end, or over-long.
+TEST(Convert, PackedPointsBeyondTwoBytesAreClearErrors) {
+  // 3 (one byte), 300 (two), then 2^14 + 1 (three bytes): off the board.
+  auto off =
+      UnpackPoints(std::string("\x03\xac\x02\x81\x80\x01", 6), 19, 19, true);
+  ASSERT_FALSE(off.ok());
+  EXPECT_NE(off.status().message().find("point 16385 at item 3"),
+            absl::string_view::npos)
+      << off.status();
+  // A two-byte varint whose second byte is missing.
+  auto cut = UnpackPoints(std::string("\x03\xac", 2), 19, 19, true);
+  ASSERT_FALSE(cut.ok());
+  EXPECT_NE(cut.status().message().find("truncated at byte 2"),
+            absl::string_view::npos)
+      << cut.status();
+  // Eleven continuation bytes: no varint at all.
+  auto endless = UnpackPoints(std::string(11, '\x80') + "\x01", 19, 19, true);
+  ASSERT_FALSE(endless.ok());
+  EXPECT_NE(endless.status().message().find("truncated at byte 10"),
+            absl::string_view::npos)
+      << endless.status();
+  // A point that is a multi-byte varint but still small decodes (the
+  // general decoder takes it): 5 as "\x85\x80\x00".
+  auto padded = UnpackPoints(std::string("\x85\x80\x00", 3), 9, 9, true);
+  ASSERT_TRUE(padded.ok()) << padded.status();
+  EXPECT_EQ(*padded, (std::vector<rules::Point>{rules::FromDenseIndex(4, 9)}));
 }
 
 TEST(Convert, SelfPlayGamesConvertLikeTheirRecords) {
