@@ -69,8 +69,11 @@ absl::StatusOr<ExportStats> Exporter::Export(const qipu::v1::ExportRequest& req,
                                              const Sink& sink) const {
   auto filter = CompileQueryFilter(req.filter());
   if (!filter.ok()) return filter.status();
-  store::Cursor it = store_->NewCursor(
-      store_->games(), {.fill_cache = false, .readahead_bytes = 2u << 20});
+  // One pass over the whole family: read ahead, keep the cache for others.
+  store::ScanOptions scan;
+  scan.fill_cache = false;
+  scan.readahead_bytes = 2u << 20;
+  store::Cursor it = store_->NewCursor(store_->games(), scan);
   ExportStats stats;
   qipu::v1::Game game;
   for (it.SeekToFirst(); it.Valid(); it.Next()) {

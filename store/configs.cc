@@ -52,7 +52,8 @@ absl::StatusOr<uint32_t> ConfigRegistry::Intern(
     writing_.insert(tuple);
   }
   // The id and the records are written, synced, without the lock: lookups
-  // (and other new tuples) do not wait for this fsync.
+  // do not wait for these fsyncs. (Other new tuples draw their ids one at
+  // a time, in Store::NextCounter().)
   absl::StatusOr<qipu::v1::ConfigRecord> rec = Persist(tuple, dims);
   absl::MutexLock lock(&mu_);
   writing_.erase(tuple);

@@ -204,12 +204,14 @@ class Store {
   absl::Status Compact(rocksdb::ColumnFamilyHandle* cf,
                        const rocksdb::CompactRangeOptions& options = {});
 
+  // Approximate sizes of every family, the block cache and the index's
+  // buffer (metrics).
   StoreSizes Sizes() const;
 
  private:
   Store() = default;
 
-  // Commit()'s DB::Resume() attempt while writes are stopped.
+  // Write()'s DB::Resume() attempt while writes are stopped.
   void MaybeResume();
   // Every write: `batch` with `durability`, its outcome recorded in
   // health_; `context` prefixes an error.
