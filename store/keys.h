@@ -118,7 +118,8 @@ std::string CounterKey(absl::string_view name);
 // ConfigRecord by id.
 std::string ConfigKey(uint32_t config_id);
 std::optional<uint32_t> DecodeConfigKey(absl::string_view key);
-// Config id by its canonical tuple text (store/configs.h).
+// Config id by its canonical tuple text (store/configs.h); the value is
+// the id, 4 bytes big-endian.
 std::string ConfigTupleKey(absl::string_view tuple);
 // Prefix of all ConfigKey()s.
 std::string ConfigKeyPrefix();
@@ -167,8 +168,11 @@ inline char* EncodePositionKey(char* out, const PositionKeyParts& parts) {
   return EncodeFixed32BE(out, parts.day);
 }
 
+// The key of `parts`, and its inverse (nullopt when malformed or the
+// watermark).
 std::string PositionKey(const PositionKeyParts& parts);
 std::optional<PositionKeyParts> DecodePositionKey(absl::string_view key);
+// The prefix every bucket of a position shares.
 std::string PositionPrefix(uint8_t width, uint8_t height,
                            const rules::Hash128& position);
 

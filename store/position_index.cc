@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "base/varint.h"
 #include "proto/convert.h"
 #include "qipu/v1/game.pb.h"
@@ -540,10 +541,7 @@ absl::Status PositionIndex::ForEachUnderPrefix(absl::string_view prefix,
       return absl::OkStatus();
     }
   }
-  if (absl::Status s = FromRocks(it->status(), "reading the position index");
-      !s.ok()) {
-    return s;
-  }
+  QIPU_RETURN_IF_ERROR(FromRocks(it->status(), "reading the position index"));
   // Buffered entries: the prefix is key words a, b and the top 16 bits of
   // c.
   Slot lo;
@@ -601,10 +599,7 @@ absl::Status PositionIndex::Recover() {
         pending.emplace_back(*batch, it->value().ToString());
       }
     }
-    if (absl::Status s = FromRocks(it->status(), "reading unindexed batches");
-        !s.ok()) {
-      return s;
-    }
+    QIPU_RETURN_IF_ERROR(FromRocks(it->status(), "reading unindexed batches"));
   }
   {
     absl::MutexLock lock(&mu_);
@@ -661,7 +656,7 @@ absl::Status PositionIndex::Recover() {
       // A batch whose games were all unreadable added nothing: still done.
       last_added_ = std::max(last_added_, pending.back().first);
     }
-    if (absl::Status s = Flush(); !s.ok()) return s;
+    QIPU_RETURN_IF_ERROR(Flush());
   }
   if (last > 0) DeleteRecords(last);
   return absl::OkStatus();

@@ -112,17 +112,17 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir,
   s->db_.reset(raw);
 
   // Format version: written on creation, checked on every open.
-  auto version = s->Get(s->meta(), FormatVersionKey());
-  if (!version.ok()) return version.status();
-  if (!version->has_value()) {
+  QIPU_ASSIGN_OR_RETURN(const std::optional<std::string> version,
+                        s->Get(s->meta(), FormatVersionKey()));
+  if (!version.has_value()) {
     QIPU_RETURN_IF_ERROR(s->Put(s->meta(), FormatVersionKey(),
                                 absl::StrCat(kFormatVersion),
                                 Durability::kSync));
   } else {
     uint32_t v = 0;
-    if (!absl::SimpleAtoi(**version, &v) || v != kFormatVersion) {
+    if (!absl::SimpleAtoi(*version, &v) || v != kFormatVersion) {
       return absl::FailedPreconditionError(
-          absl::StrCat("database ", dir, " has format version '", **version,
+          absl::StrCat("database ", dir, " has format version '", *version,
                        "'; this qipu reads version ", kFormatVersion));
     }
   }
@@ -318,11 +318,11 @@ Cursor Store::NewCursor(rocksdb::ColumnFamilyHandle* cf,
 absl::StatusOr<uint64_t> Store::NextCounter(absl::string_view name) {
   absl::MutexLock lock(&counter_mu_);
   const std::string key = CounterKey(name);
-  auto current = Get(meta(), key);
-  if (!current.ok()) return current.status();
+  QIPU_ASSIGN_OR_RETURN(const std::optional<std::string> current,
+                        Get(meta(), key));
   uint64_t v = 0;
-  if (current->has_value()) {
-    auto decoded = DecodeUint64Value(**current);
+  if (current.has_value()) {
+    auto decoded = DecodeUint64Value(*current);
     if (!decoded) {
       return absl::DataLossError(absl::StrCat("counter ", name, " is damaged"));
     }
