@@ -1,29 +1,19 @@
 #include "coordinator/exporter.h"
 
-#include <memory>
-
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "base/status_macros.h"
+#include "base/varint.h"
 #include "coordinator/filter.h"
 #include "coordinator/prepare.h"
 #include "coordinator/queries.h"
 #include "proto/convert.h"
-#include "rocksdb/db.h"
 #include "rules/rules.h"
 #include "spdlog/spdlog.h"
 #include "store/keys.h"
-#include "store/status.h"
 
 namespace qipu::coordinator {
 namespace {
-
-// Points in a packed list (one varint each: bytes without the high bit end
-// a point).
-uint32_t PackedCount(const std::string& packed) {
-  uint32_t n = 0;
-  for (char c : packed) n += (static_cast<unsigned char>(c) & 0x80) == 0;
-  return n;
-}
 
 // The handicap PrepareImport() files an import under: the stones of a
 // root, Black-only setup of a record with HA >= 2, when there are at least
@@ -34,7 +24,8 @@ uint32_t ImportHandicap(const qipu::v1::Game& g) {
   if (s.before_move() != 0 || !s.white().empty() || !s.empty().empty()) {
     return 0;
   }
-  const uint32_t stones = PackedCount(s.black());
+  // Points in the packed list: one varint each.
+  const uint32_t stones = static_cast<uint32_t>(base::CountVarints(s.black()));
   return stones >= 2 ? stones : 0;
 }
 
@@ -78,19 +69,19 @@ absl::StatusOr<ExportStats> Exporter::Export(const qipu::v1::ExportRequest& req,
                                              const Sink& sink) const {
   auto filter = CompileQueryFilter(req.filter());
   if (!filter.ok()) return filter.status();
-  rocksdb::ReadOptions ro;
-  ro.fill_cache = false;
-  ro.readahead_size = 2u << 20;
-  std::unique_ptr<rocksdb::Iterator> it(
-      store_->db()->NewIterator(ro, store_->games()));
+  // One pass over the whole family: read ahead, keep the cache for others.
+  store::ScanOptions scan;
+  scan.fill_cache = false;
+  scan.readahead_bytes = 2u << 20;
+  store::Cursor it = store_->NewCursor(store_->games(), scan);
   ExportStats stats;
   qipu::v1::Game game;
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+  for (it.SeekToFirst(); it.Valid(); it.Next()) {
     if (req.limit() != 0 && stats.games >= req.limit()) break;
     ++stats.scanned;
-    const rocksdb::Slice k = it->key();
-    const rocksdb::Slice v = it->value();
-    auto id = store::DecodeGameKey(absl::string_view(k.data(), k.size()));
+    const absl::string_view k = it.key();
+    const absl::string_view v = it.value();
+    auto id = store::DecodeGameKey(k);
     if (!id.has_value() ||
         !game.ParseFromArray(v.data(), static_cast<int>(v.size()))) {
       ++stats.damaged;
@@ -105,9 +96,7 @@ absl::StatusOr<ExportStats> Exporter::Export(const qipu::v1::ExportRequest& req,
     ++stats.games;
     if (!sink(*id, game)) return stats;
   }
-  if (!it->status().ok()) {
-    return store::FromRocks(it->status(), "exporting games");
-  }
+  QIPU_RETURN_IF_ERROR(it.status());
   return stats;
 }
 

@@ -14,7 +14,6 @@
 #include "store/indexer.h"
 #include "store/keys.h"
 #include "store/position_index.h"
-#include "store/status.h"
 
 namespace qipu::coordinator {
 namespace {
@@ -120,7 +119,7 @@ void Ingestor::CommitBatch(std::deque<Item>* batch) {
   // bitmaps); the others are, in one MultiGet.
   std::vector<int8_t> stored_before(batch->size(), -1);  // -1: look it up
   std::vector<size_t> lookup;
-  std::vector<rocksdb::Slice> keys;
+  std::vector<absl::string_view> keys;
   for (size_t i = 0; i < batch->size(); ++i) {
     const std::optional<bool> known =
         known_stored_ ? known_stored_((*batch)[i].game) : std::nullopt;
@@ -133,18 +132,14 @@ void Ingestor::CommitBatch(std::deque<Item>* batch) {
   }
   absl::Status read_error;
   if (!keys.empty()) {
-    std::vector<rocksdb::PinnableSlice> values(keys.size());
-    std::vector<rocksdb::Status> statuses(keys.size());
-    store_->db()->MultiGet(rocksdb::ReadOptions(), store_->games(), keys.size(),
-                           keys.data(), values.data(), statuses.data());
-    for (size_t k = 0; k < lookup.size(); ++k) {
-      if (statuses[k].IsNotFound()) {
-        stored_before[lookup[k]] = 0;
-      } else if (statuses[k].ok()) {
-        stored_before[lookup[k]] = 1;
-      } else {
-        read_error = store::FromRocks(statuses[k], "checking for duplicates");
+    absl::StatusOr<std::vector<bool>> found =
+        store_->Contains(store_->games(), keys);
+    if (found.ok()) {
+      for (size_t k = 0; k < lookup.size(); ++k) {
+        stored_before[lookup[k]] = (*found)[k] ? 1 : 0;
       }
+    } else {
+      read_error = found.status();
     }
   }
   std::vector<bool> fresh(batch->size(), false);

@@ -1,12 +1,15 @@
 // Ingestor: the single writer of games. Prepared games queue up; one
 // committer thread takes whatever has accumulated (group commit, up to
 // max_batch games), drops games already stored or repeated within the
-// batch (duplicates), folds the batch's position-index deltas and
-// aggregate deltas by key (one merge operand per distinct key per batch),
-// writes one WriteBatch durably, and only then reports each game's outcome.
-// A game is therefore acknowledged exactly when it is durable, and stored
-// at most once: its id is checked against the games column family by the
-// only thread that writes it.
+// batch (duplicates), folds the batch's aggregate deltas by key (one merge
+// operand per distinct key per batch), writes the games, the aggregates
+// and the batch's record of unindexed games (store/position_index.h) in
+// one WriteBatch durably (Store::Commit()), hands the batch's
+// position-index entries to the store's PositionIndex, and only then
+// reports each game's outcome. A game is therefore acknowledged exactly
+// when it is durable, and stored at most once: the only thread that writes
+// games checks each one, against the job manager's record of stored games
+// (KnownStored) or else in the games column family (Store::Contains()).
 //
 // Thread-safe: Submit() may be called from any thread.
 #ifndef QIPU_COORDINATOR_INGEST_H_

@@ -6,12 +6,12 @@
 #include "absl/random/random.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/status_macros.h"
 #include "proto/convert.h"
 #include "rules/coord.h"
 #include "rules/scoring.h"
 #include "spdlog/spdlog.h"
 #include "store/keys.h"
-#include "store/status.h"
 
 namespace qipu::coordinator {
 namespace {
@@ -75,33 +75,29 @@ JobManager::JobManager(store::Store* store, store::ConfigRegistry* configs,
 absl::Status JobManager::LoadDone(JobState* j) {
   const uint64_t job = j->record.job();
   const std::string prefix = store::JobGamesPrefix(job);
-  std::unique_ptr<rocksdb::Iterator> it(
-      store_->db()->NewIterator(rocksdb::ReadOptions(), store_->games()));
-  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
-       it->Next()) {
-    auto id = store::DecodeGameKey(
-        absl::string_view(it->key().data(), it->key().size()));
+  store::Cursor it = store_->NewCursor(store_->games(), {.prefix = prefix});
+  for (it.SeekToFirst(); it.Valid(); it.Next()) {
+    auto id = store::DecodeGameKey(it.key());
     if (!id || id->lo >= j->record.requested()) continue;
     if (!j->done[id->lo]) {
       j->done[id->lo] = true;
       ++j->done_count;
     }
   }
-  return store::FromRocks(it->status(), "scanning stored games");
+  return it.status();
 }
 
 absl::Status JobManager::Load() {
   absl::MutexLock lock(&mu_);
-  std::unique_ptr<rocksdb::Iterator> it(
-      store_->db()->NewIterator(rocksdb::ReadOptions(), store_->jobs()));
+  store::Cursor it = store_->NewCursor(store_->jobs());
   // Jobs first ('J' < 'K' < 'L' < 'R' in key order).
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    const absl::string_view key(it->key().data(), it->key().size());
+  for (it.SeekToFirst(); it.Valid(); it.Next()) {
+    const absl::string_view key = it.key();
     if (key.empty()) continue;
     if (key[0] == store::kJobTag) {
       JobState j;
-      if (!j.record.ParseFromArray(it->value().data(),
-                                   static_cast<int>(it->value().size()))) {
+      if (!j.record.ParseFromArray(it.value().data(),
+                                   static_cast<int>(it.value().size()))) {
         return absl::DataLossError(
             absl::StrCat("job record ", key.size(), " damaged"));
       }
@@ -112,13 +108,16 @@ absl::Status JobManager::Load() {
       j.done.assign(n, false);
       j.leased.assign(n, false);
       j.abandoned.assign(n, false);
-      if (absl::Status s = LoadDone(&j); !s.ok()) return s;
+      QIPU_RETURN_IF_ERROR(LoadDone(&j));
       jobs_[j.record.job()] = std::move(j);
-    } else if (key[0] == store::kJobCounterTag && key.size() == 10 &&
-               key[9] == static_cast<char>(store::JobCounter::kRejected)) {
-      const uint64_t job = store::GetFixed64BE(key.data() + 1);
-      auto v = store::DecodeUint64Value(
-          absl::string_view(it->value().data(), it->value().size()));
+    } else if (key[0] == store::kJobCounterTag) {
+      uint64_t job = 0;
+      store::JobCounter counter{};
+      if (!store::DecodeJobCounterKey(key, &job, &counter) ||
+          counter != store::JobCounter::kRejected) {
+        continue;
+      }
+      auto v = store::DecodeUint64Value(it.value());
       auto jt = jobs_.find(job);
       if (v && jt != jobs_.end()) jt->second.rejected_uploads = *v;
     } else if (key[0] == store::kAbandonedTag) {
@@ -133,8 +132,8 @@ absl::Status JobManager::Load() {
       }
     } else if (key[0] == store::kLeaseTag) {
       qipu::v1::LeaseRecord rec;
-      if (!rec.ParseFromArray(it->value().data(),
-                              static_cast<int>(it->value().size()))) {
+      if (!rec.ParseFromArray(it.value().data(),
+                              static_cast<int>(it.value().size()))) {
         continue;  // a damaged lease only costs a replayed lease
       }
       auto jt = jobs_.find(rec.job());
@@ -156,10 +155,7 @@ absl::Status JobManager::Load() {
       leases_[rec.lease_id()] = std::move(l);
     }
   }
-  if (absl::Status s = store::FromRocks(it->status(), "loading jobs");
-      !s.ok()) {
-    return s;
-  }
+  QIPU_RETURN_IF_ERROR(it.status());
   // Rebuild the pools: everything below the highest issued index that is
   // neither stored, abandoned nor leased goes to `returned`.
   for (auto& [id, j] : jobs_) {
@@ -218,18 +214,18 @@ void JobManager::PersistLease(const std::string& id, const LeaseState& lease) {
   rec.set_worker(lease.worker);
   for (uint64_t i : lease.indices) rec.add_indices(i);
   rec.set_expires_unix_micros(ToMicros(lease.expires));
-  rocksdb::WriteOptions w;  // not synced, see the class comment
-  store_->RecordWrite(store::FromRocks(
-      store_->db()->Put(w, store_->jobs(), store::LeaseKey(lease.job, id),
-                        rec.SerializeAsString()),
-      "storing lease"));
+  // Not synced, see the class comment. A failure is in the store's health.
+  store_
+      ->Put(store_->jobs(), store::LeaseKey(lease.job, id),
+            rec.SerializeAsString(), store::Durability::kNoSync)
+      .IgnoreError();
 }
 
 void JobManager::DeleteLease(const std::string& id, uint64_t job) {
-  store_->RecordWrite(store::FromRocks(
-      store_->db()->Delete(rocksdb::WriteOptions(), store_->jobs(),
-                           store::LeaseKey(job, id)),
-      "deleting lease"));
+  store_
+      ->Delete(store_->jobs(), store::LeaseKey(job, id),
+               store::Durability::kNoSync)
+      .IgnoreError();
 }
 
 absl::StatusOr<std::optional<Lease>> JobManager::Grant(

@@ -8,9 +8,10 @@
 // returned indices and a cursor over fresh ones) and is persisted in the
 // jobs column family: job records at submit (durable), lease records on
 // grant/renew (not synced: a lost lease only means a game may be played
-// twice, never stored twice), done counts by the ingest batches that store
-// the games, abandoned indices. Load() rebuilds everything after a restart;
-// restored leases get a fresh TTL so their workers can renew them.
+// twice, never stored twice), rejection counts and abandoned indices. The
+// done bitmaps are the games stored: Load() reads them back from the games
+// column family and rebuilds everything else from the jobs family after a
+// restart; restored leases get a fresh TTL so their workers can renew them.
 //
 // Thread-safe.
 #ifndef QIPU_COORDINATOR_JOBS_H_

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <memory>
 #include <string>
 #include <utility>
 
@@ -13,13 +12,11 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "coordinator/queries.h"
-#include "rocksdb/iterator.h"
 #include "rules/result.h"
 #include "rules/rules.h"
 #include "store/aggregate.h"
 #include "store/game_id.h"
 #include "store/keys.h"
-#include "store/status.h"
 
 namespace qipu::coordinator {
 namespace {
@@ -132,36 +129,33 @@ qipu::v1::Histogram ToHistogram(double bucket, const RepeatedU64& counts) {
 
 absl::Status QueryEngine::ForEachAggregate(const Filter& filter,
                                            const AggregateVisitor& fn) const {
-  std::unique_ptr<rocksdb::Iterator> it(
-      store_->db()->NewIterator(rocksdb::ReadOptions(), store_->aggregates()));
-  it->SeekToFirst();
-  while (it->Valid()) {
+  store::Cursor it = store_->NewCursor(store_->aggregates());
+  it.SeekToFirst();
+  while (it.Valid()) {
     uint32_t config_id = 0;
     uint32_t day = 0;
-    const rocksdb::Slice k = it->key();
-    if (!store::DecodeAggregateKey(absl::string_view(k.data(), k.size()),
-                                   &config_id, &day)) {
+    if (!store::DecodeAggregateKey(it.key(), &config_id, &day)) {
       return absl::DataLossError("aggregates: malformed key");
     }
     const auto config = configs_->Get(config_id);
     if (!config.has_value() || !filter.MatchesConfig(*config)) {
       // Skip the configuration's remaining days.
       if (config_id == UINT32_MAX) break;
-      it->Seek(store::AggregateKey(config_id + 1, 0));
+      it.Seek(store::AggregateKey(config_id + 1, 0));
       continue;
     }
     if (filter.MatchesDay(day)) {
       qipu::v1::AggregateStats stats;
-      if (!stats.ParseFromArray(it->value().data(),
-                                static_cast<int>(it->value().size()))) {
+      if (!stats.ParseFromArray(it.value().data(),
+                                static_cast<int>(it.value().size()))) {
         return absl::DataLossError(absl::StrCat(
             "aggregates of config ", config_id, " day ", day, " are damaged"));
       }
       fn(*config, day, stats);
     }
-    it->Next();
+    it.Next();
   }
-  return store::FromRocks(it->status(), "scanning aggregates");
+  return it.status();
 }
 
 absl::StatusOr<qipu::v1::KoResponse> QueryEngine::Ko(

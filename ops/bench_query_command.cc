@@ -173,8 +173,7 @@ absl::StatusOr<double> CompactPositions(store::Store& s) {
   if (absl::Status f = s.position_index().Flush(); !f.ok()) return f;
   rocksdb::CompactRangeOptions co;
   co.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
-  rocksdb::Status st =
-      s.db()->CompactRange(co, s.positions(), nullptr, nullptr);
+  absl::Status st = s.Compact(s.positions(), co);
   if (!st.ok()) return absl::UnavailableError(st.ToString());
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
       .count();

@@ -5,22 +5,21 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/utility/utility.h"
+#include "base/varint.h"
 #include "rules/coord.h"
 
 namespace qipu::wire {
 namespace {
 
-bool GetVarint(const std::string& data, size_t* pos, uint64_t* v) {
-  uint64_t result = 0;
-  for (int shift = 0; shift <= 63 && *pos < data.size(); shift += 7) {
-    const uint8_t byte = static_cast<uint8_t>(data[(*pos)++]);
-    result |= static_cast<uint64_t>(byte & 0x7F) << shift;
-    if (!(byte & 0x80)) {
-      *v = result;
-      return true;
-    }
-  }
-  return false;
+// UnpackPoints()' way out of its fast path: the varint at data[*pos]
+// (longer than two bytes, or truncated) through GetVarint64(), for its
+// error; advances *pos past the bytes read. Takes the string, not a
+// pointer into it: UnpackPoints()' loop then keeps no pointer of its own.
+bool GetLongVarint(const std::string& data, size_t* pos, uint64_t* v) {
+  absl::string_view rest = absl::string_view(data).substr(*pos);
+  const bool ok = base::GetVarint64(&rest, v);
+  *pos = data.size() - rest.size();
+  return ok;
 }
 
 // "<n> is not a <what>", for a proto enum value FromProto refuses.
@@ -361,12 +360,8 @@ absl::StatusOr<rules::Rules> RulesFromProto(const qipu::v1::RuleSet& p) {
 }
 
 void PackPoint(rules::Point p, int width, std::string* out) {
-  uint64_t v = p == rules::kPass ? 0 : rules::DenseIndex(p, width) + 1;
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>(v | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
+  base::PutVarint64(out,
+                    p == rules::kPass ? 0 : rules::DenseIndex(p, width) + 1);
 }
 
 std::string PackPoints(const std::vector<rules::Point>& points, int width) {
@@ -392,22 +387,21 @@ absl::StatusOr<std::vector<rules::Point>> UnpackPoints(const std::string& data,
   // One point per byte at most; filled by index, trimmed at the end. The
   // usual one- and two-byte varints are decoded without a branch on their
   // length (moves on a big board are a random mix of both); longer ones,
-  // never a point, take GetVarint() to the error they deserve.
+  // never a point, take GetVarint64() to the error they deserve.
   const size_t n = data.size();
-  const auto* d = reinterpret_cast<const uint8_t*>(data.data());
+  const char* const d = data.data();
   const uint64_t points = static_cast<uint64_t>(width) * height;
   std::vector<rules::Point> out(n);
   size_t count = 0;
   size_t pos = 0;
   while (pos < n) {
     uint64_t v;
-    const uint32_t b0 = d[pos];
-    const uint32_t b1 = pos + 1 < n ? d[pos + 1] : 0x80;
-    const uint32_t two = b0 >> 7;
-    if ((two & (b1 >> 7)) == 0) [[likely]] {
-      v = (b0 & 0x7F) | ((b1 << 7) & (0u - two));
-      pos += 1 + two;
-    } else if (!GetVarint(data, &pos, &v)) {
+    uint32_t v14;
+    if (const size_t len = base::DecodeVarint14(d, n, pos, &v14); len != 0)
+        [[likely]] {
+      v = v14;
+      pos += len;
+    } else if (!GetLongVarint(data, &pos, &v)) {
       return absl::InvalidArgumentError(
           absl::StrCat("packed points truncated at byte ", pos));
     }
@@ -643,19 +637,17 @@ void PackMoves(const std::vector<rules::Move>& moves, int width,
   packed->resize(n * 2);
   char* const begin = packed->data();
   char* out = begin;
-  // Both bytes of a varint are always written and the cursor advances by
-  // its length: no branch on it (a random mix of 1 and 2 bytes on boards
-  // above 11x11). out <= begin + 2i at move i, so the writes stay inside.
+  // EncodeVarint14() always writes two bytes and the cursor advances by the
+  // varint's length: no branch on it (a random mix of 1 and 2 bytes on
+  // boards above 11x11). out <= begin + 2i at move i, so the writes stay
+  // inside.
   for (size_t i = 0; i < n; ++i) {
     const rules::Point p = m[i].point;
     const uint32_t v =
         p == rules::kPass
             ? 0
             : static_cast<uint32_t>(rules::DenseIndex(p, width) + 1);
-    const uint32_t two = v >= 0x80 ? 1 : 0;
-    out[0] = static_cast<char>(v | (two << 7));
-    out[1] = static_cast<char>(v >> 7);
-    out += 1 + two;
+    out = base::EncodeVarint14(out, v);
   }
   packed->resize(static_cast<size_t>(out - begin));
   g->clear_same_color_moves();

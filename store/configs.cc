@@ -1,11 +1,10 @@
 #include "store/configs.h"
 
 #include <algorithm>
-#include <memory>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "store/keys.h"
-#include "store/status.h"
 
 namespace qipu::store {
 
@@ -17,23 +16,19 @@ std::string ConfigTuple(const qipu::v1::ConfigRecord& c) {
 
 absl::Status ConfigRegistry::Load() {
   absl::MutexLock lock(&mu_);
-  std::unique_ptr<rocksdb::Iterator> it(
-      store_->db()->NewIterator(rocksdb::ReadOptions(), store_->meta()));
-  const std::string prefix = ConfigKeyPrefix();
-  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
-       it->Next()) {
-    auto id =
-        DecodeConfigKey(absl::string_view(it->key().data(), it->key().size()));
+  Cursor it = store_->NewCursor(store_->meta(), {.prefix = ConfigKeyPrefix()});
+  for (it.SeekToFirst(); it.Valid(); it.Next()) {
+    auto id = DecodeConfigKey(it.key());
     if (!id) continue;
     qipu::v1::ConfigRecord rec;
-    if (!rec.ParseFromArray(it->value().data(),
-                            static_cast<int>(it->value().size()))) {
+    if (!rec.ParseFromArray(it.value().data(),
+                            static_cast<int>(it.value().size()))) {
       return absl::DataLossError(absl::StrCat("config ", *id, " is damaged"));
     }
     by_tuple_[ConfigTuple(rec)] = *id;
     by_id_[*id] = rec;
   }
-  return FromRocks(it->status(), "loading configs");
+  return it.status();
 }
 
 absl::StatusOr<uint32_t> ConfigRegistry::Intern(
@@ -44,12 +39,36 @@ absl::StatusOr<uint32_t> ConfigRegistry::Intern(
     auto it = by_tuple_.find(tuple);
     if (it != by_tuple_.end()) return it->second;
   }
+  {
+    absl::MutexLock lock(&mu_);
+    // Another Intern() writing this tuple either publishes its id or fails
+    // (then this one tries itself).
+    auto settled = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return !writing_.contains(tuple);
+    };
+    mu_.Await(absl::Condition(&settled));
+    auto it = by_tuple_.find(tuple);
+    if (it != by_tuple_.end()) return it->second;
+    writing_.insert(tuple);
+  }
+  // The id and the records are written, synced, without the lock: lookups
+  // do not wait for these fsyncs. (Other new tuples draw their ids one at
+  // a time, in Store::NextCounter().)
+  absl::StatusOr<qipu::v1::ConfigRecord> rec = Persist(tuple, dims);
   absl::MutexLock lock(&mu_);
-  auto it = by_tuple_.find(tuple);
-  if (it != by_tuple_.end()) return it->second;
-  auto next = store_->NextCounter("next_config");
-  if (!next.ok()) return next.status();
-  const uint32_t id = static_cast<uint32_t>(*next);
+  writing_.erase(tuple);
+  if (!rec.ok()) return rec.status();
+  const uint32_t id = rec->config_id();
+  by_tuple_[tuple] = id;
+  by_id_[id] = *std::move(rec);
+  return id;
+}
+
+absl::StatusOr<qipu::v1::ConfigRecord> ConfigRegistry::Persist(
+    const std::string& tuple, const qipu::v1::ConfigRecord& dims) {
+  QIPU_ASSIGN_OR_RETURN(const uint64_t next,
+                        store_->NextCounter("next_config"));
+  const uint32_t id = static_cast<uint32_t>(next);
   qipu::v1::ConfigRecord rec = dims;
   rec.set_config_id(id);
   rocksdb::WriteBatch batch;
@@ -57,15 +76,8 @@ absl::StatusOr<uint32_t> ConfigRegistry::Intern(
   std::string idv;
   PutFixed32BE(&idv, id);
   batch.Put(store_->meta(), ConfigTupleKey(tuple), idv);
-  rocksdb::WriteOptions w;
-  w.sync = true;
-  const absl::Status s =
-      FromRocks(store_->db()->Write(w, &batch), "storing config");
-  store_->RecordWrite(s);
-  if (!s.ok()) return s;
-  by_tuple_[tuple] = id;
-  by_id_[id] = rec;
-  return id;
+  QIPU_RETURN_IF_ERROR(store_->Commit(&batch, Durability::kSync));
+  return rec;
 }
 
 std::optional<qipu::v1::ConfigRecord> ConfigRegistry::Get(uint32_t id) const {

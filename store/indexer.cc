@@ -1,10 +1,10 @@
 #include "store/indexer.h"
 
 #include <algorithm>
-#include <cstring>
 #include <memory>
 
 #include "absl/container/inlined_vector.h"
+#include "base/varint.h"
 #include "rules/board.h"
 #include "rules/coord.h"
 #include "rules/symmetry.h"
@@ -107,15 +107,6 @@ void WalkOpening(const rules::GameRecord& record, int plies, int depth,
   }
 }
 
-// Varint of v (at most 10 bytes) into *out.
-void PutVarint(std::string* out, uint64_t v) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>(v | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
-
 }  // namespace
 
 std::vector<IndexedPosition> IndexGame(const rules::GameRecord& record,
@@ -143,7 +134,7 @@ std::vector<IndexedPosition> IndexGame(const rules::GameRecord& record,
 
 void PositionOps::Add(absl::string_view key, absl::string_view value) {
   bytes_.append(key.data(), key.size());
-  PutVarint(&bytes_, value.size());
+  base::PutVarint64(&bytes_, value.size());
   bytes_.append(value.data(), value.size());
   ++count_;
 }
@@ -152,63 +143,27 @@ void IndexGameOps(const rules::GameRecord& record, int plies, int depth,
                   rules::Winner winner, const GameId& id, uint32_t config_id,
                   uint32_t day, PositionOps* out) {
   std::string* bytes = out->mutable_bytes();
-  const char w = static_cast<char>(record.width);
-  const char h = static_cast<char>(record.height);
-  // The encoded example id (the same for every continuation): kind and two
-  // varints, at most 21 bytes.
-  std::string example;
-  example.push_back(static_cast<char>(id.kind));
-  PutVarint(&example, id.hi);
-  PutVarint(&example, id.lo);
-  // One game's outcome, as EncodePositionValue writes it.
-  const char outcome[4] = {1, winner == rules::Winner::kBlack ? '\1' : '\0',
-                           winner == rules::Winner::kWhite ? '\1' : '\0',
-                           winner == rules::Winner::kDraw ? '\1' : '\0'};
+  PositionKeyParts key;
+  key.width = static_cast<uint8_t>(record.width);
+  key.height = static_cast<uint8_t>(record.height);
+  key.config_id = config_id;
+  key.day = day;
+  const OneGameValueEncoder value(winner, id);
+  // The value's length is a one-byte varint.
+  static_assert(OneGameValueEncoder::kMaxBytes < 0x80);
   size_t added = 0;
   WalkOpening(record, plies, depth,
               [&](const rules::Hash128& position, bool first, bool has_next,
                   uint16_t move) {
                 if (!first) return;
-                // The entry built on the stack and appended at once: key
-                // (PositionKey(), 26 bytes), value length (always < 128),
-                // value (at most 4 + 1 + 3 + 4 + 1 + 21 bytes).
-                char e[kPositionKeyLength + 1 + 40];
-                char* p = e;
-                *p++ = w;
-                *p++ = h;
-                for (int s = 56; s >= 0; s -= 8) {
-                  *p++ = static_cast<char>(position.hi >> s);
-                }
-                for (int s = 56; s >= 0; s -= 8) {
-                  *p++ = static_cast<char>(position.lo >> s);
-                }
-                for (int s = 24; s >= 0; s -= 8) {
-                  *p++ = static_cast<char>(config_id >> s);
-                }
-                for (int s = 24; s >= 0; s -= 8) {
-                  *p++ = static_cast<char>(day >> s);
-                }
-                char* len = p++;
-                std::memcpy(p, outcome, 4);
-                p += 4;
-                if (has_next) {
-                  *p++ = 1;  // one continuation
-                  uint32_t m = move;
-                  while (m >= 0x80) {
-                    *p++ = static_cast<char>(m | 0x80);
-                    m >>= 7;
-                  }
-                  *p++ = static_cast<char>(m);
-                  std::memcpy(p, outcome, 4);
-                  p += 4;
-                  *p++ = 1;  // one example
-                  std::memcpy(p, example.data(), example.size());
-                  p += example.size();
-                } else {
-                  *p++ = 0;  // no continuation
-                }
-                *len = static_cast<char>(p - len - 1);
-                bytes->append(e, static_cast<size_t>(p - e));
+                // The entry built on the stack and appended at once: key,
+                // value length, value.
+                char e[kPositionKeyLength + 1 + OneGameValueEncoder::kMaxBytes];
+                key.position = position;
+                char* len = EncodePositionKey(e, key);
+                char* end = value.EncodeTo(len + 1, has_next, move);
+                *len = static_cast<char>(end - len - 1);
+                bytes->append(e, static_cast<size_t>(end - e));
                 ++added;
               });
   out->AddCount(added);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "base/varint.h"
 #include "rules/record.h"
 #include "rules/result.h"
 #include "store/game_id.h"
@@ -91,14 +92,7 @@ void PositionOps::ForEach(Fn fn) const {
     const absl::string_view key = in.substr(0, kPositionKeyLength);
     in.remove_prefix(kPositionKeyLength);
     uint64_t n = 0;
-    int shift = 0;
-    while (!in.empty()) {
-      const uint8_t b = static_cast<uint8_t>(in[0]);
-      in.remove_prefix(1);
-      n |= static_cast<uint64_t>(b & 0x7F) << shift;
-      shift += 7;
-      if (!(b & 0x80)) break;
-    }
+    if (!base::GetVarint64(&in, &n)) return;  // never: Add() wrote it
     const absl::string_view value = in.substr(0, n);
     in.remove_prefix(value.size());
     fn(key, value);

@@ -1,7 +1,5 @@
 #include "store/keys.h"
 
-#include <cstring>
-
 namespace qipu::store {
 namespace {
 
@@ -12,30 +10,15 @@ constexpr char kConfigTupleTag = 'c';
 
 }  // namespace
 
-// One append of the bytes (a byte-wise push_back checks the capacity each
-// time); the loops compile to a byte swap.
-void PutFixed32BE(std::string* out, uint32_t v) {
-  char b[4];
-  for (int i = 0; i < 4; ++i) b[i] = static_cast<char>(v >> (24 - 8 * i));
-  out->append(b, 4);
-}
-
-void PutFixed64BE(std::string* out, uint64_t v) {
-  char b[8];
-  for (int i = 0; i < 8; ++i) b[i] = static_cast<char>(v >> (56 - 8 * i));
-  out->append(b, 8);
-}
-
-uint32_t GetFixed32BE(const char* p) {
-  uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
-  return v;
-}
-
-uint64_t GetFixed64BE(const char* p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
-  return v;
+std::string PrefixUpperBound(absl::string_view prefix) {
+  std::string upper(prefix);
+  while (!upper.empty() && static_cast<uint8_t>(upper.back()) == 0xff) {
+    upper.pop_back();
+  }
+  if (!upper.empty()) {
+    upper.back() = static_cast<char>(static_cast<uint8_t>(upper.back()) + 1);
+  }
+  return upper;
 }
 
 std::string EncodeUint64Value(uint64_t v) {
@@ -103,19 +86,14 @@ std::string JobGamesPrefix(uint64_t job) {
 
 std::string PositionPrefix(uint8_t width, uint8_t height,
                            const rules::Hash128& position) {
-  std::string k;
-  k.reserve(26);
-  k.push_back(static_cast<char>(width));
-  k.push_back(static_cast<char>(height));
-  PutFixed64BE(&k, position.hi);
-  PutFixed64BE(&k, position.lo);
+  std::string k(kPositionPrefixLength, '\0');
+  EncodePositionPrefix(k.data(), width, height, position);
   return k;
 }
 
 std::string PositionKey(const PositionKeyParts& p) {
-  std::string k = PositionPrefix(p.width, p.height, p.position);
-  PutFixed32BE(&k, p.config_id);
-  PutFixed32BE(&k, p.day);
+  std::string k(kPositionKeyLength, '\0');
+  EncodePositionKey(k.data(), p);
   return k;
 }
 
@@ -133,6 +111,17 @@ std::optional<PositionKeyParts> DecodePositionKey(absl::string_view key) {
 
 std::string IndexWatermarkKey() {
   return std::string(kPositionKeyLength, '\0');
+}
+
+std::string IndexWatermarkValue(uint64_t batch) {
+  std::string v;
+  PutFixed64BE(&v, batch);
+  return v;
+}
+
+std::optional<uint64_t> DecodeIndexWatermarkValue(absl::string_view value) {
+  if (value.size() != 8) return std::nullopt;
+  return GetFixed64BE(value.data());
 }
 
 std::string UnindexedKey(uint64_t batch) {
@@ -177,6 +166,16 @@ std::string JobCounterKey(uint64_t job, JobCounter counter) {
   PutFixed64BE(&k, job);
   k.push_back(static_cast<char>(counter));
   return k;
+}
+
+bool DecodeJobCounterKey(absl::string_view key, uint64_t* job,
+                         JobCounter* counter) {
+  if (key.size() != 10 || key[0] != kJobCounterTag) return false;
+  const auto c = static_cast<JobCounter>(key[9]);
+  if (c != JobCounter::kDone && c != JobCounter::kRejected) return false;
+  *job = GetFixed64BE(key.data() + 1);
+  *counter = c;
+  return true;
 }
 
 std::string LeaseKey(uint64_t job, absl::string_view lease_id) {

@@ -2,22 +2,27 @@
 // format version. Fields are fixed-width big-endian so that byte order is
 // logical order (a job's games are contiguous and in index order; a
 // position's buckets are contiguous). Each key has an Encode/Decode pair,
-// round-trip tested in tests/store/keys_test.cc.
+// round-trip tested in tests/store/keys_test.cc. What the fast paths (the
+// indexer, the position index) need per entry is inline here: they write
+// into buffers of their own instead of building strings.
 //
 // Column families and what they hold:
 //   default     'V' -> format version; 'N'+name -> counters; 'C'+config id
 //               -> ConfigRecord; 'c'+ConfigTuple -> config id; 'X'+batch
 //               -> games not yet in the position index's files
-//   positions   (also IndexWatermarkKey() -> last batch in the files)
 //   games       GameKey -> qipu.v1.Game (point lookups: bloom filter)
-//               PositionKey -> PositionValue (merge: store/position_value.h)
+//   positions   PositionKey -> PositionValue (merge: store/position_value.h);
+//               IndexWatermarkKey() -> last batch in the index's files
 //   aggregates  AggregateKey -> AggregateStats (merge: store/aggregate.h)
 //   jobs        JobKey -> JobRecord; JobCounterKey -> uint64 (merge: add);
 //               LeaseKey -> LeaseRecord; AbandonedKey -> reason
 #ifndef QIPU_STORE_KEYS_H_
 #define QIPU_STORE_KEYS_H_
 
+#include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 
@@ -41,6 +46,69 @@ inline constexpr char kPositionsCf[] = "positions";
 inline constexpr char kAggregatesCf[] = "aggregates";
 inline constexpr char kJobsCf[] = "jobs";
 
+// --- fixed-width big-endian fields ---------------------------------------
+// The fields of every key (and of a few values). Encode*() write at a
+// caller's buffer and return the end; Put*() append; Get*() read from p.
+// Preconditions: room for (or p points at) the field's bytes.
+
+namespace keys_internal {
+// v with its bytes in big-endian order (its own inverse).
+template <typename T>
+inline T ToBigEndian(T v) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
+  if constexpr (std::endian::native == std::endian::big) {
+    return v;
+  } else if constexpr (sizeof(T) == 2) {
+    return __builtin_bswap16(v);
+  } else if constexpr (sizeof(T) == 4) {
+    return __builtin_bswap32(v);
+  } else {
+    return __builtin_bswap64(v);
+  }
+}
+template <typename T>
+inline char* EncodeBE(char* out, T v) {
+  v = ToBigEndian(v);
+  std::memcpy(out, &v, sizeof(T));
+  return out + sizeof(T);
+}
+template <typename T>
+inline T GetBE(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return ToBigEndian(v);
+}
+}  // namespace keys_internal
+
+inline char* EncodeFixed16BE(char* out, uint16_t v) {
+  return keys_internal::EncodeBE(out, v);
+}
+inline char* EncodeFixed32BE(char* out, uint32_t v) {
+  return keys_internal::EncodeBE(out, v);
+}
+inline char* EncodeFixed64BE(char* out, uint64_t v) {
+  return keys_internal::EncodeBE(out, v);
+}
+inline void PutFixed32BE(std::string* out, uint32_t v) {
+  char b[4];
+  EncodeFixed32BE(b, v);
+  out->append(b, 4);
+}
+inline void PutFixed64BE(std::string* out, uint64_t v) {
+  char b[8];
+  EncodeFixed64BE(b, v);
+  out->append(b, 8);
+}
+inline uint16_t GetFixed16BE(const char* p) {
+  return keys_internal::GetBE<uint16_t>(p);
+}
+inline uint32_t GetFixed32BE(const char* p) {
+  return keys_internal::GetBE<uint32_t>(p);
+}
+inline uint64_t GetFixed64BE(const char* p) {
+  return keys_internal::GetBE<uint64_t>(p);
+}
+
 // --- default CF ---------------------------------------------------------
 
 // The key of the format-version record; its value is the decimal version.
@@ -50,7 +118,8 @@ std::string CounterKey(absl::string_view name);
 // ConfigRecord by id.
 std::string ConfigKey(uint32_t config_id);
 std::optional<uint32_t> DecodeConfigKey(absl::string_view key);
-// Config id by its canonical tuple text (store/configs.h).
+// Config id by its canonical tuple text (store/configs.h); the value is
+// the id, 4 bytes big-endian.
 std::string ConfigTupleKey(absl::string_view tuple);
 // Prefix of all ConfigKey()s.
 std::string ConfigKeyPrefix();
@@ -78,19 +147,43 @@ struct PositionKeyParts {
                          const PositionKeyParts&) = default;
 };
 // 26 bytes: width, height, position (16), config (4), day (4).
-std::string PositionKey(const PositionKeyParts& parts);
 inline constexpr size_t kPositionKeyLength = 26;
-std::optional<PositionKeyParts> DecodePositionKey(absl::string_view key);
 // The first kPositionPrefixLength bytes: all buckets of one position.
 inline constexpr size_t kPositionPrefixLength = 18;
+
+// Writes the kPositionPrefixLength bytes of a position's prefix at out;
+// returns the end.
+inline char* EncodePositionPrefix(char* out, uint8_t width, uint8_t height,
+                                  const rules::Hash128& position) {
+  *out++ = static_cast<char>(width);
+  *out++ = static_cast<char>(height);
+  out = EncodeFixed64BE(out, position.hi);
+  return EncodeFixed64BE(out, position.lo);
+}
+// Writes the kPositionKeyLength bytes of PositionKey(parts) at out;
+// returns the end. (The indexer builds its entries on the stack with it.)
+inline char* EncodePositionKey(char* out, const PositionKeyParts& parts) {
+  out = EncodePositionPrefix(out, parts.width, parts.height, parts.position);
+  out = EncodeFixed32BE(out, parts.config_id);
+  return EncodeFixed32BE(out, parts.day);
+}
+
+// The key of `parts`, and its inverse (nullopt when malformed or the
+// watermark).
+std::string PositionKey(const PositionKeyParts& parts);
+std::optional<PositionKeyParts> DecodePositionKey(absl::string_view key);
+// The prefix every bucket of a position shares.
 std::string PositionPrefix(uint8_t width, uint8_t height,
                            const rules::Hash128& position);
 
 // The position index's watermark (store/position_index.h): 26 zero bytes
 // (width 0, so never a PositionKey; DecodePositionKey() refuses it) ->
-// fixed64 big-endian batch number: every committed batch up to it has its
+// IndexWatermarkValue(): every committed batch up to that one has its
 // entries in the index's SST files. Written into each of those files.
 std::string IndexWatermarkKey();
+// 8 bytes: the batch number, big-endian.
+std::string IndexWatermarkValue(uint64_t batch);
+std::optional<uint64_t> DecodeIndexWatermarkValue(absl::string_view value);
 
 // --- default CF: batches not yet in the position index ---------------
 
@@ -117,6 +210,9 @@ std::optional<uint64_t> DecodeJobKey(absl::string_view key);
 enum class JobCounter : uint8_t { kDone = 'd', kRejected = 'r' };
 // 10 bytes: 'K', job, counter.
 std::string JobCounterKey(uint64_t job, JobCounter counter);
+// Decodes a JobCounterKey; false when malformed (or an unknown counter).
+bool DecodeJobCounterKey(absl::string_view key, uint64_t* job,
+                         JobCounter* counter);
 // 'L', job, lease id.
 std::string LeaseKey(uint64_t job, absl::string_view lease_id);
 // 'R', job, index -> reason: a game index given up after repeated
@@ -130,11 +226,10 @@ inline constexpr char kJobCounterTag = 'K';
 inline constexpr char kLeaseTag = 'L';
 inline constexpr char kAbandonedTag = 'R';
 
-// Fixed-width big-endian helpers (exposed for value codecs and tests).
-void PutFixed32BE(std::string* out, uint32_t v);
-void PutFixed64BE(std::string* out, uint64_t v);
-uint32_t GetFixed32BE(const char* p);
-uint64_t GetFixed64BE(const char* p);
+// The smallest key above every key that starts with `prefix` (a scan's
+// upper bound); empty when there is none (a prefix of 0xff bytes only).
+std::string PrefixUpperBound(absl::string_view prefix);
+
 // Little-endian uint64 values of the add merge operator.
 std::string EncodeUint64Value(uint64_t v);
 std::optional<uint64_t> DecodeUint64Value(absl::string_view v);

@@ -9,6 +9,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/varint.h"
 #include "proto/convert.h"
 #include "qipu/v1/game.pb.h"
 #include "rocksdb/sst_file_writer.h"
@@ -16,7 +18,6 @@
 #include "store/keys.h"
 #include "store/position_value.h"
 #include "store/status.h"
-#include "base/varint.h"
 
 namespace qipu::store {
 
@@ -48,31 +49,18 @@ namespace {
 
 using Slot = PositionIndex::Run::Slot;  // NOLINT: private alias for helpers
 
-uint64_t LoadBE64(const char* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return __builtin_bswap64(v);
-}
-
-void StoreBE64(uint64_t v, char* p) {
-  v = __builtin_bswap64(v);
-  std::memcpy(p, &v, 8);
-}
-
 void SetKey(absl::string_view key, Slot* s) {
-  s->a = LoadBE64(key.data());
-  s->b = LoadBE64(key.data() + 8);
-  s->c = LoadBE64(key.data() + 16);
-  s->d = static_cast<uint16_t>(static_cast<uint8_t>(key[24]) << 8 |
-                               static_cast<uint8_t>(key[25]));
+  s->a = GetFixed64BE(key.data());
+  s->b = GetFixed64BE(key.data() + 8);
+  s->c = GetFixed64BE(key.data() + 16);
+  s->d = GetFixed16BE(key.data() + 24);
 }
 
 void KeyBytes(const Slot& s, char out[kPositionKeyLength]) {
-  StoreBE64(s.a, out);
-  StoreBE64(s.b, out + 8);
-  StoreBE64(s.c, out + 16);
-  out[24] = static_cast<char>(s.d >> 8);
-  out[25] = static_cast<char>(s.d & 0xFF);
+  out = EncodeFixed64BE(out, s.a);
+  out = EncodeFixed64BE(out, s.b);
+  out = EncodeFixed64BE(out, s.c);
+  EncodeFixed16BE(out, s.d);
 }
 
 bool KeyLess(const Slot& x, const Slot& y) {
@@ -263,8 +251,10 @@ absl::StatusOr<std::vector<UnindexedGame>> DecodeUnindexedGames(
     uint64_t plies = 0, config = 0, day = 0;
     if ((kind != static_cast<uint8_t>(GameId::Kind::kSelfPlay) &&
          kind != static_cast<uint8_t>(GameId::Kind::kImported)) ||
-        !base::GetVarint64(&value, &g.id.hi) || !base::GetVarint64(&value, &g.id.lo) ||
-        !base::GetVarint64(&value, &plies) || !base::GetVarint64(&value, &config) ||
+        !base::GetVarint64(&value, &g.id.hi) ||
+        !base::GetVarint64(&value, &g.id.lo) ||
+        !base::GetVarint64(&value, &plies) ||
+        !base::GetVarint64(&value, &config) ||
         !base::GetVarint64(&value, &day) || plies > 0xFFFFFFFFu ||
         config > 0xFFFFFFFFu || day > 0xFFFFFFFFu) {
       return absl::DataLossError("unindexed batch record: malformed");
@@ -484,20 +474,16 @@ absl::Status PositionIndex::WriteFile(const Runs& runs, uint64_t watermark,
                                       std::string* path,
                                       uint64_t* entries) const {
   // Uncompressed: the file lands in L0 (its keys are hashes spread over
-  // the whole key space), and the compaction that moves it down reads it
-  // anyway and compresses it for its level (LZ4, ZSTD at the bottom).
-  // Measured on 200k 9x9 games (qipu local, same seed): 5% more games/s
-  // than LZ4 here, for 42% more bytes in the L0 files until that
-  // compaction (the keys are random hashes and compress little).
+  // the whole key space, and compress little), and the compaction that
+  // moves it down reads it anyway and compresses it for its level (LZ4,
+  // ZSTD at the bottom). The measurement is in store/README.md.
   rocksdb::Options options = db_->GetOptions(positions_);
   options.compression = rocksdb::kNoCompression;
   options.bottommost_compression = rocksdb::kNoCompression;
   rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), options, positions_);
   rocksdb::Status st = writer.Open(*path);
   if (!st.ok()) return FromRocks(st, absl::StrCat("creating ", *path));
-  char mark[8];
-  StoreBE64(watermark, mark);
-  st = writer.Put(IndexWatermarkKey(), rocksdb::Slice(mark, 8));
+  st = writer.Put(IndexWatermarkKey(), IndexWatermarkValue(watermark));
   std::vector<const Run*> raw;
   raw.reserve(runs.size());
   for (const auto& r : runs) raw.push_back(r.get());
@@ -535,13 +521,9 @@ absl::Status PositionIndex::ForEachUnderPrefix(absl::string_view prefix,
   ro.prefix_same_as_start = true;
   // The prefix's successor as an upper bound, so that the scan stops at the
   // end of the prefix without loading the following data block.
-  std::string upper(prefix);
-  while (!upper.empty() && static_cast<uint8_t>(upper.back()) == 0xff) {
-    upper.pop_back();
-  }
+  const std::string upper = PrefixUpperBound(prefix);
   rocksdb::Slice upper_slice;
   if (!upper.empty()) {
-    upper.back() = static_cast<char>(static_cast<uint8_t>(upper.back()) + 1);
     upper_slice = rocksdb::Slice(upper);
     ro.iterate_upper_bound = &upper_slice;
   }
@@ -559,10 +541,7 @@ absl::Status PositionIndex::ForEachUnderPrefix(absl::string_view prefix,
       return absl::OkStatus();
     }
   }
-  if (absl::Status s = FromRocks(it->status(), "reading the position index");
-      !s.ok()) {
-    return s;
-  }
+  QIPU_RETURN_IF_ERROR(FromRocks(it->status(), "reading the position index"));
   // Buffered entries: the prefix is key words a, b and the top 16 bits of
   // c.
   Slot lo;
@@ -600,8 +579,8 @@ absl::Status PositionIndex::Recover() {
     std::string v;
     const rocksdb::Status st =
         db_->Get(rocksdb::ReadOptions(), positions_, IndexWatermarkKey(), &v);
-    if (st.ok() && v.size() == 8) {
-      watermark = LoadBE64(v.data());
+    if (st.ok()) {
+      watermark = DecodeIndexWatermarkValue(v).value_or(0);
     } else if (!st.ok() && !st.IsNotFound()) {
       return FromRocks(st, "reading the position index watermark");
     }
@@ -620,10 +599,7 @@ absl::Status PositionIndex::Recover() {
         pending.emplace_back(*batch, it->value().ToString());
       }
     }
-    if (absl::Status s = FromRocks(it->status(), "reading unindexed batches");
-        !s.ok()) {
-      return s;
-    }
+    QIPU_RETURN_IF_ERROR(FromRocks(it->status(), "reading unindexed batches"));
   }
   {
     absl::MutexLock lock(&mu_);
@@ -680,7 +656,7 @@ absl::Status PositionIndex::Recover() {
       // A batch whose games were all unreadable added nothing: still done.
       last_added_ = std::max(last_added_, pending.back().first);
     }
-    if (absl::Status s = Flush(); !s.ok()) return s;
+    QIPU_RETURN_IF_ERROR(Flush());
   }
   if (last > 0) DeleteRecords(last);
   return absl::OkStatus();

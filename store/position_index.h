@@ -14,7 +14,7 @@
 // Durability. A game is durable when its batch commits; its index entries
 // are in memory until the next flush. So each batch's WriteBatch also
 // records the batch's games under UnindexedKey(batch) (default CF, written
-// by the committer with UnindexedValue()); every SST file carries
+// by the committer with AppendUnindexedGame()); every SST file carries
 // IndexWatermarkKey() = the last batch in it, and its ingestion is atomic.
 // Recover() (Store::Open() calls it) re-indexes the games of each recorded
 // batch above the watermark from the games column family and deletes the
@@ -51,8 +51,7 @@ namespace qipu::store {
 
 struct PositionIndexOptions {
   // Buffered bytes (keys, values, bookkeeping) that start a flush: about
-  // 800,000 entries, the first 30 plies of 27,000 games. (The positions
-  // memtable this replaces took up to 3 x 32 MB.)
+  // 800,000 entries, the first 30 plies of 27,000 games.
   size_t flush_bytes = size_t{48} << 20;
   // Buffered bytes beyond which Add() waits for a flush (back-pressure).
   size_t max_bytes = size_t{128} << 20;
@@ -90,8 +89,7 @@ struct UnindexedGame {
   uint32_t plies = 0;
   uint32_t config_id = 0;
   uint32_t day = 0;
-  friend bool operator==(const UnindexedGame&,
-                         const UnindexedGame&) = default;
+  friend bool operator==(const UnindexedGame&, const UnindexedGame&) = default;
 };
 // Appends `g` to an UnindexedKey() value.
 void AppendUnindexedGame(const UnindexedGame& g, std::string* value);

@@ -2,17 +2,13 @@
 
 #include <algorithm>
 
-#include "store/keys.h"
 #include "base/varint.h"
 
 namespace qipu::store {
 namespace {
 
 void PutOutcome(std::string* out, const Outcome& o) {
-  base::PutVarint64(out, o.games);
-  base::PutVarint64(out, o.black);
-  base::PutVarint64(out, o.white);
-  base::PutVarint64(out, o.draws);
+  EmitOutcome(o, [out](char c) { out->push_back(c); });
 }
 
 // False when truncated or when the counts exceed the games.
@@ -31,9 +27,7 @@ bool GetOutcome(absl::string_view* in, Outcome* o) {
 }
 
 void PutGameId(std::string* out, const GameId& id) {
-  out->push_back(static_cast<char>(id.kind));
-  base::PutVarint64(out, id.hi);
-  base::PutVarint64(out, id.lo);
+  EmitGameId(id, [out](char c) { out->push_back(c); });
 }
 
 bool GetGameId(absl::string_view* in, GameId* id) {

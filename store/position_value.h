@@ -20,15 +20,23 @@
 //                  varint lo
 // A position reached by one game, the common case deep in the index,
 // takes about 17 bytes.
+//
+// EncodePositionValue() writes a whole value; the indexer's fast path
+// writes the value of one game straight into its buffer with
+// OneGameValueEncoder. Both are built from the inline field encoders below,
+// and tests/store/position_value_test.cc checks they agree byte for byte.
 #ifndef QIPU_STORE_POSITION_VALUE_H_
 #define QIPU_STORE_POSITION_VALUE_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "base/varint.h"
 #include "rules/result.h"
 #include "rules/zobrist.h"
 #include "store/game_id.h"
@@ -67,6 +75,88 @@ struct PositionValue {
   // Sorted by move, no duplicates.
   std::vector<Continuation> continuations;
   friend bool operator==(const PositionValue&, const PositionValue&) = default;
+};
+
+// --- field encoders (the format's one writer) -----------------------------
+// Emit*() pass a field's bytes to put(char) (EncodePositionValue() appends
+// them to a string); Encode*() write them at out and return the end
+// (precondition: room for the field's most bytes).
+
+// Most bytes of an encoded Outcome and of an encoded GameId.
+inline constexpr size_t kMaxOutcomeBytes = 4 * base::kMaxVarint64Bytes;
+inline constexpr size_t kMaxGameIdBytes = 1 + 2 * base::kMaxVarint64Bytes;
+
+// outcome = varint games | varint black | varint white | varint draws.
+template <typename PutByte>
+inline void EmitOutcome(const Outcome& o, PutByte put) {
+  base::EmitVarint64(o.games, put);
+  base::EmitVarint64(o.black, put);
+  base::EmitVarint64(o.white, put);
+  base::EmitVarint64(o.draws, put);
+}
+inline char* EncodeOutcome(char* out, const Outcome& o) {
+  EmitOutcome(o, [&out](char c) { *out++ = c; });
+  return out;
+}
+
+// game id = byte kind | varint hi | varint lo.
+template <typename PutByte>
+inline void EmitGameId(const GameId& id, PutByte put) {
+  put(static_cast<char>(id.kind));
+  base::EmitVarint64(id.hi, put);
+  base::EmitVarint64(id.lo, put);
+}
+inline char* EncodeGameId(char* out, const GameId& id) {
+  EmitGameId(id, [&out](char c) { *out++ = c; });
+  return out;
+}
+
+// The encoded value one game adds to one position -- IndexGame()'s delta
+// (store/indexer.h): reached once with the game's outcome and, unless the
+// game ended there, one continuation with that outcome and the game as its
+// example -- written into a caller's buffer without building a
+// PositionValue. Byte for byte EncodePositionValue() of that delta. Built
+// once per game; value type, thread-compatible.
+class OneGameValueEncoder {
+ public:
+  // Most bytes EncodeTo() writes: outcome, count, move (< 2^16: at most 3
+  // bytes), outcome, example count, example.
+  static constexpr size_t kMaxBytes = 4 + 1 + 3 + 4 + 1 + kMaxGameIdBytes;
+
+  OneGameValueEncoder(rules::Winner winner, const GameId& id) {
+    Outcome o;
+    o.Add(winner);
+    // One game's counts are 0 or 1: one byte each.
+    EncodeOutcome(outcome_, o);
+    example_size_ = static_cast<size_t>(EncodeGameId(example_, id) - example_);
+  }
+
+  // Writes the value of a position the game left by `move` (as
+  // Continuation::move) when `has_next`, else of the game's last position;
+  // returns the end. Precondition: kMaxBytes of room at out.
+  char* EncodeTo(char* out, bool has_next, uint16_t move) const {
+    std::memcpy(out, outcome_, kOutcomeBytes);
+    out += kOutcomeBytes;
+    if (!has_next) {
+      *out++ = 0;  // no continuation
+      return out;
+    }
+    *out++ = 1;  // one continuation
+    out = base::EncodeVarint64(out, move);
+    std::memcpy(out, outcome_, kOutcomeBytes);
+    out += kOutcomeBytes;
+    *out++ = 1;  // one example
+    std::memcpy(out, example_, example_size_);
+    return out + example_size_;
+  }
+
+ private:
+  static constexpr size_t kOutcomeBytes = 4;
+  // EncodeOutcome() of the game's outcome.
+  char outcome_[kMaxOutcomeBytes];
+  // EncodeGameId() of the game, example_size_ bytes.
+  char example_[kMaxGameIdBytes];
+  size_t example_size_ = 0;
 };
 
 // Serialises `v` (continuations must be sorted by move).

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/slice_transform.h"
@@ -11,7 +13,6 @@
 #include "rocksdb/write_buffer_manager.h"
 #include "spdlog/spdlog.h"
 #include "store/keys.h"
-#include "store/memtable.h"
 #include "store/merge_operators.h"
 #include "store/status.h"
 
@@ -68,8 +69,9 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir,
   db_options.listeners.push_back(NewHealthListener(&s->health_, dir));
   if (o.env != nullptr) db_options.env = o.env;
   db_options.enable_pipelined_write = true;
-  // Required by the dual memtable of the positions CF; qipu has a single
-  // writer thread (the ingest committer) anyway.
+  // A write group's leader alone inserts its writes into the memtables
+  // (RocksDB's default is in parallel): nearly every write comes from one
+  // thread, the ingest committer, so there is nothing to share out.
   db_options.allow_concurrent_memtable_write = false;
 
   rocksdb::ColumnFamilyOptions meta = CfOptions(o, s->cache_, true);
@@ -79,13 +81,9 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir,
   positions.prefix_extractor.reset(
       rocksdb::NewFixedPrefixTransform(kPositionPrefixLength));
   positions.merge_operator = NewPositionMergeOperator();
-  // Position keys are random hashes arriving ~30 per game: the dual
-  // memtable (store/memtable.h) inserts into prefix buckets, serves the
-  // queries' prefix reads from them, and flushes from a vector sorted once.
-  // The bucket array is allocated per memtable up front: keep it at an
-  // eighth of the memtable so small write buffers still work.
-  positions.memtable_factory =
-      NewDualMemTableFactory(std::max<size_t>(1024, o.write_buffer_bytes / 64));
+  // The default (skiplist) memtable: the position index writes this family
+  // by ingesting SST files (store/position_index.h), so only the tools'
+  // and tests' WriteBatch merges ever land in its memtable.
   rocksdb::ColumnFamilyOptions aggregates = CfOptions(o, s->cache_, true);
   aggregates.merge_operator = NewAggregateMergeOperator();
   aggregates.write_buffer_size =
@@ -114,32 +112,30 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir,
   s->db_.reset(raw);
 
   // Format version: written on creation, checked on every open.
-  auto version = s->Get(s->meta(), FormatVersionKey());
-  if (!version.ok()) return version.status();
-  if (!version->has_value()) {
-    rocksdb::WriteOptions w;
-    w.sync = true;
-    st = s->db_->Put(w, s->meta(), FormatVersionKey(),
-                     absl::StrCat(kFormatVersion));
-    if (!st.ok()) return FromRocks(st, "writing format version");
+  QIPU_ASSIGN_OR_RETURN(const std::optional<std::string> version,
+                        s->Get(s->meta(), FormatVersionKey()));
+  if (!version.has_value()) {
+    QIPU_RETURN_IF_ERROR(s->Put(s->meta(), FormatVersionKey(),
+                                absl::StrCat(kFormatVersion),
+                                Durability::kSync));
   } else {
     uint32_t v = 0;
-    if (!absl::SimpleAtoi(**version, &v) || v != kFormatVersion) {
+    if (!absl::SimpleAtoi(*version, &v) || v != kFormatVersion) {
       return absl::FailedPreconditionError(
-          absl::StrCat("database ", dir, " has format version '", **version,
+          absl::StrCat("database ", dir, " has format version '", *version,
                        "'; this qipu reads version ", kFormatVersion));
     }
   }
   PositionIndexOptions io = o.index;
   if (io.build_dir.empty()) io.build_dir = dir + "/index-build";
   io.health = &s->health_;
-  s->index_ = std::make_unique<PositionIndex>(
-      s->db_.get(), s->meta(), s->games(), s->positions(), io);
+  s->index_ = std::make_unique<PositionIndex>(s->db_.get(), s->meta(),
+                                              s->games(), s->positions(), io);
   if (absl::Status st = s->index_->Recover(); !st.ok()) {
-    return absl::Status(st.code(),
-                        absl::StrCat("database ", dir,
-                                     ": recovering the position index: ",
-                                     st.message()));
+    return absl::Status(
+        st.code(),
+        absl::StrCat("database ", dir,
+                     ": recovering the position index: ", st.message()));
   }
   return s;
 }
@@ -172,13 +168,39 @@ void Store::MaybeResume() {
   }
 }
 
-absl::Status Store::Commit(rocksdb::WriteBatch* batch) {
+absl::Status Store::Write(rocksdb::WriteBatch* batch, Durability durability,
+                          absl::string_view context) {
   if (health_.failing()) MaybeResume();
   rocksdb::WriteOptions w;
-  w.sync = options_.sync;
-  absl::Status s = FromRocks(db_->Write(w, batch), "committing batch");
+  w.sync = durability == Durability::kSync ||
+           (durability == Durability::kDefault && options_.sync);
+  absl::Status s = FromRocks(db_->Write(w, batch), context);
   RecordWrite(s);
   return s;
+}
+
+absl::Status Store::Commit(rocksdb::WriteBatch* batch, Durability durability) {
+  return Write(batch, durability, "committing batch");
+}
+
+absl::Status Store::Put(rocksdb::ColumnFamilyHandle* cf, absl::string_view key,
+                        absl::string_view value, Durability durability) {
+  rocksdb::WriteBatch batch;
+  QIPU_RETURN_IF_ERROR(
+      FromRocks(batch.Put(cf, rocksdb::Slice(key.data(), key.size()),
+                          rocksdb::Slice(value.data(), value.size())),
+                "writing a key"));
+  return Write(&batch, durability, absl::StrCat("writing to ", cf->GetName()));
+}
+
+absl::Status Store::Delete(rocksdb::ColumnFamilyHandle* cf,
+                           absl::string_view key, Durability durability) {
+  rocksdb::WriteBatch batch;
+  QIPU_RETURN_IF_ERROR(
+      FromRocks(batch.Delete(cf, rocksdb::Slice(key.data(), key.size())),
+                "deleting a key"));
+  return Write(&batch, durability,
+               absl::StrCat("deleting from ", cf->GetName()));
 }
 
 void Store::RecordWrite(const absl::Status& s) {
@@ -202,35 +224,127 @@ absl::StatusOr<std::optional<std::string>> Store::Get(
   return std::optional<std::string>(std::move(value));
 }
 
+absl::StatusOr<std::vector<bool>> Store::Contains(
+    rocksdb::ColumnFamilyHandle* cf,
+    const std::vector<absl::string_view>& keys) const {
+  const size_t n = keys.size();
+  std::vector<rocksdb::Slice> slices;
+  slices.reserve(n);
+  for (absl::string_view k : keys) slices.emplace_back(k.data(), k.size());
+  std::vector<rocksdb::PinnableSlice> values(n);
+  std::vector<rocksdb::Status> statuses(n);
+  db_->MultiGet(rocksdb::ReadOptions(), cf, n, slices.data(), values.data(),
+                statuses.data());
+  std::vector<bool> found(n, false);
+  for (size_t i = 0; i < n; ++i) {
+    if (statuses[i].ok()) {
+      found[i] = true;
+    } else if (!statuses[i].IsNotFound()) {
+      return FromRocks(statuses[i],
+                       absl::StrCat("looking up keys in ", cf->GetName()));
+    }
+  }
+  return found;
+}
+
+// --- Cursor -----------------------------------------------------------------
+
+struct Cursor::State {
+  std::string prefix;
+  // PrefixUpperBound(prefix), the iterator's upper bound when not empty.
+  std::string upper;
+  rocksdb::Slice upper_slice;
+  // The column family's name, for errors.
+  std::string cf_name;
+  // Last: destroyed before the bound it points at.
+  std::unique_ptr<rocksdb::Iterator> it;
+};
+
+Cursor::Cursor(std::unique_ptr<State> state) : state_(std::move(state)) {}
+Cursor::Cursor(Cursor&&) = default;
+Cursor& Cursor::operator=(Cursor&&) = default;
+Cursor::~Cursor() = default;
+
+void Cursor::SeekToFirst() { state_->it->Seek(rocksdb::Slice(state_->prefix)); }
+
+void Cursor::Seek(absl::string_view target) {
+  const absl::string_view prefix = state_->prefix;
+  if (target < prefix) target = prefix;
+  state_->it->Seek(rocksdb::Slice(target.data(), target.size()));
+}
+
+bool Cursor::Valid() const {
+  return state_->it->Valid() && absl::StartsWith(key(), state_->prefix);
+}
+
+void Cursor::Next() { state_->it->Next(); }
+
+absl::string_view Cursor::key() const {
+  const rocksdb::Slice k = state_->it->key();
+  return absl::string_view(k.data(), k.size());
+}
+
+absl::string_view Cursor::value() const {
+  const rocksdb::Slice v = state_->it->value();
+  return absl::string_view(v.data(), v.size());
+}
+
+absl::Status Cursor::status() const {
+  return FromRocks(
+      state_->it->status(),
+      absl::StrCat("reading the ", state_->cf_name, " column family"));
+}
+
+Cursor Store::NewCursor(rocksdb::ColumnFamilyHandle* cf,
+                        const ScanOptions& options) const {
+  auto state = std::make_unique<Cursor::State>();
+  state->prefix = options.prefix;
+  state->upper = PrefixUpperBound(options.prefix);
+  state->cf_name = cf->GetName();
+  rocksdb::ReadOptions ro;
+  ro.fill_cache = options.fill_cache;
+  ro.readahead_size = options.readahead_bytes;
+  // Key order across prefixes (the positions family has a prefix
+  // extractor; a cursor reads it as any other family).
+  ro.total_order_seek = true;
+  if (!state->upper.empty()) {
+    state->upper_slice = rocksdb::Slice(state->upper);
+    ro.iterate_upper_bound = &state->upper_slice;
+  }
+  state->it.reset(db_->NewIterator(ro, cf));
+  return Cursor(std::move(state));
+}
+
 absl::StatusOr<uint64_t> Store::NextCounter(absl::string_view name) {
   absl::MutexLock lock(&counter_mu_);
   const std::string key = CounterKey(name);
-  auto current = Get(meta(), key);
-  if (!current.ok()) return current.status();
+  QIPU_ASSIGN_OR_RETURN(const std::optional<std::string> current,
+                        Get(meta(), key));
   uint64_t v = 0;
-  if (current->has_value()) {
-    auto decoded = DecodeUint64Value(**current);
+  if (current.has_value()) {
+    auto decoded = DecodeUint64Value(*current);
     if (!decoded) {
       return absl::DataLossError(absl::StrCat("counter ", name, " is damaged"));
     }
     v = *decoded;
   }
   ++v;
-  rocksdb::WriteOptions w;
-  w.sync = true;
-  const absl::Status st =
-      FromRocks(db_->Put(w, meta(), key, EncodeUint64Value(v)),
-                absl::StrCat("advancing counter ", name));
-  RecordWrite(st);
-  if (!st.ok()) return st;
+  QIPU_RETURN_IF_ERROR(
+      Put(meta(), key, EncodeUint64Value(v), Durability::kSync));
   return v;
 }
 
 absl::Status Store::Flush() {
-  if (absl::Status st = index_->Flush(); !st.ok()) return st;
+  QIPU_RETURN_IF_ERROR(index_->Flush());
   rocksdb::FlushOptions f;
   f.wait = true;
   return FromRocks(db_->Flush(f, handles_), "flushing");
+}
+
+absl::Status Store::Compact(rocksdb::ColumnFamilyHandle* cf,
+                            const rocksdb::CompactRangeOptions& options) {
+  return FromRocks(db_->CompactRange(options, cf, nullptr, nullptr),
+                   absl::StrCat("compacting ", cf->GetName()));
 }
 
 StoreSizes Store::Sizes() const {

@@ -1,6 +1,9 @@
 // Store: qipu's RocksDB -- opening it with its column families, options
-// and merge operators, checking the format version, committing batches
-// durably, and a few typed helpers. Key layouts are in keys.h.
+// and merge operators, checking the format version, and every read and
+// write the rest of qipu makes: batches committed durably, point writes,
+// point and batched lookups, cursors over a column family or a prefix of
+// it, compaction. Every write records its outcome in health(), so callers
+// never report it themselves. Key layouts are in keys.h.
 //
 // Memory is bounded by configuration, not by the data: one shared LRU
 // block cache and a write-buffer manager that caps all memtables together.
@@ -12,7 +15,8 @@
 // prefix extractor over the position (all buckets of a position are one
 // prefix) with prefix bloom filters.
 //
-// Thread-safety: all methods are thread-safe (RocksDB is).
+// Thread-safety: all methods are thread-safe (RocksDB is). A Cursor is
+// used by one thread at a time.
 #ifndef QIPU_STORE_STORE_H_
 #define QIPU_STORE_STORE_H_
 
@@ -22,11 +26,13 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "rocksdb/db.h"
+#include "rocksdb/options.h"
 #include "rocksdb/write_batch.h"
 #include "store/position_index.h"
 #include "store/rocks_events.h"
@@ -71,6 +77,64 @@ struct StoreSizes {
   PositionIndexStats index;
 };
 
+// Whether a write waits until it is on the disk.
+enum class Durability {
+  // As StoreOptions::sync says: fsync the WAL unless it is false.
+  kDefault,
+  // Always fsync: what is handed out once the write returns (counters,
+  // configuration ids) must survive a power loss whatever the options.
+  kSync,
+  // Never fsync: survives a process crash, not a power loss (leases, which
+  // expire anyway).
+  kNoSync,
+};
+
+// What a Cursor reads.
+struct ScanOptions {
+  // Only keys that start with this (empty: the whole column family).
+  std::string prefix;
+  // Whether the blocks read go into the block cache; false for one pass
+  // over a whole family (export), which would only evict the hot blocks.
+  bool fill_cache = true;
+  // Read-ahead for long sequential scans, bytes; 0 = RocksDB's default.
+  size_t readahead_bytes = 0;
+};
+
+// A cursor over the keys of one column family (optionally one prefix of
+// it), in key order, on an implicit snapshot taken when it was made.
+// Typical use:
+//   store::Cursor it = store.NewCursor(store.games(), {.prefix = p});
+//   for (it.SeekToFirst(); it.Valid(); it.Next()) Use(it.key(), it.value());
+//   return it.status();
+// Movable; one thread at a time; must not outlive the Store.
+class Cursor {
+ public:
+  Cursor(Cursor&&);
+  Cursor& operator=(Cursor&&);
+  ~Cursor();
+
+  // To the first key (under the prefix).
+  void SeekToFirst();
+  // To the first key at or after `target` (and under the prefix).
+  void Seek(absl::string_view target);
+  // True at a key; false past the last one (or the prefix's) or on error.
+  bool Valid() const;
+  // To the next key. Precondition: Valid().
+  void Next();
+  // The current entry; valid until the cursor moves. Precondition: Valid().
+  absl::string_view key() const;
+  absl::string_view value() const;
+  // OK, or the read error that ended the scan (see store/status.h).
+  absl::Status status() const;
+
+ private:
+  friend class Store;
+  struct State;
+  explicit Cursor(std::unique_ptr<State> state);
+  // Heap-held: the RocksDB iterator points at the upper bound in it.
+  std::unique_ptr<State> state_;
+};
+
 class Store {
  public:
   // Opens (or creates) the database in `dir`. FailedPrecondition when it
@@ -83,7 +147,8 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  rocksdb::DB* db() const { return db_.get(); }
+  // The column families (see keys.h), for WriteBatches and the methods
+  // below. Owned by the store.
   rocksdb::ColumnFamilyHandle* meta() const { return handles_[0]; }
   rocksdb::ColumnFamilyHandle* games() const { return handles_[1]; }
   rocksdb::ColumnFamilyHandle* positions() const { return handles_[2]; }
@@ -94,22 +159,38 @@ class Store {
   PositionIndex& position_index() const { return *index_; }
   const std::string& dir() const { return dir_; }
 
-  // Writes `batch` atomically; durable (WAL, fsync per options) on OK.
-  // While health() reports an error, first retries DB::Resume() (at most
-  // every options.resume_every); a failure is recorded in health().
-  absl::Status Commit(rocksdb::WriteBatch* batch);
+  // Writes `batch` atomically; durable as `durability` says on OK. While
+  // health() reports an error, first retries DB::Resume() (at most every
+  // options.resume_every). Like every write below, records its outcome in
+  // health().
+  absl::Status Commit(rocksdb::WriteBatch* batch,
+                      Durability durability = Durability::kDefault);
+  // Writes one key, as Commit() of a batch holding only it.
+  absl::Status Put(rocksdb::ColumnFamilyHandle* cf, absl::string_view key,
+                   absl::string_view value,
+                   Durability durability = Durability::kDefault);
+  // Deletes one key, as Commit() of a batch holding only the deletion.
+  absl::Status Delete(rocksdb::ColumnFamilyHandle* cf, absl::string_view key,
+                      Durability durability = Durability::kDefault);
 
   // Whether the database takes writes: OK, or the error (a full disk, a
   // deleted directory, a failed flush) that stopped them, until a later
-  // write succeeds. Writes made directly through db() should report their
-  // outcome with RecordWrite().
+  // write succeeds.
   const StorageHealth& health() const { return health_; }
-  // Records the outcome of a write made through db() directly.
-  void RecordWrite(const absl::Status& s);
 
   // The value at `key`, or nullopt when absent.
   absl::StatusOr<std::optional<std::string>> Get(
       rocksdb::ColumnFamilyHandle* cf, absl::string_view key) const;
+  // Whether each of `keys` is in `cf`, looked up in one batch (RocksDB
+  // MultiGet): element i answers keys[i]. Errors: a lookup that failed.
+  absl::StatusOr<std::vector<bool>> Contains(
+      rocksdb::ColumnFamilyHandle* cf,
+      const std::vector<absl::string_view>& keys) const;
+  // A cursor over `cf` (see Cursor). The positions family's entries still
+  // in the index's buffer are not in it: read positions through
+  // position_index().ForEachUnderPrefix().
+  Cursor NewCursor(rocksdb::ColumnFamilyHandle* cf,
+                   const ScanOptions& options = {}) const;
 
   // Atomically increments counter `name` (default CF) and returns the new
   // value (first call returns 1). Durable before it returns.
@@ -118,14 +199,26 @@ class Store {
   // Flushes the position index's buffer and the memtables to SST files
   // (tests, benchmarks, shutdown).
   absl::Status Flush();
+  // Compacts all of `cf` (CompactRange over the whole key range, with
+  // `options`); waits for it (benchmarks, tests).
+  absl::Status Compact(rocksdb::ColumnFamilyHandle* cf,
+                       const rocksdb::CompactRangeOptions& options = {});
 
+  // Approximate sizes of every family, the block cache and the index's
+  // buffer (metrics).
   StoreSizes Sizes() const;
 
  private:
   Store() = default;
 
-  // Commit()'s DB::Resume() attempt while writes are stopped.
+  // Write()'s DB::Resume() attempt while writes are stopped.
   void MaybeResume();
+  // Every write: `batch` with `durability`, its outcome recorded in
+  // health_; `context` prefixes an error.
+  absl::Status Write(rocksdb::WriteBatch* batch, Durability durability,
+                     absl::string_view context);
+  // Records the outcome of a write in health_.
+  void RecordWrite(const absl::Status& s);
 
   std::string dir_;
   StoreOptions options_;

@@ -54,8 +54,6 @@ class CorpusDb {
     store::StoreOptions so;
     so.sync = false;
     so.block_cache_bytes = 16u << 20;
-    // Default memtable sizes: the positions CF's hash memtable allocates
-    // its buckets (8 MiB) up front, more than a small write buffer holds.
     auto s = store::Store::Open(dir, so);
     EXPECT_TRUE(s.ok()) << s.status();
     store_ = *std::move(s);

@@ -138,15 +138,15 @@ TEST_F(IngestTest, DuplicatesWithinOneBatchAndConcurrentSubmitters) {
   EXPECT_EQ(reached, 50u);
   EXPECT_EQ(continued, 50u);
   // One aggregate bucket counting 50 games.
-  std::unique_ptr<rocksdb::Iterator> ag(
-      store_->db()->NewIterator(rocksdb::ReadOptions(), store_->aggregates()));
+  store::Cursor ag = store_->NewCursor(store_->aggregates());
   uint64_t counted = 0;
-  for (ag->SeekToFirst(); ag->Valid(); ag->Next()) {
+  for (ag.SeekToFirst(); ag.Valid(); ag.Next()) {
     qipu::v1::AggregateStats a;
-    ASSERT_TRUE(a.ParseFromArray(ag->value().data(),
-                                 static_cast<int>(ag->value().size())));
+    ASSERT_TRUE(a.ParseFromArray(ag.value().data(),
+                                 static_cast<int>(ag.value().size())));
     counted += a.outcomes().games();
   }
+  ASSERT_TRUE(ag.status().ok()) << ag.status();
   EXPECT_EQ(counted, 50u);
 }
 

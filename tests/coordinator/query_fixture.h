@@ -30,7 +30,6 @@
 #include "qipu/v1/game.pb.h"
 #include "qipu/v1/query.pb.h"
 #include "qipu/v1/work.pb.h"
-#include "rocksdb/iterator.h"
 #include "rules/coord.h"
 #include "rules/record.h"
 #include "rules/rules.h"
@@ -187,20 +186,18 @@ struct StoredGame {
 // Every game of the games CF, in key order.
 inline std::vector<StoredGame> StoredGames(store::Store& s) {
   std::vector<StoredGame> out;
-  std::unique_ptr<rocksdb::Iterator> it(
-      s.db()->NewIterator(rocksdb::ReadOptions(), s.games()));
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+  store::Cursor it = s.NewCursor(s.games());
+  for (it.SeekToFirst(); it.Valid(); it.Next()) {
     StoredGame g;
-    auto id = store::DecodeGameKey(
-        absl::string_view(it->key().data(), it->key().size()));
+    auto id = store::DecodeGameKey(it.key());
     EXPECT_TRUE(id.has_value());
     if (!id) continue;
     g.id = *id;
-    EXPECT_TRUE(g.game.ParseFromArray(it->value().data(),
-                                      static_cast<int>(it->value().size())));
+    EXPECT_TRUE(g.game.ParseFromArray(it.value().data(),
+                                      static_cast<int>(it.value().size())));
     out.push_back(std::move(g));
   }
-  EXPECT_TRUE(it->status().ok()) << it->status().ToString();
+  EXPECT_TRUE(it.status().ok()) << it.status();
   return out;
 }
 

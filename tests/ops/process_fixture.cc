@@ -24,7 +24,6 @@
 #include "grpcpp/security/credentials.h"
 #include "grpcpp/support/channel_arguments.h"
 #include "proto/convert.h"
-#include "rocksdb/iterator.h"
 #include "rules/rules.h"
 #include "store/game_id.h"
 #include "store/keys.h"
@@ -336,10 +335,9 @@ absl::StatusOr<std::map<uint64_t, qipu::v1::Game>> ReadStoredGames(
   if (!db.ok()) return db.status();
   std::map<uint64_t, qipu::v1::Game> games;
   uint64_t others = 0;
-  std::unique_ptr<rocksdb::Iterator> it(
-      (*db)->db()->NewIterator(rocksdb::ReadOptions(), (*db)->games()));
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    const absl::string_view key(it->key().data(), it->key().size());
+  store::Cursor it = (*db)->NewCursor((*db)->games());
+  for (it.SeekToFirst(); it.Valid(); it.Next()) {
+    const absl::string_view key = it.key();
     const std::optional<store::GameId> id = store::DecodeGameKey(key);
     if (!id.has_value()) {
       return absl::DataLossError(absl::StrCat(
@@ -350,8 +348,8 @@ absl::StatusOr<std::map<uint64_t, qipu::v1::Game>> ReadStoredGames(
       continue;
     }
     qipu::v1::Game g;
-    if (!g.ParseFromArray(it->value().data(),
-                          static_cast<int>(it->value().size()))) {
+    if (!g.ParseFromArray(it.value().data(),
+                          static_cast<int>(it.value().size()))) {
       return absl::DataLossError(
           absl::StrCat("game ", store::GameIdText(*id), " does not parse"));
     }
@@ -360,8 +358,8 @@ absl::StatusOr<std::map<uint64_t, qipu::v1::Game>> ReadStoredGames(
           absl::StrCat("game ", store::GameIdText(*id), " seen twice"));
     }
   }
-  if (!it->status().ok()) {
-    return absl::DataLossError(it->status().ToString());
+  if (absl::Status s = it.status(); !s.ok()) {
+    return absl::DataLossError(s.ToString());
   }
   if (other_keys != nullptr) *other_keys = others;
   return games;

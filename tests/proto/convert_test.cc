@@ -212,6 +212,35 @@ TEST(Convert, PackedPointsRoundTripOnEveryWidth) {
   EXPECT_FALSE(UnpackPoints(PackPoints({rules::kPass}, 9), 9, 9, false).ok());
 }
 
+// Varints the fast path leaves to the general decoder: longer than two
+// bytes (never a point), cut off at the end, or over-long.
+TEST(Convert, PackedPointsBeyondTwoBytesAreClearErrors) {
+  // 3 (one byte), 300 (two), then 2^14 + 1 (three bytes): off the board.
+  auto off =
+      UnpackPoints(std::string("\x03\xac\x02\x81\x80\x01", 6), 19, 19, true);
+  ASSERT_FALSE(off.ok());
+  EXPECT_NE(off.status().message().find("point 16385 at item 3"),
+            absl::string_view::npos)
+      << off.status();
+  // A two-byte varint whose second byte is missing.
+  auto cut = UnpackPoints(std::string("\x03\xac", 2), 19, 19, true);
+  ASSERT_FALSE(cut.ok());
+  EXPECT_NE(cut.status().message().find("truncated at byte 2"),
+            absl::string_view::npos)
+      << cut.status();
+  // Eleven continuation bytes: no varint at all.
+  auto endless = UnpackPoints(std::string(11, '\x80') + "\x01", 19, 19, true);
+  ASSERT_FALSE(endless.ok());
+  EXPECT_NE(endless.status().message().find("truncated at byte 10"),
+            absl::string_view::npos)
+      << endless.status();
+  // A point that is a multi-byte varint but still small decodes (the
+  // general decoder takes it): 5 as "\x85\x80\x00".
+  auto padded = UnpackPoints(std::string("\x85\x80\x00", 3), 9, 9, true);
+  ASSERT_TRUE(padded.ok()) << padded.status();
+  EXPECT_EQ(*padded, (std::vector<rules::Point>{rules::FromDenseIndex(4, 9)}));
+}
+
 TEST(Convert, SelfPlayGamesConvertLikeTheirRecords) {
   for (int size : {9, 13, 19}) {
     for (int handicap : {0, 4}) {

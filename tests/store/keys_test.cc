@@ -3,6 +3,7 @@
 #include "store/keys.h"
 
 #include <algorithm>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -26,7 +27,10 @@ std::string Hex(const std::string& s) {
 TEST(Keys, GameKeyRoundTripsAndIsPinned) {
   const GameId id = GameId::SelfPlay(7, 258);
   const std::string k = GameKey(id);
-  EXPECT_EQ(Hex(k), "01" "0000000000000007" "0000000000000102");
+  EXPECT_EQ(Hex(k),
+            "01"
+            "0000000000000007"
+            "0000000000000102");
   EXPECT_EQ(DecodeGameKey(k), id);
   const GameId imp{GameId::Kind::kImported, 0x0123456789abcdefULL, 42};
   EXPECT_EQ(DecodeGameKey(GameKey(imp)), imp);
@@ -39,7 +43,8 @@ TEST(Keys, GameKeyRoundTripsAndIsPinned) {
 TEST(Keys, GameKeysOfAJobAreContiguousAndOrdered) {
   std::vector<std::string> keys;
   for (uint64_t job : {2, 1, 300}) {
-    for (uint64_t i : {1000, 3, 256, 0}) keys.push_back(GameKey(GameId::SelfPlay(job, i)));
+    for (uint64_t i : {1000, 3, 256, 0})
+      keys.push_back(GameKey(GameId::SelfPlay(job, i)));
   }
   std::sort(keys.begin(), keys.end());
   std::vector<GameId> ids;
@@ -63,7 +68,12 @@ TEST(Keys, PositionKeyRoundTripsAndSharesItsPrefix) {
   EXPECT_EQ(DecodePositionKey(k), p);
   EXPECT_EQ(k.substr(0, kPositionPrefixLength),
             PositionPrefix(19, 13, p.position));
-  EXPECT_EQ(Hex(k), "130d" "fedcba9876543210" "1122334455667788" "00000005" "01352952");
+  EXPECT_EQ(Hex(k),
+            "130d"
+            "fedcba9876543210"
+            "1122334455667788"
+            "00000005"
+            "01352952");
   PositionKeyParts q = p;
   q.config_id = 6;
   q.day = 1;
@@ -79,7 +89,8 @@ TEST(Keys, AggregateJobLeaseAndCounterKeys) {
   EXPECT_EQ(day, 20180503u);
   EXPECT_FALSE(DecodeAggregateKey("x", &config, &day));
   EXPECT_EQ(DecodeJobKey(JobKey(99)), 99u);
-  EXPECT_FALSE(DecodeJobKey(JobCounterKey(99, JobCounter::kRejected)).has_value());
+  EXPECT_FALSE(
+      DecodeJobKey(JobCounterKey(99, JobCounter::kRejected)).has_value());
   EXPECT_LT(JobKey(2), JobKey(10));
   uint64_t job = 0;
   uint64_t index = 0;
@@ -91,6 +102,102 @@ TEST(Keys, AggregateJobLeaseAndCounterKeys) {
   EXPECT_NE(ConfigTupleKey("9x9|a"), ConfigKey(12));
   EXPECT_EQ(DecodeUint64Value(EncodeUint64Value(1234567)), 1234567u);
   EXPECT_FALSE(DecodeUint64Value("1234").has_value());
+}
+
+TEST(Keys, JobCounterKeyRoundTrips) {
+  uint64_t job = 0;
+  JobCounter counter = JobCounter::kDone;
+  ASSERT_TRUE(DecodeJobCounterKey(
+      JobCounterKey(1ULL << 40, JobCounter::kRejected), &job, &counter));
+  EXPECT_EQ(job, 1ULL << 40);
+  EXPECT_EQ(counter, JobCounter::kRejected);
+  ASSERT_TRUE(
+      DecodeJobCounterKey(JobCounterKey(3, JobCounter::kDone), &job, &counter));
+  EXPECT_EQ(job, 3u);
+  EXPECT_EQ(counter, JobCounter::kDone);
+  EXPECT_EQ(Hex(JobCounterKey(3, JobCounter::kDone)),
+            "4b"
+            "0000000000000003"
+            "64");
+  std::string unknown = JobCounterKey(3, JobCounter::kDone);
+  unknown.back() = 'z';
+  EXPECT_FALSE(DecodeJobCounterKey(unknown, &job, &counter));
+  EXPECT_FALSE(DecodeJobCounterKey(JobKey(3), &job, &counter));
+  EXPECT_FALSE(DecodeJobCounterKey(AbandonedKey(3, 100), &job, &counter));
+}
+
+TEST(Keys, IndexWatermarkValueRoundTripsAndIsPinned) {
+  EXPECT_EQ(Hex(IndexWatermarkValue(0x0102030405060708ULL)),
+            "0102030405060708");
+  for (uint64_t batch : {uint64_t{0}, uint64_t{1}, ~uint64_t{0}}) {
+    EXPECT_EQ(DecodeIndexWatermarkValue(IndexWatermarkValue(batch)), batch);
+  }
+  EXPECT_FALSE(DecodeIndexWatermarkValue("1234567").has_value());
+  EXPECT_FALSE(DecodeIndexWatermarkValue(IndexWatermarkKey()).has_value());
+  EXPECT_FALSE(DecodePositionKey(IndexWatermarkKey()).has_value());
+}
+
+// The inline writers the fast paths use are the string encoders' bytes.
+TEST(Keys, BufferEncodersWriteTheKeysBytes) {
+  PositionKeyParts p;
+  p.width = 9;
+  p.height = 9;
+  p.position = rules::Hash128{0x8000000000000001ULL, 0xffULL};
+  p.config_id = 0xfffffffeu;
+  p.day = 20240229;
+  char buf[kPositionKeyLength + 1];
+  buf[kPositionKeyLength] = '!';
+  EXPECT_EQ(EncodePositionKey(buf, p), buf + kPositionKeyLength);
+  EXPECT_EQ(std::string(buf, kPositionKeyLength), PositionKey(p));
+  EXPECT_EQ(buf[kPositionKeyLength], '!');
+  EXPECT_EQ(EncodePositionPrefix(buf, 9, 9, p.position),
+            buf + kPositionPrefixLength);
+  EXPECT_EQ(std::string(buf, kPositionPrefixLength),
+            PositionPrefix(9, 9, p.position));
+}
+
+TEST(Keys, FixedWidthFieldsRoundTripBigEndian) {
+  char b[8];
+  EXPECT_EQ(EncodeFixed16BE(b, 0x0102), b + 2);
+  EXPECT_EQ(Hex(std::string(b, 2)), "0102");
+  EXPECT_EQ(GetFixed16BE(b), 0x0102);
+  EXPECT_EQ(EncodeFixed32BE(b, 0x01020304u), b + 4);
+  EXPECT_EQ(Hex(std::string(b, 4)), "01020304");
+  EXPECT_EQ(GetFixed32BE(b), 0x01020304u);
+  EXPECT_EQ(EncodeFixed64BE(b, 0x0102030405060708ULL), b + 8);
+  EXPECT_EQ(Hex(std::string(b, 8)), "0102030405060708");
+  EXPECT_EQ(GetFixed64BE(b), 0x0102030405060708ULL);
+  std::string s;
+  PutFixed32BE(&s, 0xdeadbeefu);
+  PutFixed64BE(&s, 42);
+  EXPECT_EQ(Hex(s),
+            "deadbeef"
+            "000000000000002a");
+  EXPECT_EQ(GetFixed32BE(s.data()), 0xdeadbeefu);
+  EXPECT_EQ(GetFixed64BE(s.data() + 4), 42u);
+  // Byte order is numeric order.
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 1000; ++i) {
+    const uint64_t x = rng() >> (rng() % 64);
+    const uint64_t y = rng() >> (rng() % 64);
+    std::string kx, ky;
+    PutFixed64BE(&kx, x);
+    PutFixed64BE(&ky, y);
+    EXPECT_EQ(x < y, kx < ky);
+    EXPECT_EQ(GetFixed64BE(kx.data()), x);
+    EXPECT_EQ(GetFixed16BE(kx.data() + 6), static_cast<uint16_t>(x));
+  }
+}
+
+TEST(Keys, PrefixUpperBoundIsAboveEveryKeyOfThePrefix) {
+  EXPECT_EQ(PrefixUpperBound("ab"), "ac");
+  EXPECT_EQ(PrefixUpperBound(std::string("a\xff\xff", 3)), "b");
+  EXPECT_EQ(PrefixUpperBound(std::string("\xff\xff", 2)), "");
+  EXPECT_EQ(PrefixUpperBound(""), "");
+  const std::string prefix = JobGamesPrefix(7);
+  const std::string upper = PrefixUpperBound(prefix);
+  EXPECT_LT(GameKey(GameId::SelfPlay(7, ~uint64_t{0})), upper);
+  EXPECT_LE(upper, GameKey(GameId::SelfPlay(8, 0)));
 }
 
 TEST(GameId, TextFormsRoundTrip) {

@@ -112,16 +112,13 @@ uint64_t Reached(const Store& s, const std::string& prefix) {
 
 // Unindexed-batch records left in the default column family.
 int Records(const Store& s) {
-  std::unique_ptr<rocksdb::Iterator> it(
-      s.db()->NewIterator(rocksdb::ReadOptions(), s.meta()));
+  Cursor it = s.NewCursor(s.meta(), {.prefix = std::string(1, kUnindexedTag)});
   int n = 0;
-  for (it->Seek(UnindexedKey(0)); it->Valid(); it->Next()) {
-    if (!DecodeUnindexedKey(
-            absl::string_view(it->key().data(), it->key().size()))) {
-      break;
-    }
+  for (it.SeekToFirst(); it.Valid(); it.Next()) {
+    EXPECT_TRUE(DecodeUnindexedKey(it.key()).has_value());
     ++n;
   }
+  EXPECT_TRUE(it.status().ok()) << it.status();
   return n;
 }
 
@@ -220,21 +217,19 @@ TEST(PositionIndex, AFlushMergesManyRunsIntoExactlyTheFoldOfTheirEntries) {
   EXPECT_EQ((*s)->position_index().stats().flushes, 1u);
 
   // The file holds each key once, in order, with the fold of its values.
-  std::unique_ptr<rocksdb::Iterator> it(
-      (*s)->db()->NewIterator(rocksdb::ReadOptions(), (*s)->positions()));
+  Cursor it = (*s)->NewCursor((*s)->positions());
   size_t seen = 0;
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    const std::string key = it->key().ToString();
+  for (it.SeekToFirst(); it.Valid(); it.Next()) {
+    const std::string key(it.key());
     if (key == IndexWatermarkKey()) continue;
     auto w = want.find(key);
     ASSERT_NE(w, want.end()) << "a key no game has";
-    auto got = DecodePositionValue(
-        absl::string_view(it->value().data(), it->value().size()));
+    auto got = DecodePositionValue(it.value());
     ASSERT_TRUE(got.ok()) << got.status();
     EXPECT_EQ(Counts(*got), Counts(w->second));
     ++seen;
   }
-  ASSERT_TRUE(it->status().ok()) << it->status().ToString();
+  ASSERT_TRUE(it.status().ok()) << it.status();
   EXPECT_EQ(seen, want.size());
 }
 
@@ -336,10 +331,7 @@ TEST(PositionIndex, ARecordLeftBehindAFlushedFileIsNotCountedAgain) {
     record = **r;
     ASSERT_TRUE((*s)->position_index().Flush().ok());
     // A crash between the file's ingestion and the record's deletion.
-    ASSERT_TRUE((*s)->db()
-                    ->Put(rocksdb::WriteOptions(), (*s)->meta(),
-                          UnindexedKey(1), record)
-                    .ok());
+    ASSERT_TRUE((*s)->Put((*s)->meta(), UnindexedKey(1), record).ok());
   }
   auto s = Store::Open(db, Options());
   ASSERT_TRUE(s.ok()) << s.status();

@@ -1,7 +1,9 @@
 // PositionValue encoding and merging, and the aggregate merge.
 #include "store/position_value.h"
 
+#include <algorithm>
 #include <random>
+#include <string>
 
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
@@ -23,8 +25,10 @@ TEST(PositionValue, RoundTrips) {
   PositionValue v;
   v.reached.Add(rules::Winner::kBlack);
   v.reached.Add(rules::Winner::kNone);
-  v.continuations.push_back(Cont(0, rules::Winner::kNone, GameId::SelfPlay(1, 3)));
-  v.continuations.push_back(Cont(5, rules::Winner::kBlack, GameId::SelfPlay(1, 2)));
+  v.continuations.push_back(
+      Cont(0, rules::Winner::kNone, GameId::SelfPlay(1, 3)));
+  v.continuations.push_back(
+      Cont(5, rules::Winner::kBlack, GameId::SelfPlay(1, 2)));
   GameId imported;
   imported.kind = GameId::Kind::kImported;
   imported.hi = ~uint64_t{0};
@@ -47,9 +51,62 @@ TEST(PositionValue, OneGameTakesFewBytes) {
   EXPECT_LE(EncodePositionValue(v).size(), 17u);
 }
 
+// The fast path's encoder writes exactly EncodePositionValue() of the
+// delta it stands for, which decodes back to that delta: every winner,
+// with and without a continuation, moves of one to three varint bytes, and
+// ids from the shortest to the longest encoding.
+TEST(PositionValue, OneGameValueEncoderWritesEncodePositionValuesBytes) {
+  const GameId ids[] = {
+      GameId::SelfPlay(0, 0), GameId::SelfPlay(12, 345678),
+      GameId{GameId::Kind::kImported, ~uint64_t{0}, ~uint64_t{0}}};
+  const rules::Winner winners[] = {rules::Winner::kNone, rules::Winner::kBlack,
+                                   rules::Winner::kWhite, rules::Winner::kDraw};
+  int checked = 0;
+  for (const GameId& id : ids) {
+    for (rules::Winner w : winners) {
+      const OneGameValueEncoder encoder(w, id);
+      for (int move : {-1, 0, 1, 127, 128, 361, 16383, 16384, 65535}) {
+        const bool has_next = move >= 0;
+        PositionValue v;
+        v.reached.Add(w);
+        if (has_next) {
+          v.continuations.push_back(Cont(static_cast<uint16_t>(move), w, id));
+        }
+        char buf[OneGameValueEncoder::kMaxBytes + 1];
+        buf[OneGameValueEncoder::kMaxBytes] = '!';
+        const char* end = encoder.EncodeTo(
+            buf, has_next, static_cast<uint16_t>(std::max(move, 0)));
+        const std::string got(buf, static_cast<size_t>(end - buf));
+        EXPECT_EQ(got, EncodePositionValue(v)) << "move " << move;
+        EXPECT_EQ(buf[OneGameValueEncoder::kMaxBytes], '!');
+        auto back = DecodePositionValue(got);
+        ASSERT_TRUE(back.ok()) << back.status();
+        EXPECT_EQ(*back, v);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 3 * 4 * 9);
+}
+
+TEST(PositionValue, FieldEncodersStayWithinTheirMostBytes) {
+  Outcome most;
+  most.games = most.black = most.white = most.draws = ~uint64_t{0};
+  char buf[kMaxOutcomeBytes];
+  EXPECT_EQ(EncodeOutcome(buf, most), buf + kMaxOutcomeBytes);
+  const GameId longest{GameId::Kind::kImported, ~uint64_t{0}, ~uint64_t{0}};
+  char id[kMaxGameIdBytes];
+  EXPECT_EQ(EncodeGameId(id, longest), id + kMaxGameIdBytes);
+  Outcome one;
+  one.Add(rules::Winner::kDraw);
+  EXPECT_EQ(EncodeOutcome(buf, one), buf + 4);
+  EXPECT_EQ(std::string(buf, 4), std::string("\x01\x00\x00\x01", 4));
+}
+
 TEST(PositionValue, CountsBeyondTheGamesAreRejected) {
   // games 1, black 1, white 1: more wins than games.
-  EXPECT_FALSE(DecodePositionValue(std::string("\x01\x01\x01\x00\x00", 5)).ok());
+  EXPECT_FALSE(
+      DecodePositionValue(std::string("\x01\x01\x01\x00\x00", 5)).ok());
   // games 2, black 1, white 0, draws 0 -> one void.
   auto v = DecodePositionValue(std::string("\x02\x01\x00\x00\x00", 5));
   ASSERT_TRUE(v.ok()) << v.status();
@@ -59,7 +116,8 @@ TEST(PositionValue, CountsBeyondTheGamesAreRejected) {
 TEST(PositionValue, MalformedInputIsAnErrorNotACrash) {
   PositionValue v;
   v.reached.Add(rules::Winner::kWhite);
-  v.continuations.push_back(Cont(5, rules::Winner::kWhite, GameId::SelfPlay(1, 2)));
+  v.continuations.push_back(
+      Cont(5, rules::Winner::kWhite, GameId::SelfPlay(1, 2)));
   const std::string good = EncodePositionValue(v);
   for (size_t n = 0; n < good.size(); ++n) {
     EXPECT_FALSE(DecodePositionValue(good.substr(0, n)).ok()) << n;
@@ -71,11 +129,14 @@ TEST(PositionValue, MalformedInputIsAnErrorNotACrash) {
 TEST(PositionValue, MergeAddsCountsByMoveAndKeepsFirstExamples) {
   PositionValue a;
   a.reached.Add(rules::Winner::kBlack);
-  a.continuations.push_back(Cont(7, rules::Winner::kBlack, GameId::SelfPlay(1, 1)));
+  a.continuations.push_back(
+      Cont(7, rules::Winner::kBlack, GameId::SelfPlay(1, 1)));
   PositionValue b;
   b.reached.Add(rules::Winner::kWhite);
-  b.continuations.push_back(Cont(2, rules::Winner::kWhite, GameId::SelfPlay(1, 2)));
-  b.continuations.push_back(Cont(7, rules::Winner::kWhite, GameId::SelfPlay(1, 3)));
+  b.continuations.push_back(
+      Cont(2, rules::Winner::kWhite, GameId::SelfPlay(1, 2)));
+  b.continuations.push_back(
+      Cont(7, rules::Winner::kWhite, GameId::SelfPlay(1, 3)));
   MergePositionValues(&a, b);
   EXPECT_EQ(a.reached.games, 2u);
   EXPECT_EQ(a.reached.black, 1u);
@@ -84,15 +145,17 @@ TEST(PositionValue, MergeAddsCountsByMoveAndKeepsFirstExamples) {
   EXPECT_EQ(a.continuations[0].move, 2);
   const Continuation& seven = a.continuations[1];
   EXPECT_EQ(seven.outcome.games, 2u);
-  EXPECT_EQ(seven.examples,
-            (std::vector<GameId>{GameId::SelfPlay(1, 1), GameId::SelfPlay(1, 3)}));
+  EXPECT_EQ(seven.examples, (std::vector<GameId>{GameId::SelfPlay(1, 1),
+                                                 GameId::SelfPlay(1, 3)}));
   // Examples are capped.
   for (uint64_t i = 10; i < 20; ++i) {
     PositionValue c;
-    c.continuations.push_back(Cont(7, rules::Winner::kDraw, GameId::SelfPlay(2, i)));
+    c.continuations.push_back(
+        Cont(7, rules::Winner::kDraw, GameId::SelfPlay(2, i)));
     MergePositionValues(&a, c);
   }
-  EXPECT_EQ(a.continuations[1].examples.size(), static_cast<size_t>(kMaxExamples));
+  EXPECT_EQ(a.continuations[1].examples.size(),
+            static_cast<size_t>(kMaxExamples));
   EXPECT_EQ(a.continuations[1].outcome.draws, 10u);
 }
 
@@ -102,7 +165,8 @@ TEST(PositionValue, MergeIsAssociative) {
     PositionValue v;
     v.reached.Add(i % 2 ? rules::Winner::kBlack : rules::Winner::kWhite);
     v.continuations.push_back(Cont(static_cast<uint16_t>(i % 3),
-                                   rules::Winner::kBlack, GameId::SelfPlay(1, i)));
+                                   rules::Winner::kBlack,
+                                   GameId::SelfPlay(1, i)));
     parts.push_back(v);
   }
   PositionValue left;
@@ -149,7 +213,6 @@ TEST(Aggregate, FromGameAndMerge) {
   EXPECT_EQ(a.results_with_cycle().games(), 1u);
   EXPECT_EQ(a.cycles(0).examples_size(), 1);
 }
-
 
 // The ingest committer accumulates a batch with AggregateBuilder; the
 // result must equal merging each game's delta, as the merge operator

@@ -2,8 +2,11 @@
 // merge operators under flush and compaction, counters, configs.
 #include "store/store.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "store/configs.h"
@@ -53,10 +56,7 @@ TEST_F(StoreTest, RefusesAnotherFormatVersion) {
   {
     auto s = Open();
     ASSERT_NE(s, nullptr);
-    ASSERT_TRUE(
-        s->db()
-            ->Put(rocksdb::WriteOptions(), s->meta(), FormatVersionKey(), "999")
-            .ok());
+    ASSERT_TRUE(s->Put(s->meta(), FormatVersionKey(), "999").ok());
   }
   auto s = Store::Open(dir_.string(), options_);
   ASSERT_FALSE(s.ok());
@@ -111,9 +111,7 @@ TEST_F(StoreTest, PositionMergesSurviveFlushAndCompaction) {
     EXPECT_EQ(v->continuations[0].outcome.games, 75u);
     EXPECT_EQ(v->continuations[0].examples.front(), GameId::SelfPlay(1, 0));
     ASSERT_TRUE(s->Flush().ok());
-    rocksdb::CompactRangeOptions cro;
-    ASSERT_TRUE(
-        s->db()->CompactRange(cro, s->positions(), nullptr, nullptr).ok());
+    ASSERT_TRUE(s->Compact(s->positions()).ok());
   }
 }
 
@@ -166,6 +164,135 @@ TEST_F(StoreTest, SizesReportEveryColumnFamily) {
   auto s = Open();
   const StoreSizes sizes = s->Sizes();
   EXPECT_EQ(sizes.column_families.size(), 5u);
+}
+
+TEST_F(StoreTest, PutDeleteAndContains) {
+  auto s = Open();
+  ASSERT_NE(s, nullptr);
+  ASSERT_TRUE(s->Put(s->jobs(), "a", "1").ok());
+  ASSERT_TRUE(s->Put(s->jobs(), "b", "2", Durability::kSync).ok());
+  ASSERT_TRUE(s->Put(s->jobs(), "c", "3", Durability::kNoSync).ok());
+  ASSERT_TRUE(s->Delete(s->jobs(), "b", Durability::kNoSync).ok());
+  EXPECT_EQ(s->Get(s->jobs(), "a")->value_or(""), "1");
+  EXPECT_FALSE(s->Get(s->jobs(), "b")->has_value());
+  // Another family does not see them.
+  EXPECT_FALSE(s->Get(s->games(), "a")->has_value());
+  auto found = s->Contains(s->jobs(), {"c", "b", "a", "zz", "a"});
+  ASSERT_TRUE(found.ok()) << found.status();
+  EXPECT_EQ(*found, (std::vector<bool>{true, false, true, false, true}));
+  auto none = s->Contains(s->jobs(), {});
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+}
+
+// Cursors: whole families, prefixes (a seek below the prefix lands on its
+// first key, none goes past it, a prefix of 0xff bytes has no upper bound),
+// and the positions family (prefix extractor) read in total order.
+TEST_F(StoreTest, CursorsScanFamiliesAndPrefixesInKeyOrder) {
+  auto s = Open();
+  ASSERT_NE(s, nullptr);
+  const std::vector<std::string> keys = {"a",
+                                         "b",
+                                         "b\x01",
+                                         "ba",
+                                         "bb",
+                                         "c",
+                                         std::string("\xff", 1),
+                                         std::string("\xff\xff", 2),
+                                         std::string("\xff\xff\x01", 3)};
+  rocksdb::WriteBatch wb;
+  for (const std::string& k : keys) wb.Put(s->jobs(), k, "v" + k);
+  ASSERT_TRUE(s->Commit(&wb).ok());
+  auto scan = [&](const ScanOptions& o, absl::string_view seek = {}) {
+    std::vector<std::string> got;
+    Cursor it = s->NewCursor(s->jobs(), o);
+    if (seek.empty()) {
+      it.SeekToFirst();
+    } else {
+      it.Seek(seek);
+    }
+    for (; it.Valid(); it.Next()) {
+      EXPECT_EQ(it.value(), "v" + std::string(it.key()));
+      got.emplace_back(it.key());
+    }
+    EXPECT_TRUE(it.status().ok()) << it.status();
+    return got;
+  };
+  EXPECT_EQ(scan({}), keys);
+  EXPECT_EQ(scan({.prefix = "b"}),
+            (std::vector<std::string>{"b", "b\x01", "ba", "bb"}));
+  EXPECT_EQ(scan({.prefix = "b"}, "a"),
+            (std::vector<std::string>{"b", "b\x01", "ba", "bb"}));
+  EXPECT_EQ(scan({.prefix = "b"}, "b\x02"),
+            (std::vector<std::string>{"ba", "bb"}));
+  EXPECT_TRUE(scan({.prefix = "b"}, "c").empty());
+  EXPECT_TRUE(scan({.prefix = "x"}).empty());
+  EXPECT_EQ(scan({.prefix = std::string("\xff\xff", 2)}),
+            (std::vector<std::string>{std::string("\xff\xff", 2),
+                                      std::string("\xff\xff\x01", 3)}));
+  EXPECT_EQ(
+      scan({.prefix = "", .fill_cache = false, .readahead_bytes = 1u << 20}),
+      keys);
+  EXPECT_EQ(scan({}, "bb"),
+            (std::vector<std::string>(keys.begin() + 4, keys.end())));
+
+  // Positions of two boards, written as merges: a cursor sees all of them,
+  // in key order, across the extractor's prefixes.
+  rocksdb::WriteBatch pw;
+  std::vector<std::string> positions;
+  for (uint64_t h : {3, 1, 2}) {
+    for (uint32_t config : {2u, 1u}) {
+      const std::string key =
+          PositionKey({9, 9, rules::Hash128{h, h}, config, 20240101});
+      PositionValue v;
+      v.reached.Add(rules::Winner::kBlack);
+      pw.Merge(s->positions(), key, EncodePositionValue(v));
+      positions.push_back(key);
+    }
+  }
+  ASSERT_TRUE(s->Commit(&pw).ok());
+  std::sort(positions.begin(), positions.end());
+  for (int round = 0; round < 2; ++round) {
+    std::vector<std::string> got;
+    Cursor it = s->NewCursor(s->positions());
+    for (it.SeekToFirst(); it.Valid(); it.Next()) got.emplace_back(it.key());
+    ASSERT_TRUE(it.status().ok()) << it.status();
+    EXPECT_EQ(got, positions) << "round " << round;
+    Cursor one = s->NewCursor(
+        s->positions(), {.prefix = PositionPrefix(9, 9, rules::Hash128{2, 2})});
+    int n = 0;
+    for (one.SeekToFirst(); one.Valid(); one.Next()) ++n;
+    EXPECT_EQ(n, 2);
+    ASSERT_TRUE(s->Flush().ok());
+    ASSERT_TRUE(s->Compact(s->positions()).ok());
+  }
+}
+
+// Point writes and health(): writes that succeed keep it healthy; after
+// one fails, whatever its durability, health() reports the failure (the
+// first one is the cause and stays while writes keep failing).
+TEST_F(StoreTest, PointWritesRecordTheirOutcomeInHealth) {
+  auto fs = std::make_shared<qipu::testing::FullDiskFileSystem>();
+  std::unique_ptr<rocksdb::Env> env = qipu::testing::EnvOver(fs);
+  options_.env = env.get();
+  auto s = Open();
+  ASSERT_NE(s, nullptr);
+  ASSERT_TRUE(s->Put(s->jobs(), "lease", "1", Durability::kNoSync).ok());
+  ASSERT_TRUE(s->Delete(s->jobs(), "lease", Durability::kSync).ok());
+  EXPECT_FALSE(s->health().failing());
+  fs->SetFull(true);
+  const absl::Status failed =
+      s->Put(s->jobs(), "lease2", "2", Durability::kNoSync);
+  EXPECT_TRUE(absl::IsResourceExhausted(failed)) << failed;
+  EXPECT_TRUE(s->health().failing());
+  const absl::Status why = s->health().Get();
+  EXPECT_NE(why.message().find(dir_.string()), absl::string_view::npos) << why;
+  EXPECT_NE(why.message().find("injected: no space left"),
+            absl::string_view::npos)
+      << why;
+  EXPECT_FALSE(s->Delete(s->jobs(), "lease2", Durability::kNoSync).ok());
+  EXPECT_EQ(s->health().Get(), why);
+  fs->SetFull(false);
 }
 
 // A Put of `key` in the games column family, committed.
