@@ -27,7 +27,7 @@ using ::qipu::test_util::Lines;
 QueryBenchOptions ShortRun() {
   QueryBenchOptions o;
   o.size = 9;
-  o.seconds = 0.3;
+  o.seconds = 0.5;
   o.threads = 2;
   o.inflight = 2;
   o.plies = 4;
@@ -42,7 +42,7 @@ void ExpectConsistent(const QueryBenchResult& r) {
   EXPECT_EQ(r.inflight, 2);
   EXPECT_EQ(r.errors, 0u) << r.first_error;
   EXPECT_GT(r.queries, 0u);
-  EXPECT_GE(r.seconds, 0.3);
+  EXPECT_GE(r.seconds, 0.5);
   EXPECT_DOUBLE_EQ(r.qps, r.queries / r.seconds);
   EXPECT_GT(r.p50_ms, 0);
   EXPECT_LE(r.p50_ms, r.p90_ms);
