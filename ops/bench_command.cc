@@ -5,9 +5,9 @@
 #include <memory>
 #include <string>
 
+#include "bench/playout_rate.h"
 #include "nlohmann/json.hpp"
 #include "ops/commands.h"
-#include "ops/playout_rate.h"
 #include "rules/coord.h"
 #include "rules/rules.h"
 
@@ -36,14 +36,14 @@ int RunPlayoutBench(const PlayoutBenchOptions& o) {
                  std::string(r.status().message()).c_str());
     return 2;
   }
-  PlayoutRateOptions ro;
+  bench::PlayoutRateOptions ro;
   ro.size = o.size;
   ro.threads = o.threads;
   ro.seconds = o.seconds;
   ro.mode = o.mode;
   ro.rules = *r;
   ro.seed = o.seed;
-  const PlayoutRate rate = MeasurePlayouts(ro);
+  const bench::PlayoutRate rate = bench::MeasurePlayouts(ro);
   const double dt = rate.seconds;
   const double pps = rate.playouts_per_sec;
   const double mps = rate.moves_per_sec;

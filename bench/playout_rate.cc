@@ -1,4 +1,4 @@
-#include "ops/playout_rate.h"
+#include "bench/playout_rate.h"
 
 #include <atomic>
 #include <chrono>
@@ -10,7 +10,7 @@
 #include "rules/game.h"
 #include "rules/playout.h"
 
-namespace qipu::ops {
+namespace qipu::bench {
 namespace {
 
 struct ThreadCount {
@@ -51,6 +51,9 @@ void PlayoutLoop(const PlayoutRateOptions& o, uint64_t seed,
 }  // namespace
 
 PlayoutRate MeasurePlayouts(const PlayoutRateOptions& o) {
+  // One plain thread per playing thread, not base::WorkPool: the threads
+  // are what is measured (T threads playing for D seconds, each with its
+  // own seed), not a loop of known length.
   std::atomic<bool> stop{false};
   std::vector<ThreadCount> counts(o.threads);
   std::vector<std::thread> threads;
@@ -76,4 +79,4 @@ PlayoutRate MeasurePlayouts(const PlayoutRateOptions& o) {
   return r;
 }
 
-}  // namespace qipu::ops
+}  // namespace qipu::bench

@@ -1,14 +1,15 @@
 // Playout throughput of the rules core on several threads: what `qipu bench
-// playouts` prints and what `qipu bench local` compares `qipu local` with.
-#ifndef QIPU_OPS_PLAYOUT_RATE_H_
-#define QIPU_OPS_PLAYOUT_RATE_H_
+// playouts` prints and what the local benchmark (local_bench.h) compares
+// `qipu local` with.
+#ifndef QIPU_BENCH_PLAYOUT_RATE_H_
+#define QIPU_BENCH_PLAYOUT_RATE_H_
 
 #include <cstdint>
 #include <string>
 
 #include "rules/rules.h"
 
-namespace qipu::ops {
+namespace qipu::bench {
 
 // What to measure. Plain value.
 struct PlayoutRateOptions {
@@ -39,8 +40,9 @@ struct PlayoutRate {
 // Plays light-policy playouts from the empty board on `o.threads` threads
 // for `o.seconds` and counts them. Blocks for the duration; the caller
 // validates the options first. Thread-safe (shares nothing).
+// playouts_per_sec and moves_per_sec are the counts over `seconds`.
 PlayoutRate MeasurePlayouts(const PlayoutRateOptions& o);
 
-}  // namespace qipu::ops
+}  // namespace qipu::bench
 
-#endif  // QIPU_OPS_PLAYOUT_RATE_H_
+#endif  // QIPU_BENCH_PLAYOUT_RATE_H_
