@@ -14,20 +14,35 @@ namespace qipu::store {
 
 namespace {
 
-// Walks the first min(plies, depth) plies of `record` and calls
+// Walks the first n = min(plies, depth) plies of `record` and calls
 // sink(position, first_occurrence, has_next, canonical_move) for every
 // position from the start to ply n: `has_next` is false for the last one;
 // `canonical_move` (dense index + 1, 0 = pass) is meaningful with
 // has_next. Positions repeated within the game come with
 // first_occurrence = false.
+//
+// The side to move folded into a position's key is the colour of the move
+// the record plays next there -- also at ply n when the depth, not the
+// record, ends the walk -- so a record that moves one colour twice in a
+// row (a free-placement handicap given as B, B, W...) files the second
+// move under "Black to move". After the record's last accepted move it is
+// the natural one: the opponent of that move's colour. Before the first
+// move it is also the natural one when the record has none: the setup's
+// PL, White after a root handicap setup of black stones, else Black. A
+// record whose moves follow exactly these natural sides (every record
+// that alternates colours) gets the keys it got before the next move's
+// colour was used (issue 16; tests/store/indexer_format_test.cc pins
+// them), which is why kFormatVersion did not change.
 template <typename Sink>
 void WalkOpening(const rules::GameRecord& record, int plies, int depth,
                  Sink sink) {
   using rules::Color;
   const int w = record.width;
   const int h = record.height;
-  const int n =
-      std::min<int>({plies, depth, static_cast<int>(record.moves.size())});
+  // Moves the rules accepted; each names the side to move before it.
+  const int recorded =
+      std::min<int>(plies, static_cast<int>(record.moves.size()));
+  const int n = std::min(recorded, depth);
   if (n < 0) return;
   // An empty board copied, not built: building one walks every cell
   // (3 us on 19x19, more than the walk itself). The boards are on the
@@ -46,6 +61,8 @@ void WalkOpening(const rules::GameRecord& record, int plies, int depth,
   board.CopyFrom(empty);
   rules::SymmetricHasher hasher(w, h);
   rules::RemovedStones removed;
+  // The side to move: the natural one until the loop reads the next
+  // recorded move's colour.
   Color to_play = Color::kBlack;
   size_t next_setup = 0;
   // Canonical keys seen so far (a position counts once per game).
@@ -73,6 +90,7 @@ void WalkOpening(const rules::GameRecord& record, int plies, int depth,
 
   for (int k = 0; k <= n; ++k) {
     apply_setup(k);
+    if (k < recorded) to_play = record.moves[k].color;
     const rules::CanonicalKey key = hasher.Canonical(to_play);
     const bool first =
         std::find(seen.begin(), seen.end(), key.key) == seen.end();

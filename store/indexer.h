@@ -5,6 +5,14 @@
 // the canonical frame) with that outcome and the game as example. A
 // position is counted once per game, at its first occurrence.
 //
+// The side to move at a position is the colour of the move the record
+// plays next there, as recorded: records may move one colour twice in a
+// row (a free-placement handicap given as moves), and each continuation is
+// filed under the side that really played it. At the record's end it is
+// the natural side (the opponent of the last move; before any move the
+// setup's PL, or White after a root handicap setup, or Black). Records
+// that alternate colours index exactly as before this rule (issue 16).
+//
 // Two outputs: IndexGame() gives decoded deltas (tests, tools), and
 // IndexGameOps() the same entries already encoded for the position index
 // (store/position_index.h) in one flat buffer, without a heap allocation

@@ -1,6 +1,11 @@
 // The opening indexer: symmetric openings fold together, moves are named
-// in the canonical frame, a position counts once per game.
+// in the canonical frame, a position counts once per game, and the side to
+// move is the colour of the next recorded move (same-colour runs, passes,
+// setups).
 #include "store/indexer.h"
+
+#include <algorithm>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "rules/game.h"
@@ -83,6 +88,86 @@ TEST(Indexer, HandicapSetupGivesWhiteTheMove) {
             rules::SymmetricHasher(b).Canonical(Color::kWhite).key);
 }
 
+// The canonical key of `points` (black, then white) with `to_play` to move
+// on a 9x9 board.
+rules::Hash128 Key9(std::vector<rules::Point> black,
+                    std::vector<rules::Point> white, Color to_play) {
+  rules::Board b(9, 9);
+  for (rules::Point p : black) b.SetStone(p, Color::kBlack);
+  for (rules::Point p : white) b.SetStone(p, Color::kWhite);
+  return rules::SymmetricHasher(b).Canonical(to_play).key;
+}
+
+TEST(Indexer, SameColourRunFilesEachMoveUnderItsRealColour) {
+  // A free-placement handicap given as moves: B C3, B G7, then W E5.
+  const rules::Point c3 = MakePoint(2, 6), g7 = MakePoint(6, 2),
+                     e5 = MakePoint(4, 4);
+  rules::GameRecord r;
+  r.width = r.height = 9;
+  r.moves = {{Color::kBlack, c3}, {Color::kBlack, g7}, {Color::kWhite, e5}};
+  auto g = IndexGame(r, 3, 10, rules::Winner::kWhite, GameId::SelfPlay(1, 0));
+  ASSERT_EQ(g.size(), 4u);
+  EXPECT_EQ(g[0].position, Key9({}, {}, Color::kBlack));
+  // After B C3 Black moves again: "Black to move", continuation G7.
+  EXPECT_EQ(g[1].position, Key9({c3}, {}, Color::kBlack));
+  EXPECT_NE(g[1].position, Key9({c3}, {}, Color::kWhite));
+  ASSERT_EQ(g[1].delta.continuations.size(), 1u);
+  EXPECT_EQ(g[2].position, Key9({c3, g7}, {}, Color::kWhite));
+  // The record's end: the natural side, the opponent of the last move.
+  EXPECT_EQ(g[3].position, Key9({c3, g7}, {e5}, Color::kBlack));
+  EXPECT_TRUE(g[3].delta.continuations.empty());
+
+  // Cut by the depth after B C3: the last position is the one Black moves
+  // from again (as the full walk filed it), with no continuation.
+  auto cut = IndexGame(r, 3, 1, rules::Winner::kWhite, GameId::SelfPlay(1, 0));
+  ASSERT_EQ(cut.size(), 2u);
+  EXPECT_EQ(cut[1].position, g[1].position);
+  EXPECT_TRUE(cut[1].delta.continuations.empty());
+
+  // The record ends inside the run: White would move next.
+  auto ended =
+      IndexGame(r, 2, 10, rules::Winner::kWhite, GameId::SelfPlay(1, 0));
+  ASSERT_EQ(ended.size(), 3u);
+  EXPECT_EQ(ended[2].position, Key9({c3, g7}, {}, Color::kWhite));
+  // Moves past `plies` (rejected by the rules) name no side to move.
+  auto rejected =
+      IndexGame(r, 1, 10, rules::Winner::kWhite, GameId::SelfPlay(1, 0));
+  ASSERT_EQ(rejected.size(), 2u);
+  EXPECT_EQ(rejected[1].position, Key9({c3}, {}, Color::kWhite));
+}
+
+TEST(Indexer, PassesAndSetupsGiveWayToTheRecordedColour) {
+  const rules::Point c3 = MakePoint(2, 6), e5 = MakePoint(4, 4);
+  // An explicit pass keeps the colours alternating: B C3, W pass, B E5.
+  rules::GameRecord p;
+  p.width = p.height = 9;
+  p.moves = {
+      {Color::kBlack, c3}, {Color::kWhite, rules::kPass}, {Color::kBlack, e5}};
+  auto g = IndexGame(p, 3, 10, rules::Winner::kBlack, GameId::SelfPlay(1, 0));
+  ASSERT_EQ(g.size(), 4u);
+  EXPECT_EQ(g[1].position, Key9({c3}, {}, Color::kWhite));
+  EXPECT_EQ(g[1].delta.continuations[0].move, 0);  // pass
+  EXPECT_EQ(g[2].position, Key9({c3}, {}, Color::kBlack));
+
+  // A root setup with PL[W] whose record has Black move first: the record
+  // wins (Black to move), and without moves PL decides.
+  rules::GameRecord s;
+  s.width = s.height = 9;
+  rules::SetupStep step;
+  step.black = {c3};
+  step.to_play = Color::kWhite;
+  s.setup.push_back(step);
+  s.moves = {{Color::kBlack, e5}};
+  auto first =
+      IndexGame(s, 1, 10, rules::Winner::kBlack, GameId::SelfPlay(1, 0));
+  ASSERT_EQ(first.size(), 2u);
+  EXPECT_EQ(first[0].position, Key9({c3}, {}, Color::kBlack));
+  auto none =
+      IndexGame(s, 0, 10, rules::Winner::kBlack, GameId::SelfPlay(1, 0));
+  ASSERT_EQ(none.size(), 1u);
+  EXPECT_EQ(none[0].position, Key9({c3}, {}, Color::kWhite));
+}
+
 TEST(Indexer, BoardsOfOtherSizesInBetweenChangeNothing) {
   const rules::GameRecord small =
       Game9({MakePoint(2, 2), MakePoint(6, 6), MakePoint(4, 4)});
@@ -116,7 +201,69 @@ TEST(Indexer, BoardsOfOtherSizesInBetweenChangeNothing) {
 // what IndexGame() finds (the ingest path encodes without building
 // PositionValues): random games on several boards, depths beyond the
 // game's length, both winners and a draw, a self-play id and an imported
-// one with full-width halves (the longest example encoding).
+// one with full-width halves (the longest example encoding); records with
+// same-colour runs too.
+// A legal record of light-policy moves whose colour repeats the previous
+// one about a third of the time (runs of one colour, passes included),
+// ending at two passes or 2 * size * size plies.
+rules::GameRecord RandomRunsRecord(int size, rules::Rng& rng) {
+  rules::GameRecord r;
+  r.width = r.height = size;
+  rules::Board b(size, size);
+  Color c = Color::kBlack;
+  int passes = 0;
+  for (int k = 0; k < 2 * size * size && passes < 2; ++k) {
+    if (k > 0 && rng.Below(3) != 0) c = rules::Opponent(c);
+    const rules::Point p = rules::LightMove(b, c, rng);
+    r.moves.push_back({c, p});
+    if (p == rules::kPass) {
+      b.Pass();
+      ++passes;
+    } else {
+      b.Play(p, c);
+      passes = 0;
+    }
+  }
+  return r;
+}
+
+// Over records with same-colour runs, each indexed position is the board
+// before move k with the colour of move k to move (rebuilt here from a
+// fresh board at every ply, the last one with the opponent of the last
+// move), first occurrences only.
+TEST(Indexer, KeysCarryTheColourOfTheNextRecordedMove) {
+  rules::Rng rng(16);
+  int runs = 0;
+  for (int g = 0; g < 12; ++g) {
+    const rules::GameRecord r = RandomRunsRecord(9, rng);
+    const int n = static_cast<int>(r.moves.size());
+    const auto got = IndexGame(r, n, n, rules::Winner::kBlack,
+                               GameId::SelfPlay(1, static_cast<uint64_t>(g)));
+    std::vector<rules::Hash128> want;
+    rules::Board b(9, 9);
+    for (int k = 0; k <= n; ++k) {
+      const Color side =
+          k < n ? r.moves[k].color : rules::Opponent(r.moves[n - 1].color);
+      const rules::Hash128 key = rules::SymmetricHasher(b).Canonical(side).key;
+      if (std::find(want.begin(), want.end(), key) == want.end()) {
+        want.push_back(key);
+      }
+      if (k == n) break;
+      if (k > 0 && r.moves[k].color == r.moves[k - 1].color) ++runs;
+      if (r.moves[k].point == rules::kPass) {
+        b.Pass();
+      } else {
+        b.Play(r.moves[k].point, r.moves[k].color);
+      }
+    }
+    ASSERT_EQ(got.size(), want.size()) << g;
+    for (size_t i = 0; i < want.size(); ++i) {
+      EXPECT_EQ(got[i].position, want[i]) << g << " " << i;
+    }
+  }
+  EXPECT_GT(runs, 100);
+}
+
 TEST(Indexer, IndexGameOpsEncodesExactlyWhatIndexGameFinds) {
   rules::Rng rng(2024);
   const GameId ids[] = {
@@ -126,12 +273,16 @@ TEST(Indexer, IndexGameOpsEncodesExactlyWhatIndexGameFinds) {
                                    rules::Winner::kDraw};
   int checked = 0;
   for (int size : {5, 9, 19}) {
-    for (int g = 0; g < 6; ++g) {
-      rules::Game game(size, size, *rules::PresetRules("chinese"));
-      rules::FullPlayout(game, rng);
+    for (int g = 0; g < 8; ++g) {
       rules::GameRecord record;
-      record.width = record.height = size;
-      record.moves = game.moves();
+      if (g < 6) {
+        rules::Game game(size, size, *rules::PresetRules("chinese"));
+        rules::FullPlayout(game, rng);
+        record.width = record.height = size;
+        record.moves = game.moves();
+      } else {
+        record = RandomRunsRecord(size, rng);
+      }
       const int plies = static_cast<int>(record.moves.size());
       const int depth = g % 2 == 0 ? 30 : plies + 5;
       const GameId& id = ids[g % 2];
@@ -153,7 +304,7 @@ TEST(Indexer, IndexGameOpsEncodesExactlyWhatIndexGameFinds) {
       EXPECT_EQ(i, expected.size());
     }
   }
-  EXPECT_GT(checked, 200);
+  EXPECT_GT(checked, 300);
 }
 
 }  // namespace
