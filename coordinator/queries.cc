@@ -173,29 +173,103 @@ rules::Rules OpeningsReplayRules(const Filter& filter) {
   return r;
 }
 
-absl::StatusOr<OpeningPosition> ReplayOpening(
-    int width, int height, const rules::Rules& rules, int handicap,
-    const std::vector<std::string>& moves) {
+absl::StatusOr<rules::Move> ParseOpeningMove(absl::string_view text, int width,
+                                             int height) {
+  rules::Move m{rules::Color::kEmpty, rules::kPass};
+  absl::string_view vertex = text;
+  if (const size_t colon = text.find(':'); colon != absl::string_view::npos) {
+    const absl::string_view colour = text.substr(0, colon);
+    if (colour == "B" || colour == "b") {
+      m.color = rules::Color::kBlack;
+    } else if (colour == "W" || colour == "w") {
+      m.color = rules::Color::kWhite;
+    } else {
+      return absl::InvalidArgumentError(
+          absl::StrCat("colour '", colour, "' is not B or W (like B:Q16)"));
+    }
+    vertex = text.substr(colon + 1);
+    if (vertex.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("no vertex after '", colour, ":' (like ", colour,
+                       ":Q16 or ", colour, ":pass)"));
+    }
+  }
+  auto p = rules::ParseGtpPoint(vertex, width, height);
+  if (!p.ok()) return p.status();
+  if (*p == rules::kResign) {
+    return absl::InvalidArgumentError("resignation is not a move");
+  }
+  m.point = *p;
+  return m;
+}
+
+absl::StatusOr<OpeningPosition> ReplayOpening(int width, int height,
+                                              const rules::Rules& rules,
+                                              int handicap,
+                                              const OpeningLine& line) {
   if (absl::Status s = rules::ValidateSize(width, height); !s.ok()) return s;
+  if (line.to_play != rules::Color::kEmpty &&
+      line.to_play != rules::Color::kBlack &&
+      line.to_play != rules::Color::kWhite) {
+    return absl::InvalidArgumentError("to_play: neither Black nor White");
+  }
   rules::Game game(width, height, rules);
-  if (handicap >= 2) {
+  if (!line.setup.empty()) {
+    std::vector<rules::Point> stones[2];
+    std::vector<bool> taken(static_cast<size_t>(width * height), false);
+    for (size_t i = 0; i < line.setup.size(); ++i) {
+      const std::string& text = line.setup[i];
+      auto where = [&] {
+        return absl::StrCat("setup: stone ", i + 1, " '", text, "'");
+      };
+      auto m = ParseOpeningMove(text, width, height);
+      if (!m.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(where(), ": ", m.status().message()));
+      }
+      if (m->color == rules::Color::kEmpty) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(where(), ": a setup stone names its colour (B:", text,
+                         " or W:", text, ")"));
+      }
+      if (m->point == rules::kPass) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(where(), ": pass is not a stone"));
+      }
+      const int dense = rules::DenseIndex(m->point, width);
+      if (taken[static_cast<size_t>(dense)]) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(where(), ": ", rules::GtpPoint(m->point, height),
+                         " is set up twice"));
+      }
+      taken[static_cast<size_t>(dense)] = true;
+      stones[m->color == rules::Color::kWhite ? 1 : 0].push_back(m->point);
+    }
+    // As the indexer reads a handicap game's root setup: black stones only
+    // in a game with a handicap give White the first move.
+    const rules::Color first = handicap >= 2 && stones[1].empty()
+                                   ? rules::Color::kWhite
+                                   : rules::Color::kBlack;
+    if (absl::Status s = game.ApplySetup(stones[0], stones[1], {}, first);
+        !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("setup: ", s.message()));
+    }
+  } else if (handicap >= 2) {
     if (absl::Status s = game.PlaceHandicap(handicap); !s.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat("filter.handicap: ", s.message()));
     }
   }
-  for (size_t i = 0; i < moves.size(); ++i) {
-    const std::string& text = moves[i];
-    auto p = rules::ParseGtpPoint(text, width, height);
-    if (!p.ok()) {
+  for (size_t i = 0; i < line.moves.size(); ++i) {
+    const std::string& text = line.moves[i];
+    auto m = ParseOpeningMove(text, width, height);
+    if (!m.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "moves: move ", i + 1, " '", text, "': ", p.status().message()));
+          "moves: move ", i + 1, " '", text, "': ", m.status().message()));
     }
-    if (*p == rules::kResign) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "moves: move ", i + 1, " '", text, "': resignation is not a move"));
-    }
-    const rules::MoveVerdict v = game.Check(*p);
+    const rules::Color c =
+        m->color == rules::Color::kEmpty ? game.to_play() : m->color;
+    const rules::MoveVerdict v = game.Check(c, m->point);
     if (!v.legal()) {
       const bool rule_dependent = v.reason == rules::IllegalReason::kSuicide ||
                                   v.reason == rules::IllegalReason::kSuperko ||
@@ -206,12 +280,13 @@ absl::StatusOr<OpeningPosition> ReplayOpening(
           rule_dependent ? absl::StrCat(" under ", rules::RulesKey(rules))
                          : ""));
     }
-    game.Play(game.to_play(), *p, v);
+    game.Play(c, m->point, v);
   }
   OpeningPosition out;
   out.width = width;
   out.height = height;
-  out.to_play = game.to_play();
+  out.to_play =
+      line.to_play == rules::Color::kEmpty ? game.to_play() : line.to_play;
   out.key = rules::SymmetricHasher(game.board()).Canonical(out.to_play);
   return out;
 }
@@ -229,8 +304,19 @@ absl::StatusOr<qipu::v1::OpeningsResponse> QueryEngine::Openings(
   const int handicap = filter->proto().has_handicap()
                            ? static_cast<int>(filter->proto().handicap())
                            : 0;
-  std::vector<std::string> moves(req.moves().begin(), req.moves().end());
-  auto pos = ReplayOpening(w, h, OpeningsReplayRules(*filter), handicap, moves);
+  OpeningLine line;
+  line.setup.assign(req.setup().begin(), req.setup().end());
+  line.moves.assign(req.moves().begin(), req.moves().end());
+  if (req.to_play() != qipu::v1::COLOR_UNSPECIFIED) {
+    auto c = wire::ColorFromProto(req.to_play());
+    if (!c.ok() || *c == rules::Color::kEmpty) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("to_play: ", static_cast<int>(req.to_play()),
+                       " is neither COLOR_BLACK nor COLOR_WHITE"));
+    }
+    line.to_play = *c;
+  }
+  auto pos = ReplayOpening(w, h, OpeningsReplayRules(*filter), handicap, line);
   if (!pos.ok()) return pos.status();
 
   // One prefix scan: every (configuration, day) bucket of the position,
@@ -252,8 +338,8 @@ absl::StatusOr<qipu::v1::OpeningsResponse> QueryEngine::Openings(
           return false;
         }
         if (!filter->MatchesDay(parts->day)) return true;
-        auto [cm, inserted] = config_matches.try_emplace(parts->config_id,
-                                                         false);
+        auto [cm, inserted] =
+            config_matches.try_emplace(parts->config_id, false);
         if (inserted) {
           const auto config = configs_->Get(parts->config_id);
           cm->second = config.has_value() && filter->MatchesConfig(*config);
@@ -308,6 +394,7 @@ absl::StatusOr<qipu::v1::OpeningsResponse> QueryEngine::Openings(
   qipu::v1::OpeningsResponse resp;
   CopyOutcome(reached, resp.mutable_reached());
   resp.set_position_key(pos->key.key.ToHex());
+  resp.set_to_play(wire::ColorToProto(pos->to_play));
   for (const ContinuationSum& s : sums) {
     qipu::v1::Continuation* c = resp.add_continuations();
     c->set_move(s.name);

@@ -4,11 +4,13 @@
 // visits only the (configuration, day) buckets it matches:
 //   - Openings: one prefix scan of the positions CF (all buckets of the
 //     queried position share an 18-byte prefix with its own bloom filter),
-//     summing the matching buckets' PositionValues. Moves are replayed on
+//     summing the matching buckets' PositionValues. Setup stones and moves
+//     (each with its own colour when the caller gives one) are replayed on
 //     the caller's board, the position is looked up by its canonical key
-//     (8 symmetries folded, side to move part of the key), and each
-//     continuation -- stored as a move in the canonical frame -- is mapped
-//     back into the caller's orientation.
+//     (8 symmetries folded, side to move part of the key: the side that
+//     moved next there in the games), and each continuation -- stored as a
+//     move in the canonical frame -- is mapped back into the caller's
+//     orientation.
 //   - Ko, Cycles, Results: a scan of the aggregates CF (one key per bucket,
 //     skipping whole configurations the filter rejects), merging their
 //     AggregateStats.
@@ -27,6 +29,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "coordinator/filter.h"
 #include "qipu/v1/query.pb.h"
 #include "qipu/v1/store.pb.h"
@@ -63,14 +66,40 @@ struct OpeningPosition {
 // allowed), with the filter's ko=, cycle= and suicide= axes applied.
 rules::Rules OpeningsReplayRules(const Filter& filter);
 
-// Replays `moves` (GTP vertices or "pass") from the start of a width x
-// height game under `rules`, after `handicap` fixed handicap stones when it
-// is 2..9 (White then moves first). InvalidArgument names the move number
-// and vertex of the first move that does not parse or is illegal (or comes
-// after the game ended).
-absl::StatusOr<OpeningPosition> ReplayOpening(
-    int width, int height, const rules::Rules& rules, int handicap,
-    const std::vector<std::string>& moves);
+// What an openings query replays, in OpeningsRequest's syntax
+// (qipu/v1/query.proto): setup stones "B:Q16"/"W:D4", moves "Q16",
+// "B:Q16" or "W:pass", and the side to move at the end.
+struct OpeningLine {
+  std::vector<std::string> setup;
+  std::vector<std::string> moves;
+  // kEmpty: the natural side (see ReplayOpening).
+  rules::Color to_play = rules::Color::kEmpty;
+};
+
+// One move of an openings query: a GTP vertex or "pass", optionally
+// prefixed by its colour ("B:", "W:", case-insensitive). Returns the point
+// and the colour (kEmpty when none is given). InvalidArgument (without the
+// move's number; the caller adds it) for a colour other than B or W, a
+// missing vertex, a bad or off-board vertex, or "resign".
+absl::StatusOr<rules::Move> ParseOpeningMove(absl::string_view text, int width,
+                                             int height);
+
+// Replays `line` from the start of a width x height game under `rules`:
+// its setup stones, or when it has none, `handicap` fixed handicap stones
+// when that is 2..9; then its moves, each by its own colour or, uncoloured,
+// by the side to move (Black first, White after handicap stones -- the
+// fixed ones, or a setup of black stones only when `handicap` >= 2 --,
+// then the opponent of the previous move). The position's side to move is
+// line.to_play, or else the natural one: the opponent of the last move,
+// or with no moves the side that would move first. InvalidArgument names
+// the field, the stone's or move's number and its text: a malformed one,
+// a setup point given twice or leaving a chain without liberties, a move
+// that is illegal (or comes after the game ended), a to_play that is
+// neither colour.
+absl::StatusOr<OpeningPosition> ReplayOpening(int width, int height,
+                                              const rules::Rules& rules,
+                                              int handicap,
+                                              const OpeningLine& line);
 
 class QueryEngine {
  public:
@@ -82,11 +111,13 @@ class QueryEngine {
   QueryEngine(const QueryEngine&) = delete;
   QueryEngine& operator=(const QueryEngine&) = delete;
 
-  // The position after req.moves on the filter's board (default 19x19),
-  // the games that reached it and every continuation, sorted by games
-  // (ties by move, pass last), at most req.limit (0 = all).
-  // InvalidArgument: bad filter, bad or illegal move (its number named),
-  // examples above kMaxQueryExamples. Unavailable / DataLoss from storage.
+  // The position after req.setup and req.moves on the filter's board
+  // (default 19x19) with req.to_play (or the natural side) to move, the
+  // games that reached it and every continuation (moves of that side),
+  // sorted by games (ties by move, pass last), at most req.limit (0 = all).
+  // InvalidArgument: bad filter, bad setup stone or move, illegal move
+  // (its number named), bad to_play, examples above kMaxQueryExamples.
+  // Unavailable / DataLoss from storage.
   absl::StatusOr<qipu::v1::OpeningsResponse> Openings(
       const qipu::v1::OpeningsRequest& req) const;
 

@@ -6,6 +6,7 @@
 // prints a table, or one JSON object with --json (report/query_report.h).
 //
 //   qipu query openings --server localhost:7070 --size 9 --moves "E5 C3"
+//   qipu query openings --db /var/lib/qipu --moves "B:Q16" --to-play B
 //   qipu query ko --db /var/lib/qipu --rules tromp-taylor --json
 //   qipu query game s3-17 --server localhost:7070 --sgf
 //
@@ -16,7 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "base/console.h"
 #include "client/query_client.h"
 #include "coordinator/queries.h"
@@ -35,6 +38,8 @@ struct QueryFlags {
   uint32_t examples = coordinator::kDefaultQueryExamples;
   // openings
   std::string moves;
+  std::string setup;
+  std::string to_play;
   uint32_t limit = 0;
   // game
   std::string id;
@@ -62,22 +67,25 @@ int RunQuery(const std::string& cmd, const QueryFlags& f) {
   if (cmd == "openings") {
     qipu::v1::OpeningsRequest req;
     *req.mutable_filter() = *filter;
-    std::vector<std::string> moves =
-        absl::StrSplit(f.moves, absl::ByAnyChar(" ,;"), absl::SkipEmpty());
-    for (const std::string& m : moves) req.add_moves(m);
+    for (absl::string_view m :
+         absl::StrSplit(f.moves, absl::ByAnyChar(" ,;"), absl::SkipEmpty())) {
+      req.add_moves(std::string(m));
+    }
+    for (absl::string_view s :
+         absl::StrSplit(f.setup, absl::ByAnyChar(" ,;"), absl::SkipEmpty())) {
+      req.add_setup(std::string(s));
+    }
+    if (!f.to_play.empty()) {
+      const char c =
+          absl::ascii_toupper(static_cast<unsigned char>(f.to_play[0]));
+      req.set_to_play(c == 'B' ? qipu::v1::COLOR_BLACK : qipu::v1::COLOR_WHITE);
+    }
     req.set_examples(f.examples);
     req.set_limit(f.limit);
     auto r = q.Openings(req);
     if (!r.ok()) return Fail(cmd, r.status());
-    if (f.json) {
-      Print(report::OpeningsJson(*r));
-    } else {
-      const int w = filter->width() ? static_cast<int>(filter->width())
-                                    : coordinator::kDefaultOpeningsSize;
-      const int h = filter->height() ? static_cast<int>(filter->height())
-                                     : coordinator::kDefaultOpeningsSize;
-      Print(report::OpeningsText(*r, moves, w, h));
-    }
+    f.json ? Print(report::OpeningsJson(*r))
+           : Print(report::OpeningsText(*r, req));
   } else if (cmd == "ko") {
     qipu::v1::KoRequest req;
     *req.mutable_filter() = *filter;
@@ -139,8 +147,22 @@ void AddQueryCommand(CLI::App& app, int* exit_code) {
       "The position after --moves, the games that reached it (symmetries "
       "folded) and every continuation");
   AddCommonFlags(openings, f.get(), true);
-  openings->add_option("--moves", f->moves,
-                       "Moves from the start, GTP vertices (\"Q16 D4 pass\")");
+  openings->add_option(
+      "--moves", f->moves,
+      "Moves from the start, GTP vertices or pass, each optionally with its "
+      "colour: \"Q16 D4 pass\" alternates from Black (White after handicap "
+      "stones); \"B:Q16 B:D4 W:Q4\" gives each move's colour (a side may "
+      "move twice, as in free-placement handicaps recorded as moves)");
+  openings->add_option(
+      "--setup", f->setup,
+      "Stones on the board before the moves, each with its colour "
+      "(\"B:D4 B:Q16 W:Q4\"); replaces --handicap's fixed stones");
+  openings
+      ->add_option("--to-play", f->to_play,
+                   "Side to move at the position, whose continuations are "
+                   "listed: B or W (default: the opponent of the last move; "
+                   "with no moves, White after handicap stones, else Black)")
+      ->check(CLI::IsMember({"B", "W", "black", "white"}, CLI::ignore_case));
   openings
       ->add_option("--examples", f->examples,
                    "Example game ids per move (1..10)")

@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "base/console.h"
+#include "coordinator/queries.h"
 #include "google/protobuf/util/json_util.h"
 #include "proto/convert.h"
 #include "rules/coord.h"
@@ -105,6 +106,13 @@ std::vector<std::string> KoRow(const qipu::v1::KoGroup& g) {
           absl::StrCat(g.max())};
 }
 
+// "B", "W", or "" for an unspecified or unknown colour.
+const char* ColorLetter(qipu::v1::Color c) {
+  return c == qipu::v1::COLOR_BLACK   ? "B"
+         : c == qipu::v1::COLOR_WHITE ? "W"
+                                      : "";
+}
+
 }  // namespace
 
 double BlackWinRate(const qipu::v1::Outcomes& o) {
@@ -115,6 +123,7 @@ double BlackWinRate(const qipu::v1::Outcomes& o) {
 nlohmann::json OpeningsJson(const qipu::v1::OpeningsResponse& r) {
   nlohmann::json j = OutcomesJson(r.reached());
   j["position_key"] = r.position_key();
+  j["to_play"] = ColorLetter(r.to_play());
   nlohmann::json list = nlohmann::json::array();
   for (const qipu::v1::Continuation& c : r.continuations()) {
     nlohmann::json e = {{"move", c.move()}};
@@ -128,13 +137,29 @@ nlohmann::json OpeningsJson(const qipu::v1::OpeningsResponse& r) {
 }
 
 std::string OpeningsText(const qipu::v1::OpeningsResponse& r,
-                         const std::vector<std::string>& moves, int width,
-                         int height) {
+                         const qipu::v1::OpeningsRequest& req) {
+  const qipu::v1::Filter& f = req.filter();
+  const int width = f.width() != 0 ? static_cast<int>(f.width())
+                                   : coordinator::kDefaultOpeningsSize;
+  const int height = f.height() != 0 ? static_cast<int>(f.height())
+                                     : coordinator::kDefaultOpeningsSize;
+  std::string after;
+  if (req.setup_size() != 0) {
+    after = absl::StrCat("setup ", absl::StrJoin(req.setup(), " "),
+                         req.moves_size() != 0 ? " and " : "");
+  }
+  if (req.moves_size() != 0) {
+    absl::StrAppend(&after, absl::StrJoin(req.moves(), " "));
+  } else if (req.setup_size() == 0) {
+    after = "no moves (empty board)";
+  }
+  const std::string side =
+      r.to_play() == qipu::v1::COLOR_BLACK   ? ", Black to move"
+      : r.to_play() == qipu::v1::COLOR_WHITE ? ", White to move"
+                                             : "";
   std::string out;
-  absl::StrAppendFormat(&out, "Position after %s on %dx%d (key %s)\n",
-                        moves.empty() ? "no moves (empty board)"
-                                      : absl::StrJoin(moves, " ").c_str(),
-                        width, height, r.position_key().c_str());
+  absl::StrAppendFormat(&out, "Position after %s on %dx%d%s (key %s)\n", after,
+                        width, height, side, r.position_key());
   absl::StrAppendFormat(&out, "Reached by %s; Black's winning rate %s\n\n",
                         OutcomesLine(r.reached()).c_str(),
                         Rate(r.reached()).c_str());
@@ -337,8 +362,8 @@ std::string GameText(const qipu::v1::GetGameResponse& r) {
   for (const qipu::v1::Cycle& c : g.cycles()) {
     absl::StrAppendFormat(
         &out, "  cycle %s/%s: moves %u-%u, captures B %u W %u\n",
-        wire::CycleClassName(c.cls()), wire::CycleOutcomeName(c.outcome()), c.first_move(),
-        c.first_move() + c.period() - 1, c.black_captures(),
+        wire::CycleClassName(c.cls()), wire::CycleOutcomeName(c.outcome()),
+        c.first_move(), c.first_move() + c.period() - 1, c.black_captures(),
         c.white_captures());
   }
   if (p.job() != 0) {

@@ -19,13 +19,14 @@ namespace qipu::report {
 double BlackWinRate(const qipu::v1::Outcomes& o);
 
 // {"games", "black_wins", "white_wins", "draws", "void", "position_key",
+//  "to_play" ("B", "W", or "" from a server that does not say),
 //  "continuations": [{"move", "games", "black_wins", "white_wins", "draws",
 //  "void", "black_win_rate", "examples": [ids]}]}.
 nlohmann::json OpeningsJson(const qipu::v1::OpeningsResponse& r);
-// The text: `moves` (as asked) and the board size head the table.
+// The text: the request's setup stones and moves (as asked), the board
+// size (the filter's, default 19x19) and the side to move head the table.
 std::string OpeningsText(const qipu::v1::OpeningsResponse& r,
-                         const std::vector<std::string>& moves, int width,
-                         int height);
+                         const qipu::v1::OpeningsRequest& req);
 
 // {"games", "games_with_ko", "share_with_ko", "ko_captures", "mean", "p50",
 //  "p90", "p99", "max", "histogram": [counts], "by_size" / "by_rules" /

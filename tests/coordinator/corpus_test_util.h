@@ -36,7 +36,7 @@ namespace qipu::coordinator::testing {
 // The fox-pro corpus (679 games), or "" when the checkout lacks it.
 inline std::string FoxCorpusDir() {
   const std::string dir =
-      std::string(QIPU_SOURCE_DIR) + "/../shared/corpora/fox-pro";
+      std::string("/work/shared/corpora/fox-pro");
   std::error_code ec;
   return std::filesystem::is_directory(dir, ec) ? dir : std::string();
 }

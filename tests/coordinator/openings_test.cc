@@ -1,5 +1,6 @@
 // Openings queries against a real Coordinator's database: symmetric
-// folding, the caller's orientation, side to move, counts recomputed
+// folding, the caller's orientation, side to move, records that move one
+// colour twice (coloured moves, setup stones), counts recomputed
 // independently from the stored games, example ids and bad requests.
 #include <algorithm>
 #include <functional>
@@ -15,6 +16,7 @@
 #include "proto/convert.h"
 #include "rules/board.h"
 #include "rules/coord.h"
+#include "rules/sgf_reader.h"
 #include "tests/coordinator/query_fixture.h"
 
 namespace qipu::coordinator {
@@ -308,6 +310,151 @@ TEST(Openings, SelfPlayCountsMatchTheGamesInEveryOrientation) {
   }
 }
 
+// The records of SGF text (one game each), as import reads them.
+rules::GameRecord Sgf(const std::string& text) {
+  rules::SgfCollection c = rules::ReadSgf(text);
+  EXPECT_EQ(c.games.size(), 1u) << text;
+  EXPECT_TRUE(c.errors.empty()) << text;
+  return c.games.empty() ? rules::GameRecord() : c.games[0];
+}
+
+// The GTP name of SGF point `sgf` ("qd" -> R16) on 19x19.
+std::string Gtp(const char* sgf) {
+  return rules::GtpPoint(rules::MakePoint(sgf[0] - 'a', sgf[1] - 'a'), 19);
+}
+
+qipu::v1::OpeningsRequest Coloured(
+    const std::string& moves,
+    qipu::v1::Color to_play = qipu::v1::COLOR_UNSPECIFIED,
+    const std::string& setup = "") {
+  qipu::v1::OpeningsRequest req = Request(19, moves);
+  for (const std::string& s : Split(setup)) req.add_setup(s);
+  req.set_to_play(to_play);
+  return req;
+}
+
+// Continuation name -> counts.
+std::map<std::string, Counts> Continuations(
+    const qipu::v1::OpeningsResponse& r) {
+  std::map<std::string, Counts> m;
+  for (const auto& c : r.continuations())
+    m[c.move()] = Counts::Of(c.outcomes());
+  return m;
+}
+
+// Records that move one colour twice in a row -- free-placement handicaps
+// given as moves (HA[0], B, B, W...), handicap games whose White moves
+// twice -- next to alternating ones and one with an explicit pass: every
+// continuation is counted under the colour that really played it, and the
+// alternating query for the same points does not count the runs. R16 has
+// no symmetry of its own, so each continuation has one name.
+TEST(Openings, SameColourRunsAreCountedUnderTheirRealColour) {
+  TempDir dir;
+  auto c = StartCoordinator(dir.path());
+  ASSERT_NE(c, nullptr);
+  const std::string head = "(;GM[1]FF[4]SZ[19]";
+  for (const char* game : {
+           // Free placement as moves: B R16, B D17, then White.
+           "HA[0]KM[0]RE[B+R];B[qd];B[dc];W[cp];B[ep])",
+           "HA[0]KM[0]RE[W+R];B[qd];B[dc];W[qp];B[oq])",
+           "HA[0]KM[0]RE[W+2.5];B[qd];B[dp];W[dd])",
+           // Alternating: White answers R16 at D17 and D4.
+           "KM[7.5]RE[B+R];B[qd];W[dc];B[cp];W[ep])",
+           "KM[7.5]RE[W+R];B[qd];W[dp];B[dd];W[qp])",
+           // An explicit pass: White passes, Black plays D17.
+           "KM[7.5]RE[B+R];B[qd];W[];B[dc];W[cp])",
+           // Handicap stones, then White twice, or alternating.
+           "HA[2]KM[0.5]RE[W+R]AB[qd][dp];W[qp];W[dd];B[fc])",
+           "HA[2]KM[0.5]RE[B+R]AB[qd][dp];W[qp];B[oq];W[dd])",
+       }) {
+    Import(*c, Sgf(head + game));
+  }
+  QueryEngine& q = c->queries();
+  const qipu::v1::Color kB = qipu::v1::COLOR_BLACK, kW = qipu::v1::COLOR_WHITE;
+
+  // White's answers to R16: the two alternating games and the pass; the
+  // free-placement games, where Black moved again, are not among them.
+  auto white = q.Openings(Coloured("R16"));
+  ASSERT_TRUE(white.ok()) << white.status();
+  EXPECT_EQ(white->to_play(), kW);
+  EXPECT_EQ(Counts::Of(white->reached()), (Counts{3, 2, 1, 0, 0}));
+  EXPECT_EQ(Continuations(*white),
+            (std::map<std::string, Counts>{{"D17", {1, 1, 0, 0, 0}},
+                                           {"D4", {1, 0, 1, 0, 0}},
+                                           {"pass", {1, 1, 0, 0, 0}}}));
+  auto coloured = q.Openings(Coloured("B:R16"));
+  ASSERT_TRUE(coloured.ok()) << coloured.status();
+  EXPECT_EQ(coloured->position_key(), white->position_key());
+
+  // Black's second moves after R16: the three free placements and the
+  // game where White passed.
+  auto black = q.Openings(Coloured("B:R16", kB));
+  ASSERT_TRUE(black.ok()) << black.status();
+  EXPECT_EQ(black->to_play(), kB);
+  EXPECT_NE(black->position_key(), white->position_key());
+  EXPECT_EQ(Counts::Of(black->reached()), (Counts{4, 2, 2, 0, 0}));
+  EXPECT_EQ(Continuations(*black),
+            (std::map<std::string, Counts>{{"D17", {3, 2, 1, 0, 0}},
+                                           {"D4", {1, 0, 1, 0, 0}}}));
+
+  // Black R16 and D17, White to move; the pass game reaches it too.
+  auto both = q.Openings(Coloured("B:R16 B:D17"));
+  ASSERT_TRUE(both.ok()) << both.status();
+  EXPECT_EQ(both->to_play(), kW);
+  EXPECT_EQ(Counts::Of(both->reached()), (Counts{3, 2, 1, 0, 0}));
+  EXPECT_EQ(Continuations(*both),
+            (std::map<std::string, Counts>{{"C4", {2, 2, 0, 0, 0}},
+                                           {Gtp("qp"), {1, 0, 1, 0, 0}}}));
+  auto passed = q.Openings(Coloured("R16 pass D17"));
+  ASSERT_TRUE(passed.ok()) << passed.status();
+  EXPECT_EQ(passed->position_key(), both->position_key());
+  // The same points alternating (White D17): only the game where White
+  // played there.
+  auto alternating = q.Openings(Coloured("R16 D17"));
+  ASSERT_TRUE(alternating.ok()) << alternating.status();
+  EXPECT_EQ(alternating->to_play(), kB);
+  EXPECT_EQ(Counts::Of(alternating->reached()), (Counts{1, 1, 0, 0, 0}));
+  EXPECT_EQ(Continuations(*alternating),
+            (std::map<std::string, Counts>{{"C4", {1, 1, 0, 0, 0}}}));
+
+  // The handicap games, from their setup: White to move in a handicap
+  // game; White's second move in the game where White moved twice.
+  qipu::v1::OpeningsRequest h =
+      Coloured("", qipu::v1::COLOR_UNSPECIFIED, "B:R16 B:D4");
+  h.mutable_filter()->set_has_handicap(true);
+  h.mutable_filter()->set_handicap(2);
+  auto hcap = q.Openings(h);
+  ASSERT_TRUE(hcap.ok()) << hcap.status();
+  EXPECT_EQ(hcap->to_play(), kW);
+  EXPECT_EQ(Counts::Of(hcap->reached()), (Counts{2, 1, 1, 0, 0}));
+  EXPECT_EQ(Continuations(*hcap),
+            (std::map<std::string, Counts>{{"R4", {2, 1, 1, 0, 0}}}));
+  h.add_moves("W:R4");
+  h.set_to_play(kW);
+  auto twice = q.Openings(h);
+  ASSERT_TRUE(twice.ok()) << twice.status();
+  EXPECT_EQ(Counts::Of(twice->reached()), (Counts{1, 0, 1, 0, 0}));
+  EXPECT_EQ(Continuations(*twice),
+            (std::map<std::string, Counts>{{"D16", {1, 0, 1, 0, 0}}}));
+  h.clear_moves();
+  h.add_moves("R4");  // White's, after handicap stones
+  h.set_to_play(qipu::v1::COLOR_UNSPECIFIED);
+  auto once = q.Openings(h);
+  ASSERT_TRUE(once.ok()) << once.status();
+  EXPECT_EQ(once->to_play(), kB);
+  EXPECT_EQ(Counts::Of(once->reached()), (Counts{1, 1, 0, 0, 0}));
+  EXPECT_EQ(Continuations(*once),
+            (std::map<std::string, Counts>{{Gtp("oq"), {1, 1, 0, 0, 0}}}));
+  // Without the handicap filter the same setup has Black to move: no game.
+  h.clear_moves();
+  h.mutable_filter()->clear_has_handicap();
+  h.mutable_filter()->clear_handicap();
+  auto even = q.Openings(h);
+  ASSERT_TRUE(even.ok()) << even.status();
+  EXPECT_EQ(even->to_play(), kB);
+  EXPECT_EQ(even->reached().games(), 0u);
+}
+
 TEST(Openings, ExamplesAndLimit) {
   TempDir dir;
   auto c = StartCoordinator(dir.path());
@@ -353,11 +500,41 @@ TEST(Openings, BadRequestsNameTheProblem) {
            {"E5 resign", "move 2 'resign'"},
            {"E5 J10", "move 2 'J10'"},
            {"pass pass E5", "move 3 'E5' is illegal (game-over)"},
+           {"X:E5", "moves: move 1 'X:E5': colour 'X' is not B or W"},
+           {":E5", "moves: move 1 ':E5': colour '' is not B or W"},
+           {"E5 B:", "moves: move 2 'B:': no vertex after 'B:'"},
+           {"B:E5 W:9E", "moves: move 2 'W:9E': '9E' is not a GTP vertex"},
+           {"B:E5 W:J10", "moves: move 2 'W:J10': 'J10' is off the 9x9"},
+           {"B:E5 B:E5", "moves: move 2 'B:E5' is illegal (occupied)"},
+           {"b:resign", "moves: move 1 'b:resign': resignation is not a move"},
+           {"B:C3:D4", "moves: move 1 'B:C3:D4': 'C3:D4' is not a GTP"},
        }) {
     auto r = q.Openings(Request(9, k.moves));
     EXPECT_TRUE(absl::IsInvalidArgument(r.status())) << k.moves;
     EXPECT_THAT(r.status().message(), HasSubstr(k.message)) << k.moves;
   }
+  for (const Case& k : std::vector<Case>{
+           {"E5",
+            "setup: stone 1 'E5': a setup stone names its colour "
+            "(B:E5 or W:E5)"},
+           {"B:E5 W:e5", "setup: stone 2 'W:e5': E5 is set up twice"},
+           {"B:pass", "setup: stone 1 'B:pass': pass is not a stone"},
+           {"B:C3 Q:D4", "setup: stone 2 'Q:D4': colour 'Q' is not B or W"},
+           {"W:Z1", "setup: stone 1 'W:Z1': 'Z1' is off the 9x9 board"},
+           {"B:A1 W:A2 W:B1", "setup: setup leaves a chain without liberties"},
+       }) {
+    qipu::v1::OpeningsRequest req = Request(9, "E5");
+    for (const std::string& s : Split(k.moves)) req.add_setup(s);
+    auto r = q.Openings(req);
+    EXPECT_TRUE(absl::IsInvalidArgument(r.status())) << k.moves;
+    EXPECT_THAT(r.status().message(), HasSubstr(k.message)) << k.moves;
+  }
+  qipu::v1::OpeningsRequest side = Request(9, "E5");
+  side.set_to_play(static_cast<qipu::v1::Color>(7));
+  auto bad_side = q.Openings(side);
+  EXPECT_TRUE(absl::IsInvalidArgument(bad_side.status()));
+  EXPECT_THAT(bad_side.status().message(),
+              HasSubstr("to_play: 7 is neither COLOR_BLACK nor COLOR_WHITE"));
   auto many = q.Openings(Request(9, "E5", 11));
   EXPECT_TRUE(absl::IsInvalidArgument(many.status()));
   EXPECT_THAT(many.status().message(), HasSubstr("examples"));

@@ -37,7 +37,10 @@ TEST(QueryReport, OpeningsJsonAndText) {
   EXPECT_EQ(j["continuations"][0]["move"], "D4");
   EXPECT_DOUBLE_EQ(j["continuations"][0]["black_win_rate"].get<double>(), 0.75);
   EXPECT_EQ(j["continuations"][0]["examples"][0], "s1-2");
-  const std::string t = OpeningsText(r, {"Q16"}, 19, 19);
+  EXPECT_EQ(j["to_play"], "");
+  qipu::v1::OpeningsRequest req;
+  req.add_moves("Q16");
+  const std::string t = OpeningsText(r, req);
   EXPECT_NE(t.find("Position after Q16 on 19x19 (key k)"), std::string::npos)
       << t;
   EXPECT_NE(t.find("Reached by 12 games: Black 6 (50.0%), White 3 (25.0%), "
@@ -49,8 +52,42 @@ TEST(QueryReport, OpeningsJsonAndText) {
             std::string::npos)
       << t;
   qipu::v1::OpeningsResponse empty;
-  EXPECT_NE(OpeningsText(empty, {}, 9, 9).find("No continuations."),
-            std::string::npos);
+  qipu::v1::OpeningsRequest nine;
+  nine.mutable_filter()->set_width(9);
+  nine.mutable_filter()->set_height(9);
+  const std::string e = OpeningsText(empty, nine);
+  EXPECT_NE(e.find("Position after no moves (empty board) on 9x9 (key )"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("No continuations."), std::string::npos);
+}
+
+// Coloured moves, setup stones and the side to move, as asked.
+TEST(QueryReport, OpeningsShowTheColoursAsAsked) {
+  qipu::v1::OpeningsResponse r;
+  r.set_position_key("k");
+  r.set_to_play(qipu::v1::COLOR_BLACK);
+  qipu::v1::OpeningsRequest req;
+  req.add_moves("B:Q16");
+  req.add_moves("b:D4");
+  EXPECT_NE(OpeningsText(r, req).find(
+                "Position after B:Q16 b:D4 on 19x19, Black to move (key k)"),
+            std::string::npos)
+      << OpeningsText(r, req);
+  EXPECT_EQ(OpeningsJson(r)["to_play"], "B");
+  r.set_to_play(qipu::v1::COLOR_WHITE);
+  EXPECT_EQ(OpeningsJson(r)["to_play"], "W");
+  req.add_setup("B:Q4");
+  req.add_setup("W:D16");
+  EXPECT_NE(OpeningsText(r, req).find("Position after setup B:Q4 W:D16 and "
+                                      "B:Q16 b:D4 on 19x19, White to move"),
+            std::string::npos)
+      << OpeningsText(r, req);
+  req.clear_moves();
+  EXPECT_NE(OpeningsText(r, req).find(
+                "Position after setup B:Q4 W:D16 on 19x19, White to move"),
+            std::string::npos)
+      << OpeningsText(r, req);
 }
 
 TEST(QueryReport, CyclesListEveryClassAndOutcome) {
