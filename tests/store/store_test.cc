@@ -3,6 +3,7 @@
 #include "store/store.h"
 
 #include <filesystem>
+#include <map>
 #include <random>
 
 #include "gtest/gtest.h"
@@ -181,56 +182,107 @@ std::string GameValue(Store& s, const std::string& key) {
   return v.ok() ? v->value_or("<absent>") : "<error>";
 }
 
-TEST_F(StoreTest, AFullDiskFailsWritesCleanlyAndLosesNothingAcknowledged) {
-  auto fs = std::make_shared<qipu::testing::FullDiskFileSystem>();
-  std::unique_ptr<rocksdb::Env> env = qipu::testing::EnvOver(fs);
-  options_.env = env.get();
-  options_.sync = true;
-  options_.resume_every = absl::ZeroDuration();
-  bool after_acknowledged = false;
-  {
-    auto s = Open();
-    ASSERT_NE(s, nullptr);
-    ASSERT_TRUE(PutGame(*s, "before").ok());
-    fs->SetFull(true);
-    const absl::Status failed = PutGame(*s, "during");
+// A store on a disk that fills up: writes fail cleanly and say why,
+// nothing acknowledged is lost. Which way it recovers depends on what
+// failed, and each test below makes one of them happen.
+class FullDiskTest : public StoreTest {
+ protected:
+  void SetUp() override {
+    StoreTest::SetUp();
+    env_ = qipu::testing::EnvOver(fs_);
+    options_.env = env_.get();
+    options_.sync = true;
+    options_.resume_every = absl::ZeroDuration();
+  }
+  // The first write on the full disk: refused, and the store says why.
+  void ExpectRefused(Store& s) {
+    const absl::Status failed = PutGame(s, "during");
     EXPECT_TRUE(absl::IsResourceExhausted(failed)) << failed;
-    ASSERT_TRUE(s->health().failing());
-    const absl::Status why = s->health().Get();
+    ASSERT_TRUE(s.health().failing());
+    const absl::Status why = s.health().Get();
     EXPECT_NE(why.message().find(dir_.string()), absl::string_view::npos)
         << why;
     EXPECT_NE(why.message().find("injected: no space left"),
               absl::string_view::npos)
         << why;
-    // Nothing crashes however often it is tried, flushes included.
-    for (int i = 0; i < 5; ++i) EXPECT_FALSE(PutGame(*s, "again").ok());
-    EXPECT_FALSE(s->Flush().ok());
-    EXPECT_TRUE(s->health().failing());
-    EXPECT_EQ(GameValue(*s, "before"), "value of before");
-    // Space is back. Depending on what failed, RocksDB resumes writes (by
-    // itself or through Commit()'s Resume()), or it reports the error as
-    // one it does not resume from and the store says so.
-    fs->SetFull(false);
-    for (int i = 0; i < 100 && !s->health().fatal(); ++i) {
-      if (PutGame(*s, "after").ok()) {
-        after_acknowledged = true;
-        break;
-      }
+    EXPECT_EQ(GameValue(s, "before"), "value of before");
+  }
+  // Reopened without the fault, the database holds `want` (key -> value
+  // or "<absent>") and takes writes.
+  void ExpectReopened(const std::map<std::string, std::string>& want) {
+    options_.env = nullptr;
+    auto s = Open();
+    ASSERT_NE(s, nullptr);
+    for (const auto& [key, value] : want) {
+      EXPECT_EQ(GameValue(*s, key), value) << key;
+    }
+    EXPECT_TRUE(PutGame(*s, "reopened").ok());
+    EXPECT_FALSE(s->health().failing());
+  }
+
+  std::shared_ptr<qipu::testing::FullDiskFileSystem> fs_ =
+      std::make_shared<qipu::testing::FullDiskFileSystem>();
+  std::unique_ptr<rocksdb::Env> env_;
+};
+
+TEST_F(FullDiskTest, AFailedWalWriteStopsWritesUntilRocksDbRecovers) {
+  // The disk is full for one write (its WAL append), and has room again at
+  // once. RocksDB stops writes with an error it recovers from by itself:
+  // its recovery (a flush into a new WAL) starts at once and succeeds;
+  // until it has, writes are refused (Commit()'s own DB::Resume() is
+  // Busy meanwhile). Then the next write goes through, never fatally.
+  {
+    auto s = Open();
+    ASSERT_NE(s, nullptr);
+    ASSERT_TRUE(PutGame(*s, "before").ok());
+    fs_->RefuseNext(1);
+    ExpectRefused(*s);
+    const absl::Time until = absl::Now() + absl::Seconds(120);
+    absl::Status after;
+    for (;;) {
+      after = PutGame(*s, "after");
+      if (after.ok() || absl::Now() > until) break;
+      EXPECT_TRUE(absl::IsResourceExhausted(after)) << after;
+      EXPECT_FALSE(s->health().fatal()) << s->health().Get();
       absl::SleepFor(absl::Milliseconds(20));
     }
-    EXPECT_NE(after_acknowledged, s->health().fatal()) << s->health().Get();
-    EXPECT_EQ(s->health().failing(), !after_acknowledged);
-  }
-  // Reopened, the database takes writes, and what was acknowledged is there.
-  options_.env = nullptr;
-  auto s = Open();
-  ASSERT_NE(s, nullptr);
-  EXPECT_EQ(GameValue(*s, "before"), "value of before");
-  if (after_acknowledged) {
+    EXPECT_TRUE(after.ok()) << after;
+    EXPECT_FALSE(s->health().failing()) << s->health().Get();
+    EXPECT_FALSE(s->health().fatal());
     EXPECT_EQ(GameValue(*s, "after"), "value of after");
+    EXPECT_EQ(fs_->refused(), 1);
   }
-  EXPECT_TRUE(PutGame(*s, "reopened").ok());
-  EXPECT_FALSE(s->health().failing());
+  ExpectReopened({{"before", "value of before"},
+                  {"during", "<absent>"},
+                  {"after", "value of after"}});
+}
+
+TEST_F(FullDiskTest, AFailedWalSwitchIsFatalAndLosesNothingAcknowledged) {
+  // The disk stays full. A flush cannot create the memtable's new WAL (nor
+  // can RocksDB's own recovery attempt, or a memtable filling up): RocksDB
+  // does not resume from that, the store reports it as fatal, and the
+  // coordinator exits for its supervisor to restart it.
+  // Writes keep failing cleanly however often they are tried, space or
+  // not; a reopen brings them back, with everything acknowledged before.
+  {
+    auto s = Open();
+    ASSERT_NE(s, nullptr);
+    ASSERT_TRUE(PutGame(*s, "before").ok());
+    fs_->SetFull(true);
+    ExpectRefused(*s);
+    EXPECT_FALSE(s->Flush().ok());
+    EXPECT_TRUE(s->health().fatal()) << s->health().Get();
+    for (int i = 0; i < 5; ++i) EXPECT_FALSE(PutGame(*s, "again").ok());
+    fs_->SetFull(false);
+    for (int i = 0; i < 5; ++i) EXPECT_FALSE(PutGame(*s, "after").ok());
+    EXPECT_TRUE(s->health().fatal());
+    EXPECT_TRUE(s->health().failing());
+    EXPECT_EQ(GameValue(*s, "before"), "value of before");
+  }
+  ExpectReopened({{"before", "value of before"},
+                  {"during", "<absent>"},
+                  {"again", "<absent>"},
+                  {"after", "<absent>"}});
 }
 
 }  // namespace
