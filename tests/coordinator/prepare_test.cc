@@ -90,10 +90,11 @@ TEST_F(PrepareTest, WrongClaimsAreNamed) {
   g = good;
   g.set_moves(good.moves().substr(0, good.moves().size() - 2));
   g.set_num_moves(good.num_moves() - 2);
-  EXPECT_FALSE(Reject(g).empty());
+  EXPECT_NE(Reject(g).find("but the rules do not end it"), std::string::npos);
   g = good;
   g.add_cycles()->CopyFrom(qipu::v1::Cycle());
-  EXPECT_FALSE(Reject(g).empty());
+  EXPECT_NE(Reject(g).find("cycle: unknown class or outcome"),
+            std::string::npos);
   g = good;
   g.add_setup()->set_black(std::string(1, '\x05'));
   EXPECT_NE(Reject(g).find("setup"), std::string::npos);
@@ -102,7 +103,8 @@ TEST_F(PrepareTest, WrongClaimsAreNamed) {
 TEST_F(PrepareTest, GarbageFieldsAreErrorsNotCrashes) {
   qipu::v1::Game g = Play(job_, 3);
   g.set_moves(std::string("\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff", 11));
-  EXPECT_FALSE(Reject(g).empty());
+  EXPECT_NE(Reject(g).find("moves: packed points truncated"),
+            std::string::npos);
   g = Play(job_, 3);
   g.set_moves(std::string(1, '\x7f'));  // point 127 > 81
   g.set_num_moves(1);
@@ -112,7 +114,8 @@ TEST_F(PrepareTest, GarbageFieldsAreErrorsNotCrashes) {
   EXPECT_NE(Reject(g).find("rules.ko"), std::string::npos);
   g = Play(job_, 3);
   g.mutable_result()->set_reason(static_cast<qipu::v1::EndReason>(99));
-  EXPECT_FALSE(Reject(g).empty());
+  EXPECT_NE(Reject(g).find("result.reason is unspecified or unknown"),
+            std::string::npos);
 }
 
 TEST(DayOf, ParsesSgfDates) {

@@ -119,13 +119,16 @@ TEST(CoordinatorClient, UnreachableCoordinatorIsTransient) {
   // refused, and no other test's server can appear there meanwhile.
   qipu::testing::RefusingPort refusing;
   ASSERT_NE(refusing.port(), 0);
-  // Calls wait for a connection up to their deadline, then fail with a
-  // transient error the worker backs off on.
+  // Calls wait for a connection (wait_for_ready) up to their deadline,
+  // then fail with DEADLINE_EXCEEDED, a transient error the worker backs
+  // off on.
   ClientOptions o = To(refusing.address());
   o.rpc_timeout = absl::Milliseconds(500);
   CoordinatorClient client(o);
+  const absl::Time t0 = absl::Now();
   const absl::Status s = client.LeaseWork(0).status();
-  EXPECT_TRUE(absl::IsUnavailable(s) || absl::IsDeadlineExceeded(s)) << s;
+  EXPECT_TRUE(absl::IsDeadlineExceeded(s)) << s;
+  EXPECT_GE(absl::Now() - t0, absl::Milliseconds(400));
   EXPECT_TRUE(IsTransient(s));
 }
 

@@ -156,10 +156,10 @@ TEST(GameRunner, AbandonUnblocksAFullQueueAtOnce) {
   ASSERT_TRUE(runner.ok());
   (*runner)->Start();
   while (queue.size() < 1) absl::SleepFor(absl::Milliseconds(1));
-  const absl::Time t0 = absl::Now();
+  // Nobody drains the queue: without the abandon its threads would block
+  // in Push() forever, so Wait() returning is the claim.
   (*runner)->Stop(StopMode::kAbandon);
   ASSERT_TRUE((*runner)->Wait().ok());
-  EXPECT_LT(absl::Now() - t0, absl::Seconds(2));
   EXPECT_EQ((*runner)->queued(), 1u);
   EXPECT_EQ((*runner)->Unplayed().size(), 99u);
 }

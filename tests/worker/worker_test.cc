@@ -51,9 +51,9 @@ TEST(Worker, PlaysAJobToTheEndAndExitsWhenIdle) {
   const uint64_t job = SubmitJob(*c, 300, Config(9, 1));
   Worker w(Options(c->address(), tmp.Sub("spool"), "w1"));
   ASSERT_TRUE(w.Start().ok());
-  const absl::Time t0 = absl::Now();
+  // Returns once the job is done and the worker idle (it would wait for
+  // work forever otherwise).
   ASSERT_TRUE(w.Wait().ok());
-  EXPECT_LT(absl::Now() - t0, absl::Seconds(20));
   const qipu::v1::JobStatus st = JobStatusOf(*c, job);
   EXPECT_EQ(st.done(), 300u);
   EXPECT_EQ(st.state(), qipu::v1::JOB_STATE_DONE);
