@@ -196,6 +196,8 @@ TEST(GameRunner, WaitAllTakenReturnsWhenTheLastGameIsHandedOut) {
     all_taken.store(true);
   });
   while (queue.size() < 2) absl::SleepFor(absl::Milliseconds(1));
+  // Something that must not happen: give it a chance to, then check it
+  // did not (a slow machine can only hide a bug here, not fail the test).
   absl::SleepFor(absl::Milliseconds(50));
   EXPECT_FALSE(all_taken.load());
   // Drain until the waiter is released: at most the threads' games (and
