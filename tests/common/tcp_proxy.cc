@@ -50,7 +50,9 @@ struct TcpProxy::Connection {
 };
 
 absl::StatusOr<std::unique_ptr<TcpProxy>> TcpProxy::Start() {
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  // Non-blocking: a connection reset between poll() and accept() must not
+  // leave the accept loop blocked (the destructor wakes it through poll).
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd < 0) return Errno("socket");
   const sockaddr_in addr = Loopback(0);
   if (bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)) != 0 ||
