@@ -80,6 +80,14 @@ TEST(OpsJobCommand, SubmitAndStatusThroughACoordinator) {
   (*worker)->Kill(SIGTERM);
   EXPECT_EQ((*worker)->Wait(absl::Seconds(30) * kSlowdown), 0)
       << (*worker)->StderrTail();
+  // Its leases come back (returned, or closed once all their games are
+  // stored).
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        auto now = client.JobStatus(job);
+        return now.ok() && now->open_leases() == 0;
+      },
+      absl::Seconds(30) * kSlowdown, absl::Milliseconds(20)));
   status =
       RunQipu(tmp.path(), "status1",
               {"job", "status", "--server", server, "--job", id, "--json"});

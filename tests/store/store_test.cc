@@ -336,6 +336,12 @@ TEST_F(FullDiskTest, AFailedWalSwitchIsFatalAndLosesNothingAcknowledged) {
     fs_->SetFull(true);
     ExpectRefused(*s);
     EXPECT_FALSE(s->Flush().ok());
+    // (RocksDB's own recovery attempt, which runs on a thread of its own,
+    // may be the one that fails first.)
+    const absl::Time until = absl::Now() + absl::Seconds(60);
+    while (!s->health().fatal() && absl::Now() < until) {
+      absl::SleepFor(absl::Milliseconds(10));
+    }
     EXPECT_TRUE(s->health().fatal()) << s->health().Get();
     for (int i = 0; i < 5; ++i) EXPECT_FALSE(PutGame(*s, "again").ok());
     fs_->SetFull(false);

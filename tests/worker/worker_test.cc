@@ -331,11 +331,13 @@ TEST_F(FullDiskWorkerTest, DISABLED_TheWorkerKeepsItsGamesUntilWritesResume) {
 
 TEST_F(FullDiskWorkerTest, TheWorkerKeepsItsGamesUntilTheFailedStoreRestarts) {
   FillTheDisk();
-  // A flush on the full disk cannot create a new WAL: RocksDB does not
-  // resume from that, and the store says so (qipu-coordinator exits then,
-  // for its supervisor to restart it).
+  // The disk stays full. RocksDB's own recovery, and any flush, need a new
+  // WAL, which cannot be created: RocksDB does not resume from that, and
+  // the store says so (qipu-coordinator exits then, for its supervisor to
+  // restart it). A flush of our own makes sure one is tried.
   EXPECT_FALSE(c_->store().Flush().ok());
-  ASSERT_TRUE(c_->store().health().fatal()) << c_->store().health().Get();
+  ASSERT_TRUE(WaitFor([&] { return c_->store().health().fatal(); }))
+      << c_->store().health().Get();
   // Meanwhile the worker keeps its games and resends them, refused each
   // time.
   const uint64_t failures = worker_->stats().upload.stream_failures;
