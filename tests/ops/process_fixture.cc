@@ -267,6 +267,10 @@ absl::StatusOr<std::unique_ptr<Subprocess>> StartWorker(
     const std::string& coordinator, const std::string& dir,
     const std::string& name, int threads, int lease_games,
     const std::vector<std::string>& extra) {
+  // The RPC deadline is the worker's default: a graceful stop returns its
+  // leases, each return commits with an fsync, and a busy disk can hold
+  // one up for seconds (a return that times out leaves its lease open
+  // until it expires).
   std::vector<std::string> argv = {kWorkerBinary,
                                    "--coordinator",
                                    coordinator,
@@ -279,7 +283,7 @@ absl::StatusOr<std::unique_ptr<Subprocess>> StartWorker(
                                    "--lease-games",
                                    absl::StrCat(lease_games),
                                    "--rpc-timeout",
-                                   absl::StrCat(2 * kSlowdown),
+                                   absl::StrCat(10 * kSlowdown),
                                    "--log-level",
                                    "info"};
   argv.insert(argv.end(), extra.begin(), extra.end());
