@@ -157,6 +157,9 @@ TEST(Worker, LostLeaseStopsItsGames) {
   WorkerOptions o = Options(c->address(), tmp.Sub("spool"), "lost");
   o.threads = 1;
   o.exit_when_idle = absl::ZeroDuration();
+  // Thousands of games are played while the lease is watched, and the stop
+  // uploads them all (on a slow machine that takes a while).
+  o.drain_timeout = absl::Seconds(60) * testing::kSlowdown;
   Worker w(o);
   ASSERT_TRUE(w.Start().ok());
   ASSERT_TRUE(WaitFor([&] { return JobStatusOf(*c, job).open_leases() == 1; }));
@@ -181,6 +184,7 @@ TEST(Worker, LostLeaseStopsItsGames) {
   // lease) of a game still pending in the spool.
   EXPECT_EQ(s.upload.stored + s.upload.duplicates + s.upload.already_pending,
             s.played);
+  EXPECT_EQ(s.spool.pending, 0u);
   EXPECT_EQ(JobStatusOf(*c, job).done(), s.upload.stored);
 }
 
