@@ -375,5 +375,41 @@ TEST(PositionIndex, AFullDiskDelaysFlushesWithoutLosingEntries) {
   EXPECT_EQ(Reached(**s, EmptyBoardPrefix()), 20u);
 }
 
+// Disabled: it aborts the process. After RocksDB has recovered from a
+// failed WAL write (here one write refused as a full disk would; RocksDB
+// resumes writes by itself and the store reports them healthy again), the
+// next flush of the position index ingests its file and Debian's
+// librocksdb 7.8 (built with assertions) aborts in
+// ExternalSstFileIngestionJob::Prepare: "TableFileName: Assertion
+// `number > 0' failed". A coordinator whose disk fills up for a moment
+// dies at its next index flush. Enable once store/ handles it (the same
+// sequence end to end: FullDiskWorkerTest.TheWorkerKeepsItsGamesUntil-
+// WritesResume in tests/worker/worker_test.cc).
+TEST(PositionIndex, DISABLED_AFlushAfterARecoveredWriteErrorSucceeds) {
+  TempDir tmp("pindex");
+  auto fs = std::make_shared<testing::FullDiskFileSystem>();
+  std::unique_ptr<rocksdb::Env> env = rocksdb::NewCompositeEnv(fs);
+  StoreOptions o = Options();
+  o.env = env.get();
+  o.sync = true;
+  auto s = Store::Open(tmp.path() + "/db", o);
+  ASSERT_TRUE(s.ok()) << s.status();
+  std::vector<TestGame> games;
+  for (int i = 0; i < 20; ++i) games.push_back(MakeGame(i, 30, 1, 0));
+  Commit(s->get(), games, 1, 0);
+  fs->RefuseNext(1);
+  rocksdb::WriteBatch wb;
+  wb.Put((*s)->games(), "refused", "refused");
+  EXPECT_FALSE((*s)->Commit(&wb).ok());
+  const absl::Time until = absl::Now() + absl::Seconds(60);
+  while ((*s)->health().failing() && absl::Now() < until) {
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  ASSERT_FALSE((*s)->health().failing()) << (*s)->health().Get();
+  const absl::Status flushed = (*s)->position_index().Flush();
+  EXPECT_TRUE(flushed.ok()) << flushed;
+  EXPECT_EQ(Reached(**s, EmptyBoardPrefix()), 20u);
+}
+
 }  // namespace
 }  // namespace qipu::store
