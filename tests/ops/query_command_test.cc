@@ -297,7 +297,7 @@ TEST_F(OpsQuery, AnUnknownGameAndAHeldDatabaseAreErrorsWithReasons) {
   const Ran held =
       RunQipu(tmp_.path(), "held", {"query", "results", "--db", db_});
   EXPECT_EQ(held.status, 1);
-  EXPECT_NE(held.err.find("query it with --server"), std::string::npos)
+  EXPECT_NE(held.err.find("use --server ADDR"), std::string::npos)
       << held.err;
   EXPECT_EQ(coord.Stop(), 0) << coord.LogTail();
 }
