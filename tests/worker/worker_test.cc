@@ -314,12 +314,7 @@ class FullDiskWorkerTest : public ::testing::Test {
   std::unique_ptr<Worker> worker_;
 };
 
-// Disabled: the coordinator aborts at its shutdown, in the position
-// index's last flush after RocksDB's recovery (librocksdb 7.8 asserts in
-// IngestExternalFile; store-level reproduction and details:
-// PositionIndex.DISABLED_AFlushAfterARecoveredWriteErrorSucceeds in
-// tests/store/position_index_test.cc). Enable with it.
-TEST_F(FullDiskWorkerTest, DISABLED_TheWorkerKeepsItsGamesUntilWritesResume) {
+TEST_F(FullDiskWorkerTest, TheWorkerKeepsItsGamesUntilWritesResume) {
   // The disk is full for one write (a commit's WAL append) and has room
   // again at once: RocksDB recovers by itself, never fatally. Until it
   // has, the store refuses the games, and the worker keeps them and
