@@ -22,27 +22,30 @@ namespace {
 // first_occurrence = false.
 //
 // The side to move folded into a position's key is the colour of the move
-// the record plays next there -- also at ply n when the depth, not the
-// record, ends the walk -- so a record that moves one colour twice in a
-// row (a free-placement handicap given as B, B, W...) files the second
-// move under "Black to move". After the record's last accepted move it is
-// the natural one: the opponent of that move's colour. Before the first
-// move it is also the natural one when the record has none: the setup's
-// PL, White after a root handicap setup of black stones, else Black. A
-// record whose moves follow exactly these natural sides (every record
-// that alternates colours) gets the keys it got before the next move's
-// colour was used (issue 16; tests/store/indexer_format_test.cc pins
-// them), which is why kFormatVersion did not change.
+// the record plays next there -- also at ply n when the record goes on
+// (cut by the depth, or by `plies` where the rules ended the game or
+// refused a move) -- so a record that moves one colour twice in a row (a
+// free-placement handicap given as B, B, W...) files the second move under
+// "Black to move". After the record's last move it is the natural one: the
+// opponent of that move's colour, or a later setup's PL. A record without
+// moves uses its setup's PL, White after a root handicap setup of black
+// stones, else Black. So the walk depends on `plies` and `depth` only
+// through n, and the position index's recovery (which re-indexes a stored
+// game with plies = depth = n) files every entry as the first indexing
+// did. A record whose moves follow exactly these natural sides (every
+// record that alternates colours) gets the keys it got before the next
+// move's colour was used (issue 16; tests/store/indexer_format_test.cc
+// pins them), which is why kFormatVersion did not change.
 template <typename Sink>
 void WalkOpening(const rules::GameRecord& record, int plies, int depth,
                  Sink sink) {
   using rules::Color;
   const int w = record.width;
   const int h = record.height;
-  // Moves the rules accepted; each names the side to move before it.
-  const int recorded =
-      std::min<int>(plies, static_cast<int>(record.moves.size()));
-  const int n = std::min(recorded, depth);
+  // Every recorded move names the side to move before it (also the moves
+  // past `plies`).
+  const int recorded = static_cast<int>(record.moves.size());
+  const int n = std::min({plies, depth, recorded});
   if (n < 0) return;
   // An empty board copied, not built: building one walks every cell
   // (3 us on 19x19, more than the walk itself). The boards are on the

@@ -8,10 +8,11 @@
 // The side to move at a position is the colour of the move the record
 // plays next there, as recorded: records may move one colour twice in a
 // row (a free-placement handicap given as moves), and each continuation is
-// filed under the side that really played it. At the record's end it is
-// the natural side (the opponent of the last move; before any move the
-// setup's PL, or White after a root handicap setup, or Black). Records
-// that alternate colours index exactly as before this rule (issue 16).
+// filed under the side that really played it. After the record's last
+// move it is the natural side (the opponent of that move, or a later
+// setup's PL; before any move the setup's PL, or White after a root
+// handicap setup, or Black). Records that alternate colours index exactly
+// as before this rule (issue 16).
 //
 // Two outputs: IndexGame() gives decoded deltas (tests, tools), and
 // IndexGameOps() the same entries already encoded for the position index
@@ -43,10 +44,12 @@ struct IndexedPosition {
   PositionValue delta;
 };
 
-// Index deltas of `record`'s first min(depth, plies) plies, where `plies`
-// is the number of main-line moves the rules accepted (the caller has
-// replayed the game; moves past `plies` are ignored). Precondition: the
-// record's setup and first `plies` moves are legal (as Replay() checked).
+// Index deltas of `record`'s first n = min(depth, plies) plies, where
+// `plies` is the number of main-line moves the rules accepted (the caller
+// has replayed the game; moves past `plies` are not played -- the first of
+// them only names the side to move at ply n). The result depends on
+// `plies` and `depth` only through n. Precondition: the record's setup and
+// first `plies` moves are legal (as Replay() checked).
 std::vector<IndexedPosition> IndexGame(const rules::GameRecord& record,
                                        int plies, int depth,
                                        rules::Winner winner, const GameId& id);

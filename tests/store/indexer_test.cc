@@ -129,11 +129,13 @@ TEST(Indexer, SameColourRunFilesEachMoveUnderItsRealColour) {
       IndexGame(r, 2, 10, rules::Winner::kWhite, GameId::SelfPlay(1, 0));
   ASSERT_EQ(ended.size(), 3u);
   EXPECT_EQ(ended[2].position, Key9({c3, g7}, {}, Color::kWhite));
-  // Moves past `plies` (rejected by the rules) name no side to move.
-  auto rejected =
+  // Cut by `plies` (the rules ended the game or refused the next move):
+  // the next recorded move still names the side, as with the depth.
+  auto refused =
       IndexGame(r, 1, 10, rules::Winner::kWhite, GameId::SelfPlay(1, 0));
-  ASSERT_EQ(rejected.size(), 2u);
-  EXPECT_EQ(rejected[1].position, Key9({c3}, {}, Color::kWhite));
+  ASSERT_EQ(refused.size(), 2u);
+  EXPECT_EQ(refused[1].position, g[1].position);
+  EXPECT_TRUE(refused[1].delta.continuations.empty());
 }
 
 TEST(Indexer, PassesAndSetupsGiveWayToTheRecordedColour) {
@@ -162,6 +164,7 @@ TEST(Indexer, PassesAndSetupsGiveWayToTheRecordedColour) {
       IndexGame(s, 1, 10, rules::Winner::kBlack, GameId::SelfPlay(1, 0));
   ASSERT_EQ(first.size(), 2u);
   EXPECT_EQ(first[0].position, Key9({c3}, {}, Color::kBlack));
+  s.moves.clear();
   auto none =
       IndexGame(s, 0, 10, rules::Winner::kBlack, GameId::SelfPlay(1, 0));
   ASSERT_EQ(none.size(), 1u);
@@ -197,12 +200,6 @@ TEST(Indexer, BoardsOfOtherSizesInBetweenChangeNothing) {
   }
 }
 
-// IndexGameOps() writes, entry for entry, the keys and encoded values of
-// what IndexGame() finds (the ingest path encodes without building
-// PositionValues): random games on several boards, depths beyond the
-// game's length, both winners and a draw, a self-play id and an imported
-// one with full-width halves (the longest example encoding); records with
-// same-colour runs too.
 // A legal record of light-policy moves whose colour repeats the previous
 // one about a third of the time (runs of one colour, passes included),
 // ending at two passes or 2 * size * size plies.
@@ -264,6 +261,40 @@ TEST(Indexer, KeysCarryTheColourOfTheNextRecordedMove) {
   EXPECT_GT(runs, 100);
 }
 
+// The position index's recovery re-indexes a stored game with plies =
+// depth = the plies indexed (store/position_index.cc): over records with
+// same-colour runs, that gives the same entries as the first indexing with
+// the replay's plies and the import's depth, whichever of the two cut it.
+TEST(Indexer, EntriesDependOnPliesAndDepthOnlyThroughThePliesIndexed) {
+  rules::Rng rng(1616);
+  int compared = 0;
+  for (int g = 0; g < 16; ++g) {
+    const rules::GameRecord r = RandomRunsRecord(9, rng);
+    const int size = static_cast<int>(r.moves.size());
+    for (const auto& [plies, depth] :
+         {std::pair{size, 7}, std::pair{size, 8}, std::pair{5, 30},
+          std::pair{6, 6}, std::pair{size - 1, size + 4}}) {
+      const int n = std::min(plies, depth);
+      PositionOps first, recovered;
+      IndexGameOps(r, plies, depth, rules::Winner::kBlack,
+                   GameId::SelfPlay(3, 1), 2, 20200101, &first);
+      IndexGameOps(r, n, n, rules::Winner::kBlack, GameId::SelfPlay(3, 1), 2,
+                   20200101, &recovered);
+      ASSERT_EQ(first.size(), recovered.size()) << g << " " << plies;
+      EXPECT_EQ(*first.mutable_bytes(), *recovered.mutable_bytes())
+          << g << " " << plies << " " << depth;
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 80);
+}
+
+// IndexGameOps() writes, entry for entry, the keys and encoded values of
+// what IndexGame() finds (the ingest path encodes without building
+// PositionValues): random games on several boards, depths beyond the
+// game's length, both winners and a draw, a self-play id and an imported
+// one with full-width halves (the longest example encoding); records with
+// same-colour runs too.
 TEST(Indexer, IndexGameOpsEncodesExactlyWhatIndexGameFinds) {
   rules::Rng rng(2024);
   const GameId ids[] = {
