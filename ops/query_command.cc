@@ -144,8 +144,8 @@ void AddQueryCommand(CLI::App& app, int* exit_code) {
 
   CLI::App* openings = query->add_subcommand(
       "openings",
-      "The position after --moves, the games that reached it (symmetries "
-      "folded) and every continuation");
+      "The position after --setup and --moves with --to-play to move, the "
+      "games that reached it (symmetries folded) and every continuation");
   AddCommonFlags(openings, f.get(), true);
   openings->add_option(
       "--moves", f->moves,

@@ -28,17 +28,16 @@
 #include "store/configs.h"
 #include "store/game_id.h"
 #include "store/store.h"
+#include "tests/common/corpus_dir.h"
 #include "tests/common/temp_dir.h"
 #include "tests/coordinator/query_fixture.h"
 
 namespace qipu::coordinator::testing {
 
-// The fox-pro corpus (679 games), or "" when the checkout lacks it.
+// The fox-pro corpus (679 games), or "" when neither the checkout's
+// ../shared nor /work/shared has it (tests/common/corpus_dir.h).
 inline std::string FoxCorpusDir() {
-  const std::string dir =
-      std::string("/work/shared/corpora/fox-pro");
-  std::error_code ec;
-  return std::filesystem::is_directory(dir, ec) ? dir : std::string();
+  return test_util::SharedCorpusDir("fox-pro");
 }
 
 inline std::string ReadAll(const std::string& path) {

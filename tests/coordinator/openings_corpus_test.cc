@@ -1,70 +1,263 @@
-// Openings over the shared fox-pro corpus against an independent count:
-// the corpus is imported through the real importer, and each queried
-// position is counted again from the SGF files (main lines read with the
-// rules' SGF reader, played on a plain rules::Board) with this file's own
-// symmetric folding and its own reading of the side to move -- the colour
-// of the move the record plays next. 19 of the corpus's games move one
-// colour twice in a row (White twice after handicap stones, a free
-// placement given as Black moves); the positions of those runs are queried
-// with coloured moves and setup stones.
+// Openings over the shared fox-pro corpus against an independent count.
+// The corpus is imported through the real importer and every position its
+// games reach in the indexed plies is asked of the query engine; each
+// answer is compared with a count made here from the SGF files directly,
+// by this file's own code: its own SGF main-line reader, its own board
+// (captures, suicide), its own symmetric folding and its own GTP names --
+// no rules:: reader, board, hasher or coordinate code. A position is the
+// board before move k with move k's colour to move (after the last move,
+// the opponent of its colour), counted once per game. 19 of the corpus's
+// games move one colour twice in a row (White twice after handicap
+// stones, a free placement given as Black moves, later runs); their
+// positions are asked with coloured moves and setup stones.
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <iostream>
 #include <map>
+#include <ostream>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
 #include "coordinator/queries.h"
 #include "gtest/gtest.h"
-#include "rules/board.h"
-#include "rules/coord.h"
-#include "rules/record.h"
-#include "rules/sgf_reader.h"
 #include "tests/common/corpus_dir.h"
 #include "tests/coordinator/corpus_test_util.h"
 
 namespace qipu::coordinator {
 namespace {
 
-using rules::Color;
 using test_util::TempDir;
 using testing::CorpusDb;
 
-// The board under its 8 symmetries as text ('X' black, 'O' white), the
-// smallest image. Square boards only (the corpus is 19x19).
-std::string Fold(const rules::Board& b) {
-  const int n = b.width();
-  std::string best;
-  for (int t = 0; t < 8; ++t) {
-    std::string s(static_cast<size_t>(n * n), '.');
-    for (int y = 0; y < n; ++y) {
-      for (int x = 0; x < n; ++x) {
-        int tx = (t & 4) ? y : x;
-        int ty = (t & 4) ? x : y;
-        if (t & 1) tx = n - 1 - tx;
-        if (t & 2) ty = n - 1 - ty;
-        const Color c = b.at(rules::MakePoint(x, y));
-        s[static_cast<size_t>(ty * n + tx)] = c == Color::kBlack   ? 'X'
-                                              : c == Color::kWhite ? 'O'
-                                                                   : '.';
+// --- The test's own reading of an SGF file ---------------------------------
+
+// A property of a node: identifier and values, escapes resolved.
+struct Property {
+  std::string id;
+  std::vector<std::string> values;
+};
+using Node = std::vector<Property>;
+
+// The nodes of the first game's main line: from the first '(' or ';' (Fox's
+// historic records lack the '('), every node up to the first ')' -- the
+// end of the first variation at every branch.
+std::vector<Node> MainLine(absl::string_view t) {
+  std::vector<Node> nodes;
+  size_t i = t.find_first_of("(;");
+  while (i != absl::string_view::npos && i < t.size()) {
+    const char c = t[i];
+    if (c == ')') break;
+    if (c == ';') {
+      nodes.emplace_back();
+      ++i;
+    } else if (std::isalpha(static_cast<unsigned char>(c))) {
+      Property p;
+      for (; i < t.size() && std::isalpha(static_cast<unsigned char>(t[i]));
+           ++i) {
+        if (std::isupper(static_cast<unsigned char>(t[i]))) p.id += t[i];
       }
+      while (true) {
+        while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i])))
+          ++i;
+        if (i >= t.size() || t[i] != '[') break;
+        std::string v;
+        for (++i; i < t.size() && t[i] != ']'; ++i) {
+          if (t[i] == '\\') ++i;
+          if (i < t.size()) v += t[i];
+        }
+        ++i;
+        p.values.push_back(std::move(v));
+      }
+      if (!nodes.empty()) nodes.back().push_back(std::move(p));
+    } else {
+      ++i;
     }
-    if (best.empty() || s < best) best = s;
   }
-  return best;
+  return nodes;
 }
 
-std::string Side(Color c) { return c == Color::kWhite ? "/W" : "/B"; }
+// A point as an index y * size + x, or kPassIndex.
+constexpr int kPassIndex = -1;
 
-// A game as this test counts it.
-struct CountedGame {
-  rules::GameRecord record;
-  std::string file;
+// A move of a read game: 'B' or 'W', and its point.
+struct PlainMove {
+  char colour = 'B';
+  int point = kPassIndex;
 };
 
-// Counts of one position: games that reached it, and per continuation
-// (the folded board after the move, or "pass") the games that played it.
+// Stones a node sets up before move `before_move`: 'B', 'W' or 'E' (empty)
+// per point, and its PL ('B', 'W' or 0).
+struct PlainSetup {
+  int before_move = 0;
+  std::vector<std::pair<char, int>> stones;
+  char to_play = 0;
+};
+
+struct PlainGame {
+  std::string file;
+  int size = 19;
+  int handicap = 0;
+  std::vector<PlainSetup> setup;
+  std::vector<PlainMove> moves;
+};
+
+// SGF point "pd" (or a compressed "aa:cc" list) as indices; off-board or
+// malformed values give none.
+std::vector<int> Points(const std::string& v, int size) {
+  auto one = [size](absl::string_view s, int* x, int* y) {
+    if (s.size() != 2) return false;
+    *x = s[0] - 'a';
+    *y = s[1] - 'a';
+    return *x >= 0 && *x < size && *y >= 0 && *y < size;
+  };
+  std::vector<int> out;
+  int x0, y0, x1, y1;
+  const size_t colon = v.find(':');
+  if (colon == std::string::npos) {
+    if (one(v, &x0, &y0)) out.push_back(y0 * size + x0);
+  } else if (one(absl::string_view(v).substr(0, colon), &x0, &y0) &&
+             one(absl::string_view(v).substr(colon + 1), &x1, &y1)) {
+    for (int y = std::min(y0, y1); y <= std::max(y0, y1); ++y) {
+      for (int x = std::min(x0, x1); x <= std::max(x0, x1); ++x) {
+        out.push_back(y * size + x);
+      }
+    }
+  }
+  return out;
+}
+
+PlainGame ReadPlainGame(const std::string& file) {
+  PlainGame g;
+  g.file = file;
+  for (const Node& node : MainLine(test_util::ReadFileBytes(file))) {
+    PlainSetup s;
+    s.before_move = static_cast<int>(g.moves.size());
+    for (const Property& p : node) {
+      if (p.values.empty()) continue;
+      const std::string& v = p.values[0];
+      if (p.id == "SZ") g.size = std::atoi(v.c_str());
+      if (p.id == "HA") g.handicap = std::atoi(v.c_str());
+      if (p.id == "PL" && !v.empty()) s.to_play = std::toupper(v[0]);
+      if (p.id == "AB" || p.id == "AW" || p.id == "AE") {
+        for (const std::string& each : p.values) {
+          for (int q : Points(each, g.size)) s.stones.emplace_back(p.id[1], q);
+        }
+      }
+      if (p.id == "B" || p.id == "W") {
+        PlainMove m{p.id[0], kPassIndex};
+        if (!(v.empty() || (v == "tt" && g.size <= 19))) {
+          const std::vector<int> q = Points(v, g.size);
+          if (q.size() == 1) m.point = q[0];
+        }
+        g.moves.push_back(m);
+      }
+    }
+    if (!s.stones.empty() || s.to_play != 0) g.setup.push_back(std::move(s));
+  }
+  return g;
+}
+
+// --- The test's own board ----------------------------------------------------
+
+char Opposite(char colour) { return colour == 'B' ? 'W' : 'B'; }
+
+// A square board of 'B', 'W' and '.' that captures chains without
+// liberties (the opponent's first, then the mover's own: suicide).
+class PlainBoard {
+ public:
+  explicit PlainBoard(int size)
+      : size_(size), cells_(static_cast<size_t>(size * size), '.') {}
+
+  void Set(int point, char colour) {
+    cells_[static_cast<size_t>(point)] = colour == 'E' ? '.' : colour;
+  }
+
+  void Play(char colour, int point) {
+    if (point == kPassIndex) return;
+    Set(point, colour);
+    for (int n : Neighbours(point)) {
+      if (cells_[static_cast<size_t>(n)] == Opposite(colour)) RemoveIfDead(n);
+    }
+    RemoveIfDead(point);
+  }
+
+  // The smallest of the board's 8 images, 'X' black and 'O' white.
+  std::string Fold() const {
+    std::string best;
+    for (int t = 0; t < 8; ++t) {
+      std::string s(cells_.size(), '.');
+      for (int y = 0; y < size_; ++y) {
+        for (int x = 0; x < size_; ++x) {
+          int tx = (t & 4) ? y : x;
+          int ty = (t & 4) ? x : y;
+          if (t & 1) tx = size_ - 1 - tx;
+          if (t & 2) ty = size_ - 1 - ty;
+          const char c = cells_[static_cast<size_t>(y * size_ + x)];
+          s[static_cast<size_t>(ty * size_ + tx)] =
+              c == 'B' ? 'X' : (c == 'W' ? 'O' : '.');
+        }
+      }
+      if (best.empty() || s < best) best = std::move(s);
+    }
+    return best;
+  }
+
+ private:
+  std::vector<int> Neighbours(int p) const {
+    std::vector<int> out;
+    const int x = p % size_, y = p / size_;
+    if (x > 0) out.push_back(p - 1);
+    if (x + 1 < size_) out.push_back(p + 1);
+    if (y > 0) out.push_back(p - size_);
+    if (y + 1 < size_) out.push_back(p + size_);
+    return out;
+  }
+
+  void RemoveIfDead(int start) {
+    const char colour = cells_[static_cast<size_t>(start)];
+    std::vector<int> chain = {start};
+    std::set<int> in_chain = {start};
+    for (size_t i = 0; i < chain.size(); ++i) {
+      for (int n : Neighbours(chain[i])) {
+        const char c = cells_[static_cast<size_t>(n)];
+        if (c == '.') return;  // a liberty
+        if (c == colour && in_chain.insert(n).second) chain.push_back(n);
+      }
+    }
+    for (int p : chain) cells_[static_cast<size_t>(p)] = '.';
+  }
+
+  int size_;
+  std::vector<char> cells_;
+};
+
+// GTP names: columns A..T without I, rows from the bottom.
+constexpr absl::string_view kColumns = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+std::string GtpName(int point, int size) {
+  if (point == kPassIndex) return "pass";
+  return absl::StrCat(kColumns.substr(static_cast<size_t>(point % size), 1),
+                      size - point / size);
+}
+
+int FromGtpName(const std::string& name, int size) {
+  if (name == "pass") return kPassIndex;
+  const int x = static_cast<int>(kColumns.find(name[0]));
+  const int y = size - std::atoi(name.c_str() + 1);
+  return y * size + x;
+}
+
+// --- The independent count ---------------------------------------------------
+
+// Counts of one position (folded board + side): games that reached it, and
+// per continuation (the folded board after it, or "pass") the games that
+// played it.
 struct Tally {
   uint64_t reached = 0;
   std::map<std::string, uint64_t> next;
@@ -73,118 +266,160 @@ struct Tally {
 
 std::ostream& operator<<(std::ostream& os, const Tally& t) {
   os << t.reached << " games:";
-  for (const auto& [k, v] : t.next) os << " " << k.substr(0, 8) << "..=" << v;
+  for (const auto& [k, v] : t.next) {
+    os << " " << (k == "pass" ? k : absl::StrCat("#", k.size())) << "=" << v;
+  }
   return os;
 }
 
-// The independent count of every position over `games`, the first
-// `depth` plies of each, keyed by folded board + side: a position is the
-// board before move k with move k's colour to move, or after the last
-// move the opponent of its colour; each counts once per game.
-std::map<std::string, Tally> CountAll(const std::vector<CountedGame>& games,
-                                      int depth) {
-  std::map<std::string, Tally> all;
-  for (const CountedGame& g : games) {
-    const rules::GameRecord& r = g.record;
-    const int moves = static_cast<int>(r.moves.size());
-    const int n = std::min(depth, moves);
-    rules::Board b(r.width, r.height);
-    std::set<std::string> seen;
-    size_t next_setup = 0;
-    for (int k = 0; k <= n; ++k) {
-      for (;
-           next_setup < r.setup.size() && r.setup[next_setup].before_move <= k;
-           ++next_setup) {
-        const rules::SetupStep& s = r.setup[next_setup];
-        for (rules::Point p : s.empty) b.SetStone(p, Color::kEmpty);
-        for (rules::Point p : s.black) b.SetStone(p, Color::kBlack);
-        for (rules::Point p : s.white) b.SetStone(p, Color::kWhite);
-      }
-      const Color side =
-          k < moves ? r.moves[k].color : rules::Opponent(r.moves[k - 1].color);
-      const std::string here = Fold(b) + Side(side);
-      const bool first = seen.insert(here).second;
-      if (first) ++all[here].reached;
-      if (k == n) break;
-      const rules::Move m = r.moves[k];
-      if (m.point == rules::kPass) {
-        b.Pass();
-      } else {
-        b.Play(m.point, m.color);
-      }
-      if (first) ++all[here].next[m.point == rules::kPass ? "pass" : Fold(b)];
-    }
-  }
-  return all;
-}
-
-// A query as this test replays it: setup stones and coloured moves.
+// A query of a position a game reached: the game's setup stones, its
+// first `ply` moves with their colours, and the side to move there.
 struct Query {
-  std::vector<std::pair<Color, rules::Point>> setup;
-  std::vector<std::pair<Color, rules::Point>> moves;
-  Color to_play = Color::kBlack;
-  // Also filter on handicap 2 (the natural side then is White's).
-  bool handicap2 = false;
-  // Leave to_play unspecified (the engine's natural side must be to_play).
-  bool natural = false;
-  // Uncoloured moves (they must alternate from the natural first side).
-  bool uncoloured = false;
-  // The position before a run's repeated move: its own game reaches it.
-  bool run = false;
+  const PlainGame* game = nullptr;
+  int ply = 0;
+  char to_play = 'B';
+  // The natural side there: the opponent of the previous move; before the
+  // first, White after a handicap game's black stones, else Black.
+  char natural = 'B';
 };
 
-std::string Letter(Color c) { return c == Color::kWhite ? "W" : "B"; }
+// What CountAll() found.
+struct Count {
+  std::map<std::string, Tally> positions;
+  // The first game (and its ply) that reached each position, when its setup
+  // is all at the root and sets only stones (a query can state it).
+  std::map<std::string, Query> queries;
+  // Indexed positions whose side to move is not the natural one (the
+  // opponent of the previous move; the setup's rules before the first):
+  // how many times a game reached one, and which positions.
+  int off_natural = 0;
+  std::set<std::string> off_natural_positions;
+};
 
-qipu::v1::OpeningsRequest RequestOf(const Query& q) {
+// The position key of this file: folded board, '/', side to move.
+std::string Here(const PlainBoard& b, char side) {
+  return absl::StrCat(b.Fold(), "/", std::string(1, side));
+}
+
+Count CountAll(const std::vector<PlainGame>& games, int depth) {
+  Count out;
+  for (const PlainGame& g : games) {
+    const int moves = static_cast<int>(g.moves.size());
+    const int n = std::min(depth, moves);
+    PlainBoard b(g.size);
+    std::set<std::string> seen;
+    size_t next_setup = 0;
+    char natural = 'B';
+    bool stateable = true;
+    for (const PlainSetup& s : g.setup) {
+      stateable &= s.before_move == 0 && s.to_play == 0;
+      for (const auto& [colour, p] : s.stones) stateable &= colour != 'E';
+    }
+    for (int k = 0; k <= n; ++k) {
+      for (;
+           next_setup < g.setup.size() && g.setup[next_setup].before_move <= k;
+           ++next_setup) {
+        const PlainSetup& s = g.setup[next_setup];
+        bool black = false, white = false;
+        for (const auto& [colour, p] : s.stones) {
+          b.Set(p, colour);
+          black |= colour == 'B';
+          white |= colour == 'W';
+        }
+        if (s.to_play != 0) {
+          natural = s.to_play;
+        } else if (next_setup == 0 && s.before_move == 0 && g.handicap >= 2 &&
+                   black && !white) {
+          natural = 'W';
+        }
+      }
+      const char side = k < moves ? g.moves[k].colour : natural;
+      const std::string here = Here(b, side);
+      if (side != natural) {
+        ++out.off_natural;
+        out.off_natural_positions.insert(here);
+      }
+      const bool first = seen.insert(here).second;
+      if (first) {
+        ++out.positions[here].reached;
+        if (stateable && out.queries.count(here) == 0) {
+          out.queries[here] = Query{&g, k, side, natural};
+        }
+      }
+      if (k == n) break;
+      const PlainMove m = g.moves[k];
+      b.Play(m.colour, m.point);
+      natural = Opposite(m.colour);
+      if (first) {
+        ++out.positions[here].next[m.point == kPassIndex ? "pass" : b.Fold()];
+      }
+    }
+  }
+  return out;
+}
+
+// The board of a query (setup stones and moves played).
+PlainBoard BoardOf(const Query& q) {
+  PlainBoard b(q.game->size);
+  for (const PlainSetup& s : q.game->setup) {
+    for (const auto& [colour, p] : s.stones) b.Set(p, colour);
+  }
+  for (int k = 0; k < q.ply; ++k) {
+    b.Play(q.game->moves[k].colour, q.game->moves[k].point);
+  }
+  return b;
+}
+
+// The request of a query in one of three forms: coloured moves and the side
+// to move given; coloured moves and the side left to the engine (when it is
+// the natural one after a move: no filter names a handicap here, so before
+// the first move the engine would pick Black); uncoloured moves (when they
+// alternate from Black, with no setup) and the side left to the engine
+// (when natural) -- else given.
+qipu::v1::OpeningsRequest RequestOf(const Query& q, int form) {
+  const PlainGame& g = *q.game;
   qipu::v1::OpeningsRequest req;
-  req.mutable_filter()->set_width(19);
-  req.mutable_filter()->set_height(19);
-  if (q.handicap2) {
-    req.mutable_filter()->set_has_handicap(true);
-    req.mutable_filter()->set_handicap(2);
+  req.mutable_filter()->set_width(static_cast<uint32_t>(g.size));
+  req.mutable_filter()->set_height(static_cast<uint32_t>(g.size));
+  for (const PlainSetup& s : g.setup) {
+    for (const auto& [colour, p] : s.stones) {
+      req.add_setup(
+          absl::StrCat(std::string(1, colour), ":", GtpName(p, g.size)));
+    }
   }
-  for (const auto& [c, p] : q.setup) {
-    req.add_setup(absl::StrCat(Letter(c), ":", rules::GtpPoint(p, 19)));
+  bool alternates = g.setup.empty();
+  for (int k = 0; k < q.ply; ++k) {
+    alternates &= g.moves[k].colour == (k % 2 == 0 ? 'B' : 'W');
   }
-  for (const auto& [c, p] : q.moves) {
-    req.add_moves(q.uncoloured
-                      ? rules::GtpPoint(p, 19)
-                      : absl::StrCat(Letter(c), ":", rules::GtpPoint(p, 19)));
+  const bool uncoloured = form == 2 && alternates;
+  for (int k = 0; k < q.ply; ++k) {
+    const PlainMove& m = g.moves[k];
+    req.add_moves(uncoloured ? GtpName(m.point, g.size)
+                             : absl::StrCat(std::string(1, m.colour), ":",
+                                            GtpName(m.point, g.size)));
   }
-  if (!q.natural) {
-    req.set_to_play(q.to_play == Color::kWhite ? qipu::v1::COLOR_WHITE
-                                               : qipu::v1::COLOR_BLACK);
+  const bool natural =
+      form != 0 && q.to_play == q.natural && (q.ply > 0 || g.setup.empty());
+  if (!natural) {
+    req.set_to_play(q.to_play == 'W' ? qipu::v1::COLOR_WHITE
+                                     : qipu::v1::COLOR_BLACK);
   }
   req.set_examples(1);
   return req;
 }
 
-// The board after the query's setup and moves.
-rules::Board BoardOf(const Query& q) {
-  rules::Board b(19, 19);
-  for (const auto& [c, p] : q.setup) b.SetStone(p, c);
-  for (const auto& [c, p] : q.moves) {
-    if (p == rules::kPass) {
-      b.Pass();
-    } else {
-      b.Play(p, c);
-    }
-  }
-  return b;
-}
-
 // The engine's answer as a Tally: each continuation played on the query's
-// board by the side to move and folded.
+// board by the side to move, and folded.
 Tally AnswerOf(const Query& q, const qipu::v1::OpeningsResponse& r) {
   Tally t;
   t.reached = r.reached().games();
-  for (const auto& c : r.continuations()) {
-    const rules::Point p = *rules::ParseGtpPoint(c.move(), 19, 19);
-    rules::Board b = BoardOf(q);
+  for (const qipu::v1::Continuation& c : r.continuations()) {
     std::string key = "pass";
-    if (p != rules::kPass) {
-      b.Play(p, q.to_play);
-      key = Fold(b);
+    const int p = FromGtpName(c.move(), q.game->size);
+    if (p != kPassIndex) {
+      PlainBoard b = BoardOf(q);
+      b.Play(q.to_play, p);
+      key = b.Fold();
     }
     EXPECT_EQ(t.next.count(key), 0u) << "two continuations fold: " << c.move();
     t.next[key] = c.outcomes().games();
@@ -192,26 +427,10 @@ Tally AnswerOf(const Query& q, const qipu::v1::OpeningsResponse& r) {
   return t;
 }
 
-std::string Describe(const Query& q) {
-  std::vector<std::string> parts;
-  for (const auto& [c, p] : q.setup) {
-    parts.push_back(
-        absl::StrCat("setup ", Letter(c), ":", rules::GtpPoint(p, 19)));
-  }
-  for (const auto& [c, p] : q.moves) {
-    parts.push_back(absl::StrCat(Letter(c), ":", rules::GtpPoint(p, 19)));
-  }
-  parts.push_back(absl::StrCat(Letter(q.to_play), " to move"));
-  return absl::StrJoin(parts, " ");
-}
-
-Query Moves(std::vector<std::pair<Color, const char*>> moves, Color to_play) {
-  Query q;
-  for (const auto& [c, m] : moves) {
-    q.moves.emplace_back(c, *rules::ParseGtpPoint(m, 19, 19));
-  }
-  q.to_play = to_play;
-  return q;
+std::string Describe(const qipu::v1::OpeningsRequest& req) {
+  return absl::StrCat("setup [", absl::StrJoin(req.setup(), " "), "] moves [",
+                      absl::StrJoin(req.moves(), " "), "] to_play ",
+                      static_cast<int>(req.to_play()));
 }
 
 TEST(OpeningsCorpus, FoxProCountsMatchAnIndependentCountWithRealColours) {
@@ -230,111 +449,85 @@ TEST(OpeningsCorpus, FoxProCountsMatchAnIndependentCountWithRealColours) {
   for (const auto& e : summary.errors) rejected.insert(e.file());
 
   // The games import stored: every file but the rejected ones, one per
-  // distinct (setup, coloured main line).
-  std::vector<CountedGame> games;
+  // distinct (size, setup, coloured main line) -- what the importer's
+  // content hash identifies.
+  std::vector<PlainGame> games;
   std::set<std::string> lines;
-  std::vector<const CountedGame*> runs;
   for (const std::string& f : test_util::SgfFilesUnder(dir)) {
-    rules::SgfCollection c = rules::ReadSgf(test_util::ReadFileBytes(f));
-    ASSERT_EQ(c.games.size(), 1u) << f;
     if (rejected.count(f) != 0) continue;
-    const rules::GameRecord& r = c.games[0];
-    std::string line = absl::StrCat(r.width, "x", r.height);
-    for (const rules::SetupStep& s : r.setup) {
-      absl::StrAppend(
-          &line, "|", s.before_move, "B", absl::StrJoin(s.black, ","), "W",
-          absl::StrJoin(s.white, ","), "E", absl::StrJoin(s.empty, ","));
+    PlainGame g = ReadPlainGame(f);
+    std::string line = absl::StrCat(g.size);
+    for (const PlainSetup& s : g.setup) {
+      absl::StrAppend(&line, "|", s.before_move);
+      for (const auto& [colour, p] : s.stones) {
+        absl::StrAppend(&line, std::string(1, colour), p, ",");
+      }
     }
-    for (const rules::Move& m : r.moves) {
-      absl::StrAppend(&line, ";", Letter(m.color), m.point);
+    for (const PlainMove& m : g.moves) {
+      absl::StrAppend(&line, ";", std::string(1, m.colour), m.point);
     }
-    if (!lines.insert(line).second) continue;
-    games.push_back({r, f});
+    if (lines.insert(line).second) games.push_back(std::move(g));
   }
   ASSERT_EQ(games.size(), summary.imported);
-  // Games with a same-colour run: 19, one of them (1530635618010001444)
-  // only after the indexed plies.
-  int with_run = 0;
-  for (const CountedGame& g : games) {
-    const std::vector<rules::Move>& m = g.record.moves;
-    for (size_t k = 1; k < m.size(); ++k) {
-      if (m[k].color != m[k - 1].color) continue;
+  // Games with a same-colour run: 19, one of them only after the indexed
+  // plies.
+  int with_run = 0, run_indexed = 0;
+  for (const PlainGame& g : games) {
+    for (size_t k = 1; k < g.moves.size(); ++k) {
+      if (g.moves[k].colour != g.moves[k - 1].colour) continue;
       ++with_run;
-      if (k < static_cast<size_t>(settings.index_depth)) runs.push_back(&g);
+      if (k < static_cast<size_t>(settings.index_depth)) ++run_indexed;
       break;
     }
   }
   EXPECT_EQ(with_run, 19);
-  EXPECT_EQ(runs.size(), 18u);
+  EXPECT_EQ(run_indexed, 18);
 
-  std::vector<Query> queries;
-  const Color B = Color::kBlack, W = Color::kWhite;
-  Query empty;
-  empty.natural = true;
-  queries.push_back(empty);
-  queries.push_back(Moves({{B, "Q16"}}, W));
-  queries.push_back(Moves({{B, "Q16"}}, B));
-  queries.push_back(Moves({{B, "R16"}}, W));
-  queries.push_back(Moves({{B, "Q16"}, {W, "D4"}}, B));
-  queries.push_back(Moves({{B, "Q16"}, {W, "D16"}}, B));
-  queries.push_back(Moves({{B, "Q16"}, {W, "D4"}, {B, "Q3"}}, W));
-  // Each run: the position before the repeated move with its colour to
-  // move, the same moves with the other side to move, and the position
-  // after the run; and each game's start (its setup, natural side with a
-  // handicap filter when it has handicap stones).
-  for (const CountedGame* g : runs) {
-    const rules::GameRecord& r = g->record;
-    Query start;
-    for (const rules::SetupStep& s : r.setup) {
-      ASSERT_EQ(s.before_move, 0) << g->file;
-      for (rules::Point p : s.black) start.setup.emplace_back(B, p);
-      for (rules::Point p : s.white) start.setup.emplace_back(W, p);
-    }
-    start.natural = true;
-    start.handicap2 = r.handicap == 2;
-    start.to_play = start.handicap2 ? W : B;
-    queries.push_back(start);
-    Query q = start;
-    q.natural = false;
-    q.handicap2 = false;
-    size_t k = 0;
-    for (; k < r.moves.size(); ++k) {
-      if (k > 0 && r.moves[k].color == r.moves[k - 1].color) break;
-      q.moves.emplace_back(r.moves[k].color, r.moves[k].point);
-    }
-    ASSERT_LT(k + 1, r.moves.size()) << g->file;
-    q.to_play = r.moves[k].color;
-    q.run = true;
-    queries.push_back(q);
-    q.run = false;
-    q.to_play = rules::Opponent(q.to_play);
-    queries.push_back(q);
-    q.moves.emplace_back(r.moves[k].color, r.moves[k].point);
-    q.to_play = r.moves[k + 1].color;
-    queries.push_back(q);
-  }
-  // The uncoloured form of a few alternating queries.
-  Query plain = Moves({{B, "Q16"}, {W, "D4"}}, B);
-  plain.uncoloured = plain.natural = true;
-  queries.push_back(plain);
+  const Count count = CountAll(games, settings.index_depth);
+  // 20 times a game reached a position whose mover had just moved (a free
+  // placement of 4 black stones counts 3): 7 positions, some of them also
+  // reached, folded, by even games whose colours alternate (handicap
+  // stones and White's two moves make the board of B, W, B).
+  EXPECT_EQ(count.off_natural, 20);
+  EXPECT_EQ(count.off_natural_positions.size(), 7u);
+  EXPECT_GT(count.positions.size(), 30000u);
+  // The queries: every position one of the games reached (all the
+  // corpus's setups are root stones), in turn in the three forms.
+  EXPECT_EQ(count.queries.size(), count.positions.size());
 
-  const std::map<std::string, Tally> counted =
-      CountAll(games, settings.index_depth);
   QueryEngine engine(&db.store(), &db.configs());
-  for (const Query& q : queries) {
-    SCOPED_TRACE(Describe(q));
-    auto r = engine.Openings(RequestOf(q));
-    ASSERT_TRUE(r.ok()) << r.status();
+  int form = 0;
+  uint64_t games_summed = 0, continuations = 0, off_natural_games = 0;
+  for (const auto& [here, q] : count.queries) {
+    const qipu::v1::OpeningsRequest req = RequestOf(q, form++ % 3);
+    auto r = engine.Openings(req);
+    ASSERT_TRUE(r.ok()) << Describe(req) << ": " << r.status();
     EXPECT_EQ(r->to_play(),
-              q.to_play == W ? qipu::v1::COLOR_WHITE : qipu::v1::COLOR_BLACK);
-    const auto it = counted.find(Fold(BoardOf(q)) + Side(q.to_play));
-    const Tally want = it == counted.end() ? Tally() : it->second;
-    EXPECT_EQ(AnswerOf(q, *r), want);
-    if (q.run) EXPECT_GE(want.reached, 1u);
+              q.to_play == 'W' ? qipu::v1::COLOR_WHITE : qipu::v1::COLOR_BLACK)
+        << Describe(req);
+    const Tally& want = count.positions.at(here);
+    const Tally got = AnswerOf(q, *r);
+    EXPECT_EQ(got, want) << Describe(req) << " (" << q.game->file << ")";
+    if (got != want) break;
+    games_summed += got.reached;
+    continuations += got.next.size();
+    if (count.off_natural_positions.count(here) != 0) {
+      off_natural_games += got.reached;
+    }
   }
-  // Not vacuous: the popular first move is there.
-  EXPECT_GT(counted.at(Fold(BoardOf(Moves({{B, "Q16"}}, W))) + Side(W)).reached,
-            250u);
+  // Not vacuous: the positions of the runs were asked, the popular
+  // opening is there.
+  EXPECT_GE(off_natural_games, 20u);
+  EXPECT_GT(continuations, count.positions.size());
+  PlainBoard q16(19);
+  q16.Play('B', FromGtpName("Q16", 19));
+  EXPECT_GT(count.positions.at(Here(q16, 'W')).reached, 250u);
+  std::cout << "[ counted  ] " << games.size() << " games, "
+            << count.positions.size() << " positions, " << continuations
+            << " continuations, " << games_summed << " games summed, "
+            << count.off_natural_positions.size()
+            << " positions off the natural side (reached by "
+            << off_natural_games << " games)\n";
 }
 
 }  // namespace

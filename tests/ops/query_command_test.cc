@@ -4,11 +4,16 @@
 // answer is checked against the games the database holds, read back one by
 // one: outcomes and end reasons, ko captures, cycles by class and outcome,
 // the first moves of the games (symmetries folded) and the position after
-// one of them, and one game in full (its proto, and its SGF). --db and
-// --server give the same answers; bad input is refused with a reason.
+// one of them (also asked with coloured moves and setup stones), and one
+// game in full (its proto, and its SGF). --db and --server give the same
+// answers; bad input is refused with a reason. Hand-made records with
+// same-colour runs and a pass, imported by `qipu import`, are asked with
+// coloured moves.
 #include <signal.h>
 
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <set>
@@ -235,6 +240,29 @@ TEST_F(OpsQuery, AnswersAgreeWithTheStoredGamesThroughDbAndServer) {
         Query({"openings", "--size", "9", "--moves", top}, server);
     answers["after"] = after;
     EXPECT_EQ(after["games"], top_games) << top;
+    EXPECT_EQ(after["to_play"], "W");
+    // The same position asked with the move's colour and the side to move
+    // (flags that cross the wire with --server); and with Black to move
+    // again, which no self-play game (they alternate) reached.
+    const nlohmann::json coloured = Query({"openings", "--size", "9", "--moves",
+                                           "B:" + top, "--to-play", "white"},
+                                          server);
+    answers["coloured"] = coloured;
+    EXPECT_EQ(coloured["position_key"], after["position_key"]);
+    EXPECT_EQ(coloured["games"], top_games);
+    const nlohmann::json again = Query(
+        {"openings", "--size", "9", "--moves", "B:" + top, "--to-play", "B"},
+        server);
+    answers["again"] = again;
+    EXPECT_EQ(again["to_play"], "B");
+    EXPECT_EQ(again["games"], 0u);
+    EXPECT_NE(again["position_key"], after["position_key"]);
+    // A setup stone instead of the move: the same board, White to move.
+    const nlohmann::json setup = Query(
+        {"openings", "--size", "9", "--setup", "B:" + top, "--to-play", "W"},
+        server);
+    answers["setup"] = setup;
+    EXPECT_EQ(setup["position_key"], after["position_key"]);
 
     // One game in full: its proto as stored, and its SGF.
     const uint64_t index = games_.begin()->first + kGames / 2;
@@ -284,6 +312,92 @@ TEST_F(OpsQuery, AnswersAgreeWithTheStoredGamesThroughDbAndServer) {
   }
 }
 
+// Hand-made records imported with `qipu import`: free placements given as
+// Black moves (B, B, W), an alternating game and one with an explicit pass.
+// `qipu query openings` counts each move under the colour that played it,
+// and says the side to move.
+TEST(OpsQueryColours, SameColourRunsAreAskedWithColouredMoves) {
+  TempDir tmp;
+  ASSERT_FALSE(tmp.path().empty());
+  const std::string sgf = tmp.Sub("sgf");
+  std::filesystem::create_directories(sgf);
+  const std::string head = "(;GM[1]FF[4]SZ[19]";
+  const std::vector<std::string> records = {
+      "HA[0]KM[0]RE[B+R];B[qd];B[dc];W[cp];B[ep])",
+      "HA[0]KM[0]RE[W+R];B[qd];B[dp];W[dd])",
+      "KM[7.5]RE[B+R];B[qd];W[dc];B[cp];W[ep])",
+      "KM[7.5]RE[W+R];B[qd];W[];B[dc];W[cp])",
+  };
+  for (size_t i = 0; i < records.size(); ++i) {
+    std::ofstream(absl::StrCat(sgf, "/", i, ".sgf")) << head << records[i];
+  }
+  const std::string db = tmp.Sub("db");
+  const Ran imported =
+      RunQipu(tmp.path(), "import", {"import", "--db", db, sgf, "--json"});
+  ASSERT_EQ(imported.status, 0) << imported.err;
+  EXPECT_EQ(LastJsonLine(imported.out).value("imported", uint64_t{0}), 4u)
+      << imported.out;
+  int runs = 0;
+  auto query = [&](std::vector<std::string> args, bool json = true) {
+    args.insert(args.begin(), {"query", "openings", "--db", db});
+    if (json) args.push_back("--json");
+    return RunQipu(tmp.path(), absl::StrCat("query", ++runs), args);
+  };
+  // R16 has no symmetry of its own: one name per continuation.
+  auto moves = [](const nlohmann::json& j) {
+    std::map<std::string, uint64_t> m;
+    for (const nlohmann::json& c : j["continuations"]) {
+      m[c["move"].get<std::string>()] = c["games"].get<uint64_t>();
+    }
+    return m;
+  };
+  using Moves = std::map<std::string, uint64_t>;
+
+  // White's replies to R16: the alternating game and the pass, not the
+  // free placements (Black moved again there).
+  const Ran white = query({"--moves", "R16"});
+  ASSERT_EQ(white.status, 0) << white.err;
+  const nlohmann::json w = LastJsonLine(white.out);
+  EXPECT_EQ(w["to_play"], "W");
+  EXPECT_EQ(w["games"], 2u);
+  EXPECT_EQ(moves(w), (Moves{{"D17", 1}, {"pass", 1}}));
+  // Black's second moves: both free placements and the pass game.
+  const Ran black = query({"--moves", "B:R16", "--to-play", "B"});
+  ASSERT_EQ(black.status, 0) << black.err;
+  const nlohmann::json b = LastJsonLine(black.out);
+  EXPECT_EQ(b["to_play"], "B");
+  EXPECT_EQ(b["games"], 3u);
+  EXPECT_EQ(moves(b), (Moves{{"D17", 2}, {"D4", 1}}));
+  // Black R16 and D17, White to move: the free placement and the pass
+  // game (which reaches the same board), both answered at C4.
+  const Ran both = query({"--moves", "B:R16 B:D17"});
+  ASSERT_EQ(both.status, 0) << both.err;
+  const nlohmann::json bb = LastJsonLine(both.out);
+  EXPECT_EQ(bb["to_play"], "W");
+  EXPECT_EQ(bb["games"], 2u);
+  EXPECT_EQ(moves(bb), (Moves{{"C4", 2}}));
+  const Ran passed = query({"--moves", "R16 pass D17"});
+  ASSERT_EQ(passed.status, 0) << passed.err;
+  EXPECT_EQ(LastJsonLine(passed.out)["position_key"], bb["position_key"]);
+  // The table says what was asked and who moves.
+  const Ran text = query({"--moves", "B:R16 B:D17"}, false);
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("Position after B:R16 B:D17 on 19x19, White to "
+                          "move"),
+            std::string::npos)
+      << text.out;
+
+  // Bad input: refused with the reason.
+  const Ran uncoloured = query({"--setup", "E5"});
+  EXPECT_EQ(uncoloured.status, 2) << uncoloured.err;
+  EXPECT_NE(uncoloured.err.find("a setup stone names its colour"),
+            std::string::npos)
+      << uncoloured.err;
+  const Ran side = query({"--moves", "R16", "--to-play", "X"});
+  EXPECT_NE(side.status, 0);
+  EXPECT_NE(side.err.find("--to-play"), std::string::npos) << side.err;
+}
+
 TEST_F(OpsQuery, AnUnknownGameAndAHeldDatabaseAreErrorsWithReasons) {
   const Ran missing = RunQipu(
       tmp_.path(), "missing",
@@ -297,8 +411,7 @@ TEST_F(OpsQuery, AnUnknownGameAndAHeldDatabaseAreErrorsWithReasons) {
   const Ran held =
       RunQipu(tmp_.path(), "held", {"query", "results", "--db", db_});
   EXPECT_EQ(held.status, 1);
-  EXPECT_NE(held.err.find("use --server ADDR"), std::string::npos)
-      << held.err;
+  EXPECT_NE(held.err.find("use --server ADDR"), std::string::npos) << held.err;
   EXPECT_EQ(coord.Stop(), 0) << coord.LogTail();
 }
 
