@@ -143,7 +143,10 @@ PlainGame ReadPlainGame(const std::string& file) {
       const std::string& v = p.values[0];
       if (p.id == "SZ") g.size = std::atoi(v.c_str());
       if (p.id == "HA") g.handicap = std::atoi(v.c_str());
-      if (p.id == "PL" && !v.empty()) s.to_play = std::toupper(v[0]);
+      if (p.id == "PL" && !v.empty()) {
+        s.to_play =
+            static_cast<char>(std::toupper(static_cast<unsigned char>(v[0])));
+      }
       if (p.id == "AB" || p.id == "AW" || p.id == "AE") {
         for (const std::string& each : p.values) {
           for (int q : Points(each, g.size)) s.stones.emplace_back(p.id[1], q);
@@ -246,13 +249,21 @@ std::string GtpName(int point, int size) {
                       size - point / size);
 }
 
+// The index of a GTP name, kPassIndex for "pass", or kNoPoint for a name
+// that is not on the board.
+constexpr int kNoPoint = -2;
+
 int FromGtpName(const std::string& name, int size) {
   if (name == "pass") return kPassIndex;
-  const int x = static_cast<int>(kColumns.find(name[0]));
-  const int y = size - std::atoi(name.c_str() + 1);
-  return y * size + x;
+  if (name.size() < 2) return kNoPoint;
+  const size_t x = kColumns.find(name[0]);
+  const int row = std::atoi(name.c_str() + 1);
+  if (x == absl::string_view::npos || static_cast<int>(x) >= size || row < 1 ||
+      row > size) {
+    return kNoPoint;
+  }
+  return (size - row) * size + static_cast<int>(x);
 }
-
 // --- The independent count ---------------------------------------------------
 
 // Counts of one position (folded board + side): games that reached it, and
@@ -416,7 +427,9 @@ Tally AnswerOf(const Query& q, const qipu::v1::OpeningsResponse& r) {
   for (const qipu::v1::Continuation& c : r.continuations()) {
     std::string key = "pass";
     const int p = FromGtpName(c.move(), q.game->size);
-    if (p != kPassIndex) {
+    if (p == kNoPoint) {
+      key = "not a point: " + c.move();
+    } else if (p != kPassIndex) {
       PlainBoard b = BoardOf(q);
       b.Play(q.to_play, p);
       key = b.Fold();
