@@ -52,6 +52,8 @@ qipu::v1::CycleOutcome ToProto(rules::CycleOutcome o) {
       return qipu::v1::CYCLE_OUTCOME_PREVENTED_SUPERKO;
     case rules::CycleOutcome::kPreventedCycleRule:
       return qipu::v1::CYCLE_OUTCOME_PREVENTED_CYCLE_RULE;
+    case rules::CycleOutcome::kContinued:
+      return qipu::v1::CYCLE_OUTCOME_CONTINUED;
   }
   return qipu::v1::CYCLE_OUTCOME_UNSPECIFIED;
 }
