@@ -444,10 +444,10 @@ int Game::PlayLightGame(Rng& rng) {
   const Color c = to_play_;
   // The board plays the candidate it finds unless CheckBoardLegal() might
   // have more to say than "legal" (a possible repetition, which every rule
-  // set forbids, ends the game with or records): a move that removes
-  // nothing cannot repeat while the board holds more stones than any
-  // position before the last capture; else only a hash in the filter can
-  // repeat.
+  // set acts on: forbids it, ends the game, or records a cycle): a move
+  // that removes nothing cannot repeat while the board holds more stones
+  // than any position before the last capture; else only a hash in the
+  // filter can repeat.
   const bool quiet_unfiltered =
       board_.stones(Color::kBlack) + board_.stones(Color::kWhite) + 1 >
       max_stones_before_capture_;
