@@ -228,7 +228,7 @@ std::string CyclesText(const qipu::v1::CyclesResponse& r) {
   for (int cls = qipu::v1::CYCLE_CLASS_TRIPLE_KO;
        cls <= qipu::v1::CYCLE_CLASS_OTHER; ++cls) {
     for (int out = qipu::v1::CYCLE_OUTCOME_NO_RESULT;
-         out <= qipu::v1::CYCLE_OUTCOME_PREVENTED_CYCLE_RULE; ++out) {
+         out <= qipu::v1::CYCLE_OUTCOME_CONTINUED; ++out) {
       const qipu::v1::CycleRow* found = nullptr;
       for (const qipu::v1::CycleRow& row : r.rows()) {
         if (row.cls() == cls && row.outcome() == out) found = &row;
@@ -247,7 +247,7 @@ std::string CyclesText(const qipu::v1::CyclesResponse& r) {
            absl::StrJoin(row.example_game_ids(), " ")});
     }
   }
-  out += base::FormatTable({"class", "ended", "cycles", "games", "per 10k",
+  out += base::FormatTable({"class", "outcome", "cycles", "games", "per 10k",
                             "B/W/draw/void", "examples"},
                            rows);
   absl::StrAppendFormat(&out,
@@ -337,8 +337,8 @@ std::string GameText(const qipu::v1::GetGameResponse& r) {
   for (const qipu::v1::Cycle& c : g.cycles()) {
     absl::StrAppendFormat(
         &out, "  cycle %s/%s: moves %u-%u, captures B %u W %u\n",
-        wire::CycleClassName(c.cls()), wire::CycleOutcomeName(c.outcome()), c.first_move(),
-        c.first_move() + c.period() - 1, c.black_captures(),
+        wire::CycleClassName(c.cls()), wire::CycleOutcomeName(c.outcome()),
+        c.first_move(), c.first_move() + c.period() - 1, c.black_captures(),
         c.white_captures());
   }
   if (p.job() != 0) {
