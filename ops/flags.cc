@@ -20,7 +20,8 @@ void RuleFlags::Add(CLI::App* cmd) {
   cmd->add_option("--ko", ko, "Override: simple, positional, situational");
   cmd->add_option("--cycle", cycle,
                   "Override the balanced-cycle outcome: no-result, draw, "
-                  "replay, none");
+                  "replay, none (with --ko simple: every repetition legal, "
+                  "recorded as a continued cycle)");
   cmd->add_flag("--suicide", suicide, "Override: multi-stone suicide legal");
   cmd->add_option("--komi", komi,
                   "Override the komi (points, multiple of 0.5)");

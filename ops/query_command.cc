@@ -180,8 +180,9 @@ void AddQueryCommand(CLI::App& app, int* exit_code) {
 
   CLI::App* cycles = query->add_subcommand(
       "cycles",
-      "Cycles (triple ko, eternal life, ...) by class and how they "
-      "ended, per 10,000 games, with example games");
+      "Cycles (triple ko, eternal life, ...) by class and outcome (ended "
+      "the game, prevented, or continued under --cycle none), per 10,000 "
+      "games, with example games");
   AddCommonFlags(cycles, f.get(), true);
   cycles
       ->add_option("--examples", f->examples,

@@ -181,6 +181,8 @@ qipu::v1::CycleOutcome CycleOutcomeToProto(rules::CycleOutcome o) {
       return qipu::v1::CYCLE_OUTCOME_PREVENTED_SUPERKO;
     case rules::CycleOutcome::kPreventedCycleRule:
       return qipu::v1::CYCLE_OUTCOME_PREVENTED_CYCLE_RULE;
+    case rules::CycleOutcome::kContinued:
+      return qipu::v1::CYCLE_OUTCOME_CONTINUED;
   }
   return qipu::v1::CYCLE_OUTCOME_UNSPECIFIED;
 }
@@ -198,6 +200,8 @@ absl::StatusOr<rules::CycleOutcome> CycleOutcomeFromProto(
       return rules::CycleOutcome::kPreventedSuperko;
     case qipu::v1::CYCLE_OUTCOME_PREVENTED_CYCLE_RULE:
       return rules::CycleOutcome::kPreventedCycleRule;
+    case qipu::v1::CYCLE_OUTCOME_CONTINUED:
+      return rules::CycleOutcome::kContinued;
     default:
       return NotA(o, "cycle outcome");
   }

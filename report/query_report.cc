@@ -253,7 +253,7 @@ std::string CyclesText(const qipu::v1::CyclesResponse& r) {
   for (int cls = qipu::v1::CYCLE_CLASS_TRIPLE_KO;
        cls <= qipu::v1::CYCLE_CLASS_OTHER; ++cls) {
     for (int out = qipu::v1::CYCLE_OUTCOME_NO_RESULT;
-         out <= qipu::v1::CYCLE_OUTCOME_PREVENTED_CYCLE_RULE; ++out) {
+         out <= qipu::v1::CYCLE_OUTCOME_CONTINUED; ++out) {
       const qipu::v1::CycleRow* found = nullptr;
       for (const qipu::v1::CycleRow& row : r.rows()) {
         if (row.cls() == cls && row.outcome() == out) found = &row;
@@ -272,7 +272,7 @@ std::string CyclesText(const qipu::v1::CyclesResponse& r) {
            absl::StrJoin(row.example_game_ids(), " ")});
     }
   }
-  out += base::FormatTable({"class", "ended", "cycles", "games", "per 10k",
+  out += base::FormatTable({"class", "outcome", "cycles", "games", "per 10k",
                             "B/W/draw/void", "examples"},
                            rows);
   absl::StrAppendFormat(&out,

@@ -38,6 +38,8 @@ const char* CycleOutcomeName(CycleOutcome o) {
       return "prevented-superko";
     case CycleOutcome::kPreventedCycleRule:
       return "prevented-cycle-rule";
+    case CycleOutcome::kContinued:
+      return "continued";
   }
   return "?";
 }
@@ -71,7 +73,9 @@ Game::Game(int width, int height, const Rules& rules)
       empty_board_(width, height) {
   history_.reserve(move_cap_ + 1);
   moves_.reserve(move_cap_);
-  cycles_.reserve(8);
+  // Room for every kContinued cycle a game may record: recording them
+  // never allocates.
+  cycles_.reserve(std::max(8, kMaxContinuedCycles));
   Reset();
 }
 
@@ -97,6 +101,7 @@ void Game::Reset() {
   last_capture_ = -1;
   max_stones_before_capture_ = -1;
   max_stones_ = 0;
+  last_repeat_ = -1;
   history_.clear();
   moves_.clear();
   cycles_.clear();
@@ -164,6 +169,7 @@ absl::Status Game::ApplySetup(absl::Span<const Point> black,
   last_capture_ = -1;
   max_stones_before_capture_ = -1;
   max_stones_ = 0;
+  last_repeat_ = -1;
   PushPosition(0, false);
   return absl::OkStatus();
 }
@@ -261,7 +267,6 @@ MoveVerdict Game::CheckBoardLegal(Color c, Point p) const {
   assert(!over());
   MoveVerdict v;
   const bool superko = rules_.ko != KoRule::kSimple;
-  if (!superko && rules_.cycle == CycleRule::kNone) return v;
 
   // Without a removal by this move, only positions before the last capture
   // could repeat, and none of them may have had that many stones. (With
@@ -292,6 +297,10 @@ MoveVerdict Game::CheckBoardLegal(Color c, Point p) const {
   if (superko) {
     v.reason = IllegalReason::kSuperko;
     v.cycle.outcome = CycleOutcome::kPreventedSuperko;
+  } else if (rules_.cycle == CycleRule::kNone) {
+    // Pure simple ko: any repetition is legal, and the game goes on.
+    v.completes_cycle = true;
+    v.cycle.outcome = CycleOutcome::kContinued;
   } else if (v.cycle.black_captures != v.cycle.white_captures) {
     v.reason = IllegalReason::kCycle;
     v.cycle.outcome = CycleOutcome::kPreventedCycleRule;
@@ -336,15 +345,28 @@ void Game::Play(Color c, Point p, const MoveVerdict& verdict) {
     board_.Pass();
     ++passes_;
     PushPosition(0, false);
+    // A pass carries a repetition on (it repeats the board, but passes
+    // never count as repetitions).
+    if (last_repeat_ == num_moves_ - 1) last_repeat_ = num_moves_;
   } else {
     board_.Play(p, c);
     RecordBoardMove(c, p);
   }
   if (verdict.completes_cycle) {
-    cycles_.push_back(verdict.cycle);
-    End(rules_.cycle == CycleRule::kDraw ? Winner::kDraw : Winner::kNone,
-        EndReason::kCycle, 0);
-  } else if (passes_ >= 2) {
+    if (verdict.cycle.outcome != CycleOutcome::kContinued) {
+      cycles_.push_back(verdict.cycle);
+      End(rules_.cycle == CycleRule::kDraw ? Winner::kDraw : Winner::kNone,
+          EndReason::kCycle, 0);
+      return;
+    }
+    // Pure simple ko: one record per repetition (see cycles()).
+    if (last_repeat_ != num_moves_ - 1 &&
+        static_cast<int>(cycles_.size()) < kMaxContinuedCycles) {
+      cycles_.push_back(verdict.cycle);
+    }
+    last_repeat_ = num_moves_;
+  }
+  if (passes_ >= 2) {
     result_ = ScoreNow();
     ended_at_ = num_moves_;
   } else if (num_moves_ >= move_cap_) {
@@ -365,9 +387,7 @@ MoveVerdict Game::TryPlay(Color c, Point p) {
 
 int Game::TryPlayMoves(absl::Span<const Move> moves, MoveVerdict* rejected) {
   *rejected = MoveVerdict{};
-  const bool checks =
-      rules_.ko != KoRule::kSimple || rules_.cycle != CycleRule::kNone;
-  const uint64_t* filter = checks ? filter_.data() : nullptr;
+  const uint64_t* filter = filter_.data();
   const int n = static_cast<int>(moves.size());
   int k = 0;
   for (; k < n && !over(); ++k) {
@@ -423,18 +443,17 @@ int Game::PlayLightGame(Rng& rng) {
   assert(!over());
   const Color c = to_play_;
   // The board plays the candidate it finds unless CheckBoardLegal() might
-  // have more to say than "legal" (a possible repetition): with no
-  // repetition rule it never has; a move that removes nothing cannot
-  // repeat while the board holds more stones than any position before the
-  // last capture; else only a hash in the filter can repeat.
-  const bool checks =
-      rules_.ko != KoRule::kSimple || rules_.cycle != CycleRule::kNone;
+  // have more to say than "legal" (a possible repetition, which every rule
+  // set acts on: forbids it, ends the game, or records a cycle): a move
+  // that removes nothing cannot repeat while the board holds more stones
+  // than any position before the last capture; else only a hash in the
+  // filter can repeat.
   const bool quiet_unfiltered =
       board_.stones(Color::kBlack) + board_.stones(Color::kWhite) + 1 >
       max_stones_before_capture_;
   const Board::LightScan scan = board_.ScanLightPlay(
-      c, start, board_.num_empty(), rules_.multi_stone_suicide,
-      checks ? filter_.data() : nullptr, kFilterWords - 1, quiet_unfiltered);
+      c, start, board_.num_empty(), rules_.multi_stone_suicide, filter_.data(),
+      kFilterWords - 1, quiet_unfiltered);
   if (scan.played == kNoPoint) return PlayLightChecked(start, scan.index);
   // Play() of a legal board move that completes no cycle.
   RecordBoardMove(c, scan.played);

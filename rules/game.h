@@ -8,8 +8,9 @@
 // screens out almost every candidate before the history is scanned.
 //
 // Game owns its history buffers, reserved at construction for the move
-// cap: Reset(), Check() and Play() never allocate (cycle records may, at
-// most once per distinct cycle). Not thread-safe; copyable.
+// cap: Reset(), Check() and Play() never allocate (records of prevented
+// cycles may, at most once per distinct cycle; completed ones fit in the
+// reserved room). Not thread-safe; copyable.
 #ifndef QIPU_RULES_GAME_H_
 #define QIPU_RULES_GAME_H_
 
@@ -49,9 +50,20 @@ enum class CycleOutcome : uint8_t {
   kPreventedSuperko,
   // The completing move was illegal under the art. 20 unbalanced-cycle rule.
   kPreventedCycleRule,
+  // Completed under pure simple ko (KoRule::kSimple, CycleRule::kNone): the
+  // repetition is legal and the game went on.
+  kContinued,
 };
-// "no-result", "draw", "replay", "prevented-superko", "prevented-cycle-rule".
+// "no-result", "draw", "replay", "prevented-superko", "prevented-cycle-rule",
+// "continued".
 const char* CycleOutcomeName(CycleOutcome o);
+
+// Most kContinued cycles one game records (later ones are played but not
+// recorded), so that a game's storage stays bounded. A repetition that
+// goes on (every move recreating an earlier position, as when a loop is
+// played round and round up to the move cap) is one cycle, recorded at
+// its first completing move; see Game::cycles().
+inline constexpr int kMaxContinuedCycles = 8;
 
 // One completed or prevented cycle.
 struct CycleRecord {
@@ -90,8 +102,11 @@ const char* IllegalReasonName(IllegalReason r);
 // The verdict on a candidate move.
 struct MoveVerdict {
   IllegalReason reason = IllegalReason::kNone;
-  // A legal move that recreates an earlier position through a balanced
-  // cycle: playing it ends the game with the cycle rule's outcome.
+  // A legal move that recreates an earlier position: through a balanced
+  // cycle under the cycle rule, playing it ends the game with the rule's
+  // outcome; under pure simple ko (cycle.outcome kContinued) the game goes
+  // on, and Play() records the cycle unless it carries on a repetition
+  // already recorded.
   bool completes_cycle = false;
   // The cycle, when completes_cycle or reason is kSuperko or kCycle.
   CycleRecord cycle;
@@ -148,7 +163,14 @@ class Game {
   int ended_at() const { return ended_at_; }
 
   // Cycles completed or prevented so far (prevented ones as reported by
-  // Check() callers through RecordPrevented(), and by TryPlay()).
+  // Check() callers through RecordPrevented(), and by TryPlay()). Under
+  // pure simple ko a repetition is recorded once, at the move that first
+  // recreates an earlier position (outcome kContinued); the moves right
+  // after it that recreate earlier positions too -- the loop played again,
+  // or any other return while no move makes a new position; a pass carries
+  // the repetition on -- belong to the same cycle. The first move that
+  // makes a new position ends it; a later return is a new cycle. At most
+  // kMaxContinuedCycles of them are recorded.
   const std::vector<CycleRecord>& cycles() const { return cycles_; }
   // Basic-ko captures so far.
   int ko_captures() const { return ko_captures_; }
@@ -168,7 +190,8 @@ class Game {
 
   // Plays a move whose verdict is legal (from Check() with the same c, p,
   // and no change in between). Ends the game on two passes (then counts),
-  // on a completed cycle, or at the move cap.
+  // on a completed cycle under the cycle rule, or at the move cap; records
+  // a completed cycle (see cycles()).
   void Play(Color c, Point p, const MoveVerdict& verdict);
 
   // Check() then, when legal, Play(). When the move is illegal through a
@@ -276,6 +299,11 @@ class Game {
   int max_stones_before_capture_ = -1;
   // Most stones in any position since base_.
   int max_stones_ = 0;
+  // Under pure simple ko: the 1-based number of the last move that
+  // recreated an earlier position (or of a pass right after one: a pass
+  // carries a repetition on), or -1. A kContinued cycle is recorded only
+  // when the previous move is not this one.
+  int last_repeat_ = -1;
   // The empty board of this size, for a fast Reset().
   Board empty_board_;
   std::vector<Position> history_;

@@ -219,5 +219,59 @@ TEST(QueryStats, KoCyclesAndResultsMatchTheStoredGames) {
                    static_cast<double>(total_moves) / games.size());
 }
 
+// Under pure simple ko (`--cycle none`) a repetition is legal and the game
+// plays on: the cycles self-play games complete are claimed by the game,
+// re-validated by the replay, stored, and reported as continued.
+TEST(QueryStats, CyclesUnderPureSimpleKoAreStoredAsContinued) {
+  TempDir dir;
+  auto c = StartCoordinator(dir.path());
+  ASSERT_NE(c, nullptr);
+  constexpr uint64_t kGames = 5000;
+  qipu::v1::JobConfig config = JobConfigFor(9, "chinese", 2, 303);
+  config.mutable_rules()->set_cycle(qipu::v1::CYCLE_RULE_NONE);
+  PlayJob(*c, config, kGames);
+  const std::vector<StoredGame> games = ExportedGames(c->store());
+  ASSERT_EQ(games.size(), kGames);
+
+  // Per class: cycles, and games with at least one.
+  std::map<int, std::pair<uint64_t, uint64_t>> by_class;
+  Counts with_cycle;
+  for (const StoredGame& g : games) {
+    const rules::GameResult result = *wire::ResultFromProto(g.game.result());
+    // No cycle ends a game under these rules.
+    EXPECT_NE(result.reason, rules::EndReason::kCycle);
+    std::map<int, bool> seen;
+    for (const qipu::v1::Cycle& cy : g.game.cycles()) {
+      EXPECT_EQ(cy.outcome(), qipu::v1::CYCLE_OUTCOME_CONTINUED);
+      // The cycle lies inside the game, which went on after it or ran
+      // into the move cap.
+      EXPECT_LE(cy.first_move() + cy.period() - 1, g.game.num_moves());
+      ++by_class[cy.cls()].first;
+      if (!seen[cy.cls()]) ++by_class[cy.cls()].second;
+      seen[cy.cls()] = true;
+    }
+    EXPECT_LE(g.game.cycles_size(), rules::kMaxContinuedCycles);
+    if (!seen.empty()) with_cycle.Add(g.game.result().winner());
+  }
+  // About 0.15% of 9x9 light-policy games send two and return one.
+  ASSERT_GT(by_class[qipu::v1::CYCLE_CLASS_SENDING_TWO_RETURNING_ONE].first,
+            0u);
+
+  auto cycles = c->queries().Cycles(qipu::v1::CyclesRequest());
+  ASSERT_TRUE(cycles.ok()) << cycles.status();
+  EXPECT_EQ(cycles->games(), kGames);
+  EXPECT_EQ(Counts::Of(cycles->results_with_cycle()), with_cycle);
+  ASSERT_EQ(static_cast<size_t>(cycles->rows_size()), by_class.size());
+  int i = 0;
+  for (const auto& [cls, counts] : by_class) {
+    const qipu::v1::CycleRow& row = cycles->rows(i++);
+    EXPECT_EQ(row.cls(), cls);
+    EXPECT_EQ(row.outcome(), qipu::v1::CYCLE_OUTCOME_CONTINUED);
+    EXPECT_EQ(row.cycles(), counts.first);
+    EXPECT_EQ(row.games(), counts.second);
+    EXPECT_GT(row.example_game_ids_size(), 0);
+  }
+}
+
 }  // namespace
 }  // namespace qipu::coordinator

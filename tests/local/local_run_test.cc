@@ -95,6 +95,36 @@ TEST(LocalRun, PlaysTheJobAndSummarisesWhatTheDatabaseHolds) {
             std::string::npos);
 }
 
+// `qipu local --cycle none`: under pure simple ko the cycles the worker's
+// games complete go through the coordinator's replay into the database,
+// and the summary lists them as continued.
+TEST(LocalRun, CyclesUnderPureSimpleKoAreStoredAndSummarised) {
+  test_util::TempDir dir("local");
+  const std::string db = dir.Sub("db");
+  constexpr uint64_t kGames = 4000;
+  LocalOptions o = Options(db, kGames);
+  o.job.mutable_config()->mutable_rules()->set_cycle(qipu::v1::CYCLE_RULE_NONE);
+  auto run = LocalRun::Start(o);
+  ASSERT_TRUE(run.ok()) << run.status();
+  const LocalProgress p = RunToEnd(**run);
+  EXPECT_EQ(p.done, kGames);
+  EXPECT_EQ(p.rejected, 0u);
+  auto s = (*run)->Finish();
+  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_GT(s->cycles.rows_size(), 0);
+  bool sending_two = false;
+  for (const qipu::v1::CycleRow& row : s->cycles.rows()) {
+    EXPECT_EQ(row.outcome(), qipu::v1::CYCLE_OUTCOME_CONTINUED);
+    EXPECT_GT(row.games(), 0u);
+    sending_two |= row.cls() == qipu::v1::CYCLE_CLASS_SENDING_TWO_RETURNING_ONE;
+  }
+  EXPECT_TRUE(sending_two);
+  const std::string text = SummaryText(*s);
+  EXPECT_NE(text.find("  sending_two_returning_one  continued "),
+            std::string::npos)
+      << text;
+}
+
 TEST(LocalRun, ResumedAndRefusedJobs) {
   test_util::TempDir dir("local");
   const std::string db = dir.Sub("db");

@@ -119,7 +119,8 @@ TEST(Convert, GameEnumsMapByName) {
   CheckEnumPair<rules::CycleOutcome, qipu::v1::CycleOutcome>(
       {rules::CycleOutcome::kNoResult, rules::CycleOutcome::kDraw,
        rules::CycleOutcome::kReplay, rules::CycleOutcome::kPreventedSuperko,
-       rules::CycleOutcome::kPreventedCycleRule},
+       rules::CycleOutcome::kPreventedCycleRule,
+       rules::CycleOutcome::kContinued},
       qipu::v1::CycleOutcome_descriptor(), CycleOutcomeToProto,
       CycleOutcomeFromProto, [](rules::CycleOutcome o) {
         return ProtoName("CYCLE_OUTCOME_", rules::CycleOutcomeName(o));
@@ -165,6 +166,8 @@ TEST(Convert, ProtoCycleNamesAreTheRulesNames) {
   EXPECT_STREQ(CycleClassName(static_cast<qipu::v1::CycleClass>(9)), "?");
   EXPECT_STREQ(CycleOutcomeName(qipu::v1::CYCLE_OUTCOME_PREVENTED_CYCLE_RULE),
                "prevented-cycle-rule");
+  EXPECT_STREQ(CycleOutcomeName(qipu::v1::CYCLE_OUTCOME_CONTINUED),
+               "continued");
   EXPECT_STREQ(CycleOutcomeName(qipu::v1::CYCLE_OUTCOME_UNSPECIFIED), "?");
 }
 

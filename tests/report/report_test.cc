@@ -99,17 +99,35 @@ TEST(QueryReport, CyclesListEveryClassAndOutcome) {
   row->set_cycles(4);
   row->set_games(3);
   row->set_per_10k(30);
+  // A cycle under pure simple ko: completed, and the game went on.
+  auto* continued = r.add_rows();
+  continued->set_cls(qipu::v1::CYCLE_CLASS_SENDING_TWO_RETURNING_ONE);
+  continued->set_outcome(qipu::v1::CYCLE_OUTCOME_CONTINUED);
+  continued->set_cycles(2);
+  continued->set_games(2);
+  continued->set_per_10k(20);
+  continued->add_example_game_ids("s4-17");
   const nlohmann::json j = CyclesJson(r);
   EXPECT_EQ(j["rows"][0]["class"], "triple_ko");
   EXPECT_EQ(j["rows"][0]["outcome"], "no-result");
+  EXPECT_EQ(j["rows"][1]["class"], "sending_two_returning_one");
+  EXPECT_EQ(j["rows"][1]["outcome"], "continued");
   const std::string t = CyclesText(r);
-  // 5 classes x 5 outcomes, zeros included, under a header and a rule.
+  // 5 classes x 6 outcomes, zeros included, under a header and a rule.
   size_t lines = 0;
   for (char ch : t) lines += ch == '\n';
-  EXPECT_GE(lines, 25u + 2u);
+  EXPECT_GE(lines, 30u + 2u);
   EXPECT_NE(t.find("triple_ko"), std::string::npos);
   EXPECT_NE(t.find("sending_two_returning_one"), std::string::npos);
   EXPECT_NE(t.find("prevented-cycle-rule"), std::string::npos);
+  EXPECT_NE(t.find("other                      continued"), std::string::npos)
+      << t;
+  // The continued row with its counts and example.
+  const size_t at = t.find("sending_two_returning_one  continued");
+  ASSERT_NE(at, std::string::npos) << t;
+  const std::string line = t.substr(at, t.find('\n', at) - at);
+  EXPECT_NE(line.find("20.00"), std::string::npos) << line;
+  EXPECT_NE(line.find("s4-17"), std::string::npos) << line;
 }
 
 TEST(QueryReport, KoAndResults) {

@@ -2,7 +2,9 @@
 // positions -- basic ko, triple ko, quadruple ko, eternal life (長生),
 // sending two returning one (打二还一), a double ko with a pass -- drawn
 // as diagrams and played move by move through Game::TryPlay under every ko
-// setting, checking verdicts, cycle records and the end of the game.
+// setting (pure simple ko included: the cycle is recorded as continued and
+// the game goes on), checking verdicts, cycle records and the end of the
+// game.
 #include "rules/game.h"
 
 #include <vector>
@@ -198,12 +200,20 @@ TEST(Game, TripleKoWithoutCycleRuleRunsToTheMoveCap) {
   r.move_cap = 20;
   Game game = GameFrom(kTripleKo, r);
   for (int i = 0; i < 20; ++i) {
-    ASSERT_TRUE(game.TryPlay(kTripleKoCycle[i % 6]).legal()) << i;
+    const MoveVerdict v = game.TryPlay(kTripleKoCycle[i % 6]);
+    ASSERT_TRUE(v.legal()) << i;
+    // From move 6 on every move recreates the position of six moves ago.
+    EXPECT_EQ(v.completes_cycle, i >= 5) << i;
   }
   EXPECT_TRUE(game.over());
   EXPECT_EQ(game.result(),
             (GameResult{Winner::kNone, EndReason::kMoveLimit, 0}));
-  EXPECT_TRUE(game.cycles().empty());
+  // The loop played round and round is one cycle, recorded where it first
+  // completed (moves 7 to 20 only go on repeating it).
+  ASSERT_EQ(game.cycles().size(), 1u);
+  const CycleRecord want{
+      CycleClass::kTripleKo, CycleOutcome::kContinued, 1, 6, 3, 3, At(3, 7)};
+  EXPECT_EQ(game.cycles()[0], want);
   EXPECT_EQ(game.ko_captures(), 20);
 }
 
@@ -344,10 +354,100 @@ TEST(Game, SendingTwoReturningOneUnderSuperko) {
                          At(0, 0)};
   EXPECT_EQ(situational.cycles()[0], want);
 
-  // Plain simple ko has no objection at all.
+  // Plain simple ko has no objection at all: the return is recorded as a
+  // continued cycle; sending two again after White's pass goes on
+  // repeating the same cycle, which is not recorded again.
   Game simple = GameFrom(kSendingTwo, WithKo(KoRule::kSimple));
   PlayAll(simple, {At(0, 0), At(2, 0), At(1, 0), kPass, At(0, 0), At(2, 0)});
-  EXPECT_TRUE(simple.cycles().empty());
+  ASSERT_EQ(simple.cycles().size(), 1u);
+  EXPECT_EQ(simple.cycles()[0].cls, CycleClass::kSendingTwoReturningOne);
+  EXPECT_EQ(simple.cycles()[0].outcome, CycleOutcome::kContinued);
+  EXPECT_FALSE(simple.over());
+}
+
+// kSendingTwo with room on the right for White's moves elsewhere.
+constexpr char kSendingTwoWide[] = R"(
+  . X . X . . . . .
+  O O X X . . . . .
+  . O X . . . . . .
+  O O X . . . . . .
+  . O X . . . . . .
+  . O X . . . . . .
+)";
+
+TEST(Game, SendingTwoReturningOneUnderPureSimpleKoIsRecordedAndPlayedOn) {
+  // --cycle none: simple ko and no cycle rule.
+  Game game = GameFrom(kSendingTwoWide, WithKo(KoRule::kSimple));
+  PlayAll(game, {At(0, 0), At(2, 0)});
+  EXPECT_TRUE(game.cycles().empty());
+  // Black 3 takes one back: the board of the diagram again.
+  const MoveVerdict v = game.TryPlay(At(1, 0));
+  ASSERT_TRUE(v.legal());
+  EXPECT_TRUE(v.completes_cycle);
+  const CycleRecord first{CycleClass::kSendingTwoReturningOne,
+                          CycleOutcome::kContinued,
+                          1,
+                          3,
+                          1,
+                          2,
+                          At(1, 0)};
+  EXPECT_EQ(v.cycle, first);
+  ASSERT_EQ(game.cycles().size(), 1u);
+  EXPECT_EQ(game.cycles()[0], first);
+  EXPECT_FALSE(game.over());
+  EXPECT_EQ(game.to_play(), Color::kWhite);
+  EXPECT_EQ(game.captures(Color::kBlack), 1);
+  EXPECT_EQ(game.captures(Color::kWhite), 2);
+
+  // White passes and the loop is played again: every move recreates an
+  // earlier position, the same repetition going on -- not a new record.
+  PlayAll(game, {kPass, At(0, 0), At(2, 0), At(1, 0)});
+  EXPECT_EQ(game.cycles().size(), 1u);
+
+  // White 8 plays elsewhere: a new position ends the repetition. Sending
+  // two and returning one from there is a new cycle (moves 9 to 11).
+  PlayAll(game, {At(8, 5), At(0, 0), At(2, 0)});
+  EXPECT_EQ(game.cycles().size(), 1u);
+  PlayAll(game, {At(1, 0)});
+  ASSERT_EQ(game.cycles().size(), 2u);
+  const CycleRecord second{CycleClass::kSendingTwoReturningOne,
+                           CycleOutcome::kContinued,
+                           9,
+                           3,
+                           1,
+                           2,
+                           At(1, 0)};
+  EXPECT_EQ(game.cycles()[1], second);
+  EXPECT_FALSE(game.over());
+  EXPECT_EQ(game.num_moves(), 11);
+
+  // Check() reports a repetition without recording it; a pass carries
+  // the repetition on, so playing it records nothing either.
+  PlayAll(game, {kPass});
+  const MoveVerdict checked = game.Check(At(0, 0));
+  EXPECT_TRUE(checked.legal());
+  EXPECT_TRUE(checked.completes_cycle);
+  EXPECT_EQ(checked.cycle.outcome, CycleOutcome::kContinued);
+  EXPECT_EQ(game.cycles().size(), 2u);
+  PlayAll(game, {At(0, 0)});
+  EXPECT_EQ(game.cycles().size(), 2u);
+}
+
+TEST(Game, ContinuedCyclesPerGameAreCapped) {
+  // Ten separate repetitions (each after a new White move elsewhere): the
+  // first kMaxContinuedCycles are recorded, the game goes on regardless.
+  Game game = GameFrom(kSendingTwoWide, WithKo(KoRule::kSimple));
+  const int rounds = kMaxContinuedCycles + 2;
+  for (int i = 0; i < rounds; ++i) {
+    PlayAll(game, {At(0, 0), At(2, 0), At(1, 0), At(6 + i % 3, i / 3)});
+    ASSERT_FALSE(game.over()) << i;
+  }
+  ASSERT_EQ(static_cast<int>(game.cycles().size()), kMaxContinuedCycles);
+  for (int i = 0; i < kMaxContinuedCycles; ++i) {
+    EXPECT_EQ(game.cycles()[i].first_move, 4 * i + 1) << i;
+    EXPECT_EQ(game.cycles()[i].outcome, CycleOutcome::kContinued) << i;
+  }
+  EXPECT_EQ(game.num_moves(), 4 * rounds);
 }
 
 // Two kos, one for each side, and a pass: Black takes ko 1, White ko 2,
@@ -417,7 +517,8 @@ TEST(Game, SuicidedStonesCountAsCapturesInCycles) {
   EXPECT_FALSE(c.completes_cycle);
   EXPECT_FALSE(game.over());
 
-  // Without any repetition rule the suicide is simply played.
+  // Without any repetition rule the suicide is simply played, and the
+  // unbalanced cycle recorded as continued.
   Rules simple = chinese_suicide;
   simple.cycle = CycleRule::kNone;
   Game plain(2, 2, simple);
@@ -425,6 +526,11 @@ TEST(Game, SuicidedStonesCountAsCapturesInCycles) {
   ASSERT_TRUE(plain.TryPlay(At(1, 1)).legal());
   EXPECT_EQ(plain.captures(Color::kBlack), 4);
   EXPECT_EQ(plain.board().num_empty(), 4);
+  ASSERT_EQ(plain.cycles().size(), 1u);
+  CycleRecord continued = want;
+  continued.outcome = CycleOutcome::kContinued;
+  EXPECT_EQ(plain.cycles()[0], continued);
+  EXPECT_FALSE(plain.over());
 }
 
 TEST(Game, SetupRestartsTheRepetitionHistory) {
@@ -446,6 +552,44 @@ TEST(Game, SetupRestartsTheRepetitionHistory) {
   EXPECT_FALSE(game.ApplySetup({}, {At(0, 0)}, {}, Color::kWhite).ok());
   EXPECT_EQ(game.to_play(), Color::kBlack);
   EXPECT_EQ(game.board().at(At(0, 0)), Color::kEmpty);
+}
+
+TEST(Game, EveryCycleClassIsRecordedUnderPureSimpleKo) {
+  struct Case {
+    const char* diagram;
+    std::vector<Point> moves;
+    CycleRecord want;
+  };
+  const Case cases[] = {
+      {kTripleKo,
+       kTripleKoCycle,
+       {CycleClass::kTripleKo, CycleOutcome::kContinued, 1, 6, 3, 3, At(3, 7)}},
+      {kQuadrupleKo,
+       {At(4, 1), At(3, 4), At(4, 7), At(3, 10), At(4, 4), At(3, 1), At(4, 10),
+        At(3, 7)},
+       {CycleClass::kQuadrupleKo, CycleOutcome::kContinued, 1, 8, 4, 4,
+        At(3, 7)}},
+      {kEternalLife,
+       {At(0, 0), At(2, 0), At(1, 0), At(3, 0)},
+       {CycleClass::kEternalLife, CycleOutcome::kContinued, 1, 4, 2, 2,
+        At(3, 0)}},
+      {kSendingTwo,
+       {At(0, 0), At(2, 0), At(1, 0)},
+       {CycleClass::kSendingTwoReturningOne, CycleOutcome::kContinued, 1, 3, 1,
+        2, At(1, 0)}},
+      {kDoubleKo,
+       {At(4, 1), At(3, 4), kPass, At(3, 1), At(4, 4)},
+       {CycleClass::kOther, CycleOutcome::kContinued, 1, 5, 2, 2, At(4, 4)}},
+  };
+  for (const Case& c : cases) {
+    Game game = GameFrom(c.diagram, WithKo(KoRule::kSimple));
+    PlayAll(game, c.moves);
+    ASSERT_EQ(game.cycles().size(), 1u) << CycleClassName(c.want.cls);
+    EXPECT_EQ(game.cycles()[0], c.want);
+    EXPECT_FALSE(game.over()) << CycleClassName(c.want.cls);
+    EXPECT_EQ(CycleOutcomeName(game.cycles()[0].outcome),
+              std::string("continued"));
+  }
 }
 
 }  // namespace

@@ -189,7 +189,7 @@ ReferenceGame::ReferenceGame(int width, int height, const Rules& rules)
       board_(width, height),
       move_cap_(rules.move_cap > 0 ? rules.move_cap : 3 * width * height) {
   history_.push_back(
-      Position{board_.cells(), Color::kBlack, 0, 0, false, 0, false});
+      Position{board_.cells(), Color::kBlack, 0, 0, false, 0, false, false});
   by_board_[board_.cells()].push_back(0);
 }
 
@@ -218,7 +218,6 @@ MoveVerdict ReferenceGame::Check(Point p) const {
       return v;
   }
   const bool superko = rules_.ko != KoRule::kSimple;
-  if (!superko && rules_.cycle == CycleRule::kNone) return v;
   ReferencePlay play;
   const std::vector<Color> after = board_.After(p, to_play_, &play);
   auto it = by_board_.find(after);
@@ -238,6 +237,10 @@ MoveVerdict ReferenceGame::Check(Point p) const {
   if (superko) {
     v.reason = IllegalReason::kSuperko;
     v.cycle.outcome = CycleOutcome::kPreventedSuperko;
+  } else if (rules_.cycle == CycleRule::kNone) {
+    // Pure simple ko: every repetition is legal; the game goes on.
+    v.completes_cycle = true;
+    v.cycle.outcome = CycleOutcome::kContinued;
   } else if (v.cycle.black_captures != v.cycle.white_captures) {
     v.reason = IllegalReason::kCycle;
     v.cycle.outcome = CycleOutcome::kPreventedCycleRule;
@@ -307,7 +310,7 @@ MoveVerdict ReferenceGame::TryPlay(Point p) {
   }
   const Color c = to_play_;
   moves_.push_back(p);
-  Position pos{{}, Opponent(c), 0, 0, p == kPass, 0, false};
+  Position pos{{}, Opponent(c), 0, 0, p == kPass, 0, false, false};
   if (p == kPass) {
     board_.Pass();
     ++passes_;
@@ -320,13 +323,24 @@ MoveVerdict ReferenceGame::TryPlay(Point p) {
     pos.captured = play.captured;
     pos.ko_capture = play.ko_capture;
   }
+  // Pure simple ko: a repetition is the run of moves that each recreate an
+  // earlier position (passes carry it on), recorded once, at its first
+  // move, up to kMaxContinuedCycles records.
+  const bool continued =
+      v.completes_cycle && v.cycle.outcome == CycleOutcome::kContinued;
+  const bool in_repetition = history_.back().repeats;
+  pos.repeats = continued || (p == kPass && in_repetition);
+  if (continued && !in_repetition &&
+      static_cast<int>(cycles_.size()) < kMaxContinuedCycles) {
+    cycles_.push_back(v.cycle);
+  }
   pos.cells = board_.cells();
   pos.black_caps = captures_[0];
   pos.white_caps = captures_[1];
   by_board_[pos.cells].push_back(static_cast<int>(history_.size()));
   history_.push_back(std::move(pos));
   to_play_ = Opponent(c);
-  if (v.completes_cycle) {
+  if (v.completes_cycle && !continued) {
     cycles_.push_back(v.cycle);
     End(rules_.cycle == CycleRule::kDraw ? Winner::kDraw : Winner::kNone,
         EndReason::kCycle);

@@ -143,6 +143,9 @@ class ReferenceGame {
     bool pass;
     int captured;
     bool ko_capture;
+    // The move leading here recreated an earlier position under pure
+    // simple ko, or was a pass right after such a move.
+    bool repeats;
   };
 
   CycleRecord Classify(int start, Point p, const ReferencePlay& play) const;

@@ -261,12 +261,15 @@ TEST(PositionIndex, ReadersNeverCountAnEntryTwiceDuringFlushes) {
     begun += 10;
     Commit(s->get(), games, 2, 0);
     committed += 10;
+    // Flushes by size come when the flusher thread gets to run (late on a
+    // loaded machine); these come for sure, while the reader reads.
+    if (b % 8 == 7) ASSERT_TRUE((*s)->position_index().Flush().ok());
   }
   ASSERT_TRUE((*s)->position_index().Flush().ok());
   done = true;
   reader.join();
   EXPECT_EQ(bad.load(), 0);
-  EXPECT_GE((*s)->position_index().stats().flushes, 2u);
+  EXPECT_GE((*s)->position_index().stats().flushes, 5u);
   EXPECT_EQ(Reached(**s, root), 400u);
 }
 

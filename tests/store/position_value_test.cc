@@ -224,7 +224,8 @@ TEST(Aggregate, BuilderEqualsMergingEachGame) {
                                        rules::CycleClass::kOther};
   const rules::CycleOutcome outcomes[] = {
       rules::CycleOutcome::kNoResult, rules::CycleOutcome::kDraw,
-      rules::CycleOutcome::kPreventedCycleRule};
+      rules::CycleOutcome::kPreventedCycleRule,
+      rules::CycleOutcome::kContinued};
   AggregateBuilder builder;
   qipu::v1::AggregateStats merged;
   for (int i = 0; i < 500; ++i) {
@@ -239,7 +240,7 @@ TEST(Aggregate, BuilderEqualsMergingEachGame) {
     for (int c = 0; c < cycles; ++c) {
       rules::CycleRecord r;
       r.cls = classes[rng() % 3];
-      r.outcome = outcomes[rng() % 3];
+      r.outcome = outcomes[rng() % 4];
       f.cycles.push_back(r);
     }
     builder.Add(f);
