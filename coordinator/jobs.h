@@ -157,6 +157,9 @@ class JobManager {
   }
   qipu::v1::JobStatus StatusOf(const JobState& j) const
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // The lease `id`, or NotFound ("unknown or expired").
+  absl::StatusOr<absl::flat_hash_map<std::string, LeaseState>::iterator>
+  FindLeaseLocked(const std::string& id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void ReleaseLeaseLocked(const std::string& id, LeaseState& lease)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void PersistLease(const std::string& id, const LeaseState& lease);
