@@ -334,8 +334,8 @@ absl::StatusOr<absl::Duration> JobManager::Renew(const std::string& lease_id,
   return options_.lease_ttl;
 }
 
-absl::StatusOr<absl::flat_hash_map<std::string, LeaseState>::iterator>
-JobManager::FindLeaseLocked(const std::string& id) {
+absl::StatusOr<JobManager::Leases::iterator> JobManager::FindLeaseLocked(
+    const std::string& id) {
   auto it = leases_.find(id);
   if (it == leases_.end()) {
     return absl::NotFoundError(
