@@ -139,7 +139,7 @@ absl::StatusOr<rules::GameRecord> ExportRecord(const qipu::v1::Game& game) {
   auto result = wire::ResultFromProto(game.result());
   const std::string& raw = game.meta().record_result();
   if (result.ok() && result->reason != rules::EndReason::kUnknown) {
-    record->result = rules::ResultToSgf(*result);
+    record->result = rules::ResultToSgf(*result, game.result().reason_text());
   } else {
     record->result = raw.empty() ? std::string("?") : raw;
   }
