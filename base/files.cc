@@ -71,4 +71,29 @@ void TempDir::Remove() {
   path_.clear();
 }
 
+absl::StatusOr<RunDir> RunDir::Open(const std::string& dir,
+                                    absl::string_view tag) {
+  RunDir out;
+  if (dir.empty()) {
+    auto temp = TempDir::Create(tag);
+    if (!temp.ok()) return temp.status();
+    out.path_ = temp->path();
+    out.temp_ = *std::move(temp);
+    return out;
+  }
+  out.path_ = dir;
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  if (!ec) std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--dir ", dir, ": ", ec.message()));
+  }
+  return out;
+}
+
+std::string RunDir::Sub(absl::string_view name) const {
+  return absl::StrCat(path_, "/", name);
+}
+
 }  // namespace qipu::base

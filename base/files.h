@@ -5,6 +5,7 @@
 #define QIPU_BASE_FILES_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -42,6 +43,28 @@ class TempDir {
 
   std::string path_;
   bool keep_ = false;
+};
+
+// Where a run keeps its files: the directory it was given (emptied first,
+// and kept afterwards) or, when none was given, a fresh TempDir named
+// after `tag` (removed with the object). Movable, not copyable.
+class RunDir {
+ public:
+  // InvalidArgument naming `dir` when it cannot be emptied or created;
+  // errors of TempDir::Create() otherwise.
+  static absl::StatusOr<RunDir> Open(const std::string& dir,
+                                     absl::string_view tag);
+
+  // The directory.
+  const std::string& path() const { return path_; }
+  // path()/name (not created).
+  std::string Sub(absl::string_view name) const;
+
+ private:
+  RunDir() = default;
+
+  std::optional<TempDir> temp_;
+  std::string path_;
 };
 
 }  // namespace qipu::base

@@ -105,37 +105,12 @@ uint64_t Stream(const std::string& address,
   return acked;
 }
 
-// The run's directory: `dir` emptied and kept, or a temporary one.
-struct RunDir {
-  std::optional<base::TempDir> temp;
-  std::filesystem::path root;
-};
-
-absl::StatusOr<RunDir> MakeRunDir(const std::string& dir) {
-  RunDir out;
-  if (dir.empty()) {
-    QIPU_ASSIGN_OR_RETURN(base::TempDir temp,
-                          base::TempDir::Create("bench-ingest"));
-    out.root = temp.path();
-    out.temp = std::move(temp);
-    return out;
-  }
-  out.root = dir;
-  std::error_code ec;
-  std::filesystem::remove_all(out.root, ec);
-  std::filesystem::create_directories(out.root, ec);
-  if (ec) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--dir ", out.root.string(), ": ", ec.message()));
-  }
-  return out;
-}
-
 }  // namespace
 
 absl::StatusOr<IngestBenchResult> RunIngestBench(const IngestBenchOptions& o) {
-  QIPU_ASSIGN_OR_RETURN(const RunDir run_dir, MakeRunDir(o.dir));
-  const std::filesystem::path& root = run_dir.root;
+  QIPU_ASSIGN_OR_RETURN(const base::RunDir run_dir,
+                        base::RunDir::Open(o.dir, "bench-ingest"));
+  const std::filesystem::path root = run_dir.path();
 
   coordinator::CoordinatorOptions co;
   co.db_dir = (root / "grpc").string();

@@ -150,32 +150,6 @@ absl::StatusOr<StageCosts> MeasureStages(const coordinator::JobInfo& job,
   return out;
 }
 
-// The run's directory: `dir` emptied and kept, or a temporary one.
-struct RunDir {
-  std::optional<base::TempDir> temp;
-  std::filesystem::path root;
-};
-
-absl::StatusOr<RunDir> MakeRunDir(const std::string& dir) {
-  RunDir out;
-  if (dir.empty()) {
-    QIPU_ASSIGN_OR_RETURN(base::TempDir temp,
-                          base::TempDir::Create("bench-local"));
-    out.root = temp.path();
-    out.temp = std::move(temp);
-    return out;
-  }
-  out.root = dir;
-  std::error_code ec;
-  std::filesystem::remove_all(out.root, ec);
-  std::filesystem::create_directories(out.root, ec);
-  if (ec) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--dir ", out.root.string(), ": ", ec.message()));
-  }
-  return out;
-}
-
 }  // namespace
 
 absl::StatusOr<LocalBenchResult> RunLocalBench(const LocalBenchOptions& o) {
@@ -183,8 +157,9 @@ absl::StatusOr<LocalBenchResult> RunLocalBench(const LocalBenchOptions& o) {
     return absl::InvalidArgumentError(
         "the playout benchmark plays square boards only");
   }
-  QIPU_ASSIGN_OR_RETURN(const RunDir run_dir, MakeRunDir(o.dir));
-  const std::filesystem::path& root = run_dir.root;
+  QIPU_ASSIGN_OR_RETURN(const base::RunDir run_dir,
+                        base::RunDir::Open(o.dir, "bench-local"));
+  const std::filesystem::path root = run_dir.path();
 
   coordinator::CoordinatorOptions co;
   co.db_dir = (root / "db").string();

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "proto/convert.h"
 #include "store/keys.h"
 #include "store/position_value.h"
 
@@ -22,38 +23,6 @@ void AddHistogram(const RepeatedU64& from, RepeatedU64* to) {
   for (int i = 0; i < from.size(); ++i) {
     if (from.Get(i) != 0) Bump(to, i, from.Get(i));
   }
-}
-
-qipu::v1::CycleClass ToProto(rules::CycleClass c) {
-  switch (c) {
-    case rules::CycleClass::kTripleKo:
-      return qipu::v1::CYCLE_CLASS_TRIPLE_KO;
-    case rules::CycleClass::kQuadrupleKo:
-      return qipu::v1::CYCLE_CLASS_QUADRUPLE_KO;
-    case rules::CycleClass::kEternalLife:
-      return qipu::v1::CYCLE_CLASS_ETERNAL_LIFE;
-    case rules::CycleClass::kSendingTwoReturningOne:
-      return qipu::v1::CYCLE_CLASS_SENDING_TWO_RETURNING_ONE;
-    case rules::CycleClass::kOther:
-      return qipu::v1::CYCLE_CLASS_OTHER;
-  }
-  return qipu::v1::CYCLE_CLASS_OTHER;
-}
-
-qipu::v1::CycleOutcome ToProto(rules::CycleOutcome o) {
-  switch (o) {
-    case rules::CycleOutcome::kNoResult:
-      return qipu::v1::CYCLE_OUTCOME_NO_RESULT;
-    case rules::CycleOutcome::kDraw:
-      return qipu::v1::CYCLE_OUTCOME_DRAW;
-    case rules::CycleOutcome::kReplay:
-      return qipu::v1::CYCLE_OUTCOME_REPLAY;
-    case rules::CycleOutcome::kPreventedSuperko:
-      return qipu::v1::CYCLE_OUTCOME_PREVENTED_SUPERKO;
-    case rules::CycleOutcome::kPreventedCycleRule:
-      return qipu::v1::CYCLE_OUTCOME_PREVENTED_CYCLE_RULE;
-  }
-  return qipu::v1::CYCLE_OUTCOME_UNSPECIFIED;
 }
 
 qipu::v1::CycleCell* FindCell(qipu::v1::AggregateStats* a,
@@ -233,8 +202,8 @@ qipu::v1::AggregateStats AggregateBuilder::Build() const {
   }
   for (const Cell& c : cells_) {
     auto* cell = a.add_cycles();
-    cell->set_cls(ToProto(c.cls));
-    cell->set_outcome(ToProto(c.outcome));
+    cell->set_cls(wire::CycleClassToProto(c.cls));
+    cell->set_outcome(wire::CycleOutcomeToProto(c.outcome));
     cell->set_cycles(c.cycles);
     cell->set_games(c.games);
     ToOutcome(c.results, cell->mutable_results());

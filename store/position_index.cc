@@ -14,6 +14,7 @@
 #include "proto/convert.h"
 #include "qipu/v1/game.pb.h"
 #include "rocksdb/sst_file_writer.h"
+#include "rocksdb/write_batch.h"
 #include "spdlog/spdlog.h"
 #include "store/keys.h"
 #include "store/position_value.h"
@@ -230,6 +231,29 @@ std::shared_ptr<PositionIndex::Run> MergeIntoRun(
 // beyond it Add() merges runs.
 constexpr size_t kMaxRuns = 48;
 
+// Feeds the entries of `runs`, merged and in key order, to `merge(key,
+// value)` until it fails; *entries = entries fed.
+template <typename MergeFn>
+rocksdb::Status MergeEntries(
+    const std::vector<std::shared_ptr<const PositionIndex::Run>>& runs,
+    uint64_t* entries, MergeFn merge) {
+  std::vector<const PositionIndex::Run*> raw;
+  raw.reserve(runs.size());
+  for (const auto& r : runs) raw.push_back(r.get());
+  rocksdb::Status st;
+  uint64_t n = 0;
+  char key[kPositionKeyLength];
+  MergeRuns(raw, [&](const Slot& s, absl::string_view value) {
+    if (!st.ok()) return;
+    KeyBytes(s, key);
+    st = merge(rocksdb::Slice(key, kPositionKeyLength),
+               rocksdb::Slice(value.data(), value.size()));
+    ++n;
+  });
+  *entries = n;
+  return st;
+}
+
 }  // namespace
 
 void AppendUnindexedGame(const UnindexedGame& g, std::string* value) {
@@ -415,14 +439,26 @@ void PositionIndex::FlushLoop() {
       for (const auto& r : take) watermark = std::max(watermark, r->last_batch);
       file = ++file_number_;
     }
+    // After RocksDB has reported a background error, librocksdb 7.8 must
+    // not ingest (see StorageHealth::stopped_once()): the entries go
+    // through a write batch instead, slower but as atomic.
+    const bool batch =
+        options_.health != nullptr && options_.health->stopped_once();
     std::string path = absl::StrCat(options_.build_dir, "/index-", getpid(),
                                     "-", file, ".sst");
     uint64_t entries = 0;
-    absl::Status s = WriteFile(take, watermark, &path, &entries);
+    rocksdb::WriteBatch wb;
+    absl::Status s = batch ? BatchEntries(take, watermark, &wb, &entries)
+                           : WriteFile(take, watermark, &path, &entries);
     bool closing = false;
     {
       absl::MutexLock lock(&mu_);
-      if (s.ok()) {
+      if (s.ok() && batch) {
+        // Written and the runs dropped under the readers' lock, as below.
+        rocksdb::WriteOptions wo;
+        wo.sync = true;
+        s = FromRocks(db_->Write(wo, &wb), "writing position index entries");
+      } else if (s.ok()) {
         // Ingest and drop the runs under the readers' lock: a reader sees
         // the entries either in its runs or in its iterator, never both.
         rocksdb::IngestExternalFileOptions io;
@@ -484,22 +520,30 @@ absl::Status PositionIndex::WriteFile(const Runs& runs, uint64_t watermark,
   rocksdb::Status st = writer.Open(*path);
   if (!st.ok()) return FromRocks(st, absl::StrCat("creating ", *path));
   st = writer.Put(IndexWatermarkKey(), IndexWatermarkValue(watermark));
-  std::vector<const Run*> raw;
-  raw.reserve(runs.size());
-  for (const auto& r : runs) raw.push_back(r.get());
-  uint64_t n = 0;
-  char key[kPositionKeyLength];
-  MergeRuns(raw, [&](const Slot& s, absl::string_view value) {
-    if (!st.ok()) return;
-    KeyBytes(s, key);
-    st = writer.Merge(rocksdb::Slice(key, kPositionKeyLength),
-                      rocksdb::Slice(value.data(), value.size()));
-    ++n;
-  });
+  if (st.ok()) {
+    st = MergeEntries(runs, entries, [&](rocksdb::Slice k, rocksdb::Slice v) {
+      return writer.Merge(k, v);
+    });
+  }
   if (st.ok()) st = writer.Finish();
   if (!st.ok()) return FromRocks(st, absl::StrCat("writing ", *path));
-  *entries = n;
   return absl::OkStatus();
+}
+
+absl::Status PositionIndex::BatchEntries(const Runs& runs, uint64_t watermark,
+                                         rocksdb::WriteBatch* batch,
+                                         uint64_t* entries) const {
+  rocksdb::Status st =
+      MergeEntries(runs, entries, [&](rocksdb::Slice k, rocksdb::Slice v) {
+        return batch->Merge(positions_, k, v);
+      });
+  // The watermark last, in the same batch: the entries and the watermark
+  // that says they are written land together or not at all.
+  if (st.ok()) {
+    st = batch->Put(positions_, IndexWatermarkKey(),
+                    IndexWatermarkValue(watermark));
+  }
+  return FromRocks(st, "batching position index entries");
 }
 
 void PositionIndex::DeleteRecords(uint64_t batch) const {

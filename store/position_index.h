@@ -43,6 +43,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "rocksdb/db.h"
+#include "rocksdb/write_batch.h"
 #include "store/game_id.h"
 #include "store/indexer.h"
 #include "store/rocks_events.h"
@@ -165,6 +166,13 @@ class PositionIndex {
   // written.
   absl::Status WriteFile(const Runs& runs, uint64_t watermark,
                          std::string* path, uint64_t* entries) const;
+  // Adds `runs` merged, then the watermark, to *batch: what WriteFile()
+  // writes, for one atomic write instead of an ingestion once the store's
+  // health says ingestion is unsafe (StorageHealth::stopped_once());
+  // *entries = entries added.
+  absl::Status BatchEntries(const Runs& runs, uint64_t watermark,
+                            rocksdb::WriteBatch* batch,
+                            uint64_t* entries) const;
   // Deletes the UnindexedKey() records up to `batch` (best effort).
   void DeleteRecords(uint64_t batch) const;
 

@@ -101,6 +101,9 @@ class HealthListener final : public rocksdb::EventListener {
   void OnBackgroundError(rocksdb::BackgroundErrorReason reason,
                          rocksdb::Status* bg_error) override {
     if (bg_error == nullptr || bg_error->ok()) return;
+    // Any background error: 7.8 stops writes at severity hard and above,
+    // and which severity an error gets is RocksDB's to decide.
+    health_->RecordStopped();
     health_->RecordError(
         FromRocks(*bg_error,
                   absl::StrCat("database ", dir_, ": ", ReasonName(reason),

@@ -52,6 +52,17 @@ class StorageHealth {
   // is reopened, i.e. after the process restarts. Nothing acknowledged is
   // lost: RocksDB replays its WAL on open.
   bool fatal() const { return fatal_.load(std::memory_order_acquire); }
+  // True once RocksDB has reported a background error (one that may have
+  // stopped writes), even after it resumed; never cleared. librocksdb 7.8
+  // leaves its "stopped" flag set after recovering from such an error
+  // (ErrorHandler::ClearBGError does not reset it; fixed upstream in 8.x),
+  // and then IngestExternalFile() runs with file number 0 and aborts on an
+  // assertion: callers that ingest files check this and write instead.
+  bool stopped_once() const {
+    return stopped_once_.load(std::memory_order_acquire);
+  }
+  // Records that RocksDB stopped writes (see stopped_once()).
+  void RecordStopped() { stopped_once_.store(true, std::memory_order_release); }
 
   // Records `error` (not OK) unless an error is already recorded: the
   // first one is the cause, later ones are its consequences. `fatal` (see
@@ -68,6 +79,7 @@ class StorageHealth {
  private:
   std::atomic<bool> failing_{false};
   std::atomic<bool> fatal_{false};
+  std::atomic<bool> stopped_once_{false};
   mutable absl::Mutex mu_;
   absl::Status error_ ABSL_GUARDED_BY(mu_);
   absl::Time since_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();

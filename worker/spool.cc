@@ -1,12 +1,6 @@
 #include "worker/spool.h"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <utility>
 
@@ -50,55 +44,14 @@ uint64_t GetFixed64(const char* p) {
   return v;
 }
 
-absl::Status ErrnoError(int err, absl::string_view what,
-                        const std::string& path) {
-  return absl::ErrnoToStatus(err, absl::StrCat(what, " ", path));
-}
-
-absl::Status WriteAll(int fd, absl::string_view data, const std::string& path) {
-  while (!data.empty()) {
-    const ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return ErrnoError(errno, "write", path);
-    }
-    data.remove_prefix(static_cast<size_t>(n));
-  }
-  return absl::OkStatus();
-}
-
-// The whole file, or "" when it does not exist.
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return std::string();
-    return ErrnoError(errno, "open", path);
-  }
-  std::string data;
-  char buf[1 << 16];
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof(buf));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int err = errno;
-      ::close(fd);
-      return ErrnoError(err, "read", path);
-    }
-    if (n == 0) break;
-    data.append(buf, static_cast<size_t>(n));
-  }
-  ::close(fd);
-  return data;
-}
-
-absl::Status SyncDir(const std::string& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return ErrnoError(errno, "open", dir);
-  const int rc = ::fsync(fd);
-  const int err = errno;
-  ::close(fd);
-  if (rc != 0) return ErrnoError(err, "fsync", dir);
-  return absl::OkStatus();
+// The directory that holds directory `dir` ("." for a relative name of
+// one level).
+std::string ParentDir(std::string dir) {
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  const size_t slash = dir.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return dir.substr(0, slash);
 }
 
 // Appends to *out (OUT) the frame of a record whose `n`-byte body
@@ -176,19 +129,18 @@ bool RecordAt(const std::string& data, size_t pos, const char** body,
 
 }  // namespace
 
-Spool::Spool(const SpoolOptions& options, int lock_fd)
-    : options_(options), lock_fd_(lock_fd) {}
+Spool::Spool(const SpoolOptions& options, SpoolFs* fs,
+             std::unique_ptr<SpoolLock> lock)
+    : options_(options), fs_(fs), lock_(std::move(lock)) {}
 
 Spool::~Spool() {
   absl::MutexLock lock(&mu_);
-  if (fd_ >= 0) {
-    if (dirty_ && ::fdatasync(fd_) != 0) {
-      spdlog::warn("spool {}: fdatasync at close: {}", options_.dir,
-                   std::strerror(errno));
+  if (file_ != nullptr && dirty_) {
+    if (absl::Status s = file_->Sync(); !s.ok()) {
+      spdlog::warn("spool {}: sync at close: {}", options_.dir, s.ToString());
     }
-    ::close(fd_);
   }
-  ::close(lock_fd_);
+  file_.reset();
 }
 
 absl::StatusOr<std::unique_ptr<Spool>> Spool::Open(
@@ -196,39 +148,38 @@ absl::StatusOr<std::unique_ptr<Spool>> Spool::Open(
   if (options.dir.empty()) {
     return absl::InvalidArgumentError("spool directory not set");
   }
-  if (::mkdir(options.dir.c_str(), 0755) != 0 && errno != EEXIST) {
-    return ErrnoError(errno, "mkdir", options.dir);
+  SpoolFs* const fs = options.fs != nullptr ? options.fs : SpoolFs::Default();
+  if (absl::Status s = fs->CreateDir(options.dir); !s.ok()) return s;
+  // The directory's own name must be durable too, or a power loss soon
+  // after the first run could take the whole spool with it.
+  if (absl::Status s = fs->SyncDir(ParentDir(options.dir)); !s.ok()) {
+    spdlog::warn("spool {}: {}", options.dir, s.ToString());
   }
   const std::string lock_path = options.dir + "/LOCK";
-  const int lock_fd =
-      ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock_fd < 0) return ErrnoError(errno, "open", lock_path);
-  if (::flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
-    const int err = errno;
-    ::close(lock_fd);
-    if (err == EWOULDBLOCK) {
+  absl::StatusOr<std::unique_ptr<SpoolLock>> held = fs->Lock(lock_path);
+  if (!held.ok()) {
+    if (absl::IsFailedPrecondition(held.status())) {
       return absl::FailedPreconditionError(
           absl::StrCat("spool ", options.dir, " is in use by another process (",
                        lock_path, ")"));
     }
-    return ErrnoError(err, "flock", lock_path);
+    return held.status();
   }
-  // From here the Spool owns lock_fd (its destructor closes it).
-  std::unique_ptr<Spool> spool(new Spool(options, lock_fd));
+  // From here the Spool holds the lock (until it goes away).
+  std::unique_ptr<Spool> spool(new Spool(options, fs, *std::move(held)));
   const std::string log_path = options.dir + "/spool.log";
-  ::unlink((log_path + ".tmp").c_str());
-  absl::StatusOr<std::string> data = ReadFile(log_path);
+  if (absl::Status s = fs->Remove(log_path + ".tmp"); !s.ok()) {
+    spdlog::warn("spool {}: {}", options.dir, s.ToString());
+  }
+  absl::StatusOr<std::string> data = fs->ReadFile(log_path);
   if (!data.ok()) return data.status();
 
   absl::MutexLock lock(&spool->mu_);
   if (spool->LoadLocked(*data)) {
     // Keep the damaged log for inspection before it is rewritten.
     const std::string copy = log_path + ".damaged";
-    const int fd =
-        ::open(copy.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    absl::Status s =
-        fd < 0 ? ErrnoError(errno, "open", copy) : WriteAll(fd, *data, copy);
-    if (fd >= 0) ::close(fd);
+    absl::StatusOr<std::unique_ptr<SpoolFile>> f = fs->NewFile(copy);
+    const absl::Status s = f.ok() ? (*f)->Append(*data) : f.status();
     if (!s.ok()) {
       spdlog::warn("spool {}: could not keep the damaged log: {}", options.dir,
                    s.ToString());
@@ -324,13 +275,13 @@ void Spool::ForgetLocked(absl::flat_hash_map<GameKey, uint64_t>::iterator it) {
 absl::Status Spool::CompactLocked() {
   const std::string log_path = options_.dir + "/spool.log";
   const std::string tmp = log_path + ".tmp";
-  const int fd = ::open(
-      tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) return ErrnoError(errno, "open", tmp);
+  absl::StatusOr<std::unique_ptr<SpoolFile>> opened = fs_->NewFile(tmp);
+  if (!opened.ok()) return opened.status();
+  std::shared_ptr<SpoolFile> file = *std::move(opened);
   std::string buf(kHeaderMagic.data(), kHeaderMagic.size());
   auto fail = [&](absl::Status s) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
+    file.reset();
+    fs_->Remove(tmp).IgnoreError();
     return s;
   };
   PutFixed32(&buf, kFormatVersion);
@@ -339,24 +290,21 @@ absl::Status Spool::CompactLocked() {
   for (const auto& [number, g] : entries_) {
     AppendGameRecord(*g, &buf);
     if (buf.size() >= (1u << 20)) {
-      if (absl::Status s = WriteAll(fd, buf, tmp); !s.ok()) return fail(s);
+      if (absl::Status s = file->Append(buf); !s.ok()) return fail(s);
       written += static_cast<int64_t>(buf.size());
       buf.clear();
     }
   }
-  if (absl::Status s = WriteAll(fd, buf, tmp); !s.ok()) return fail(s);
+  if (absl::Status s = file->Append(buf); !s.ok()) return fail(s);
   written += static_cast<int64_t>(buf.size());
-  if (::fsync(fd) != 0) return fail(ErrnoError(errno, "fsync", tmp));
-  if (::rename(tmp.c_str(), log_path.c_str()) != 0) {
-    return fail(ErrnoError(errno, "rename", tmp));
-  }
+  if (absl::Status s = file->Sync(); !s.ok()) return fail(s);
+  if (absl::Status s = fs_->Rename(tmp, log_path); !s.ok()) return fail(s);
   // The old log holds a superset of the new one, so a rename that is lost
   // in a crash loses nothing: only warn.
-  if (absl::Status s = SyncDir(options_.dir); !s.ok()) {
+  if (absl::Status s = fs_->SyncDir(options_.dir); !s.ok()) {
     spdlog::warn("spool {}: {}", options_.dir, s.ToString());
   }
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = fd;
+  file_ = std::move(file);
   file_bytes_ = written;
   live_bytes_ = written - static_cast<int64_t>(kHeaderBytes);
   dirty_ = false;
@@ -365,7 +313,7 @@ absl::Status Spool::CompactLocked() {
 }
 
 absl::Status Spool::WriteOutLocked() {
-  absl::Status s = WriteAll(fd_, out_, options_.dir + "/spool.log");
+  absl::Status s = file_->Append(out_);
   if (s.ok()) file_bytes_ += static_cast<int64_t>(out_.size());
   out_.clear();
   // A burst of large games must not pin its buffer for the spool's life.
@@ -376,7 +324,9 @@ absl::Status Spool::WriteOutLocked() {
 absl::StatusOr<size_t> Spool::AppendBatch(std::vector<FinishedGame>* games,
                                           std::vector<SpooledGame>* added) {
   absl::MutexLock lock(&mu_);
-  if (fd_ < 0) return absl::FailedPreconditionError("spool is not open");
+  if (file_ == nullptr) {
+    return absl::FailedPreconditionError("spool is not open");
+  }
   // Claim the keys first (this also catches a key twice in *games), and
   // give them back if the write fails.
   std::vector<size_t> fresh;
@@ -418,25 +368,23 @@ absl::StatusOr<bool> Spool::Append(FinishedGame game) {
 }
 
 absl::Status Spool::Sync() {
-  int fd = -1;
+  std::shared_ptr<SpoolFile> file;
   {
     absl::MutexLock lock(&mu_);
-    if (!dirty_ || fd_ < 0) return absl::OkStatus();
-    // Sync a duplicate descriptor outside the lock so that acks are not
-    // held up by the disk. A compaction meanwhile is harmless: it writes
-    // and syncs every pending game into the new log itself.
-    fd = ::dup(fd_);
-    if (fd < 0) return ErrnoError(errno, "dup", options_.dir + "/spool.log");
+    if (!dirty_ || file_ == nullptr) return absl::OkStatus();
+    // Sync outside the lock so that acks are not held up by the disk (the
+    // file stays open while this holds it). A compaction meanwhile is
+    // harmless: it writes and syncs every pending game into the new log
+    // itself.
+    file = file_;
     dirty_ = false;
   }
-  const int rc = ::fdatasync(fd);
-  const int err = errno;
-  ::close(fd);
+  const absl::Status s = file->Sync();
   absl::MutexLock lock(&mu_);
   ++stats_.syncs;
-  if (rc != 0) {
+  if (!s.ok()) {
     dirty_ = true;
-    return ErrnoError(err, "fdatasync", options_.dir + "/spool.log");
+    return s;
   }
   return absl::OkStatus();
 }
@@ -453,8 +401,9 @@ absl::Status Spool::AckBatch(absl::Span<const GameKey> keys) {
   if (out_.empty()) return absl::OkStatus();
   // The games are forgotten even if the ACK records cannot be written:
   // the worst case is a resend after a restart, answered as a duplicate.
-  absl::Status s = fd_ < 0 ? absl::FailedPreconditionError("spool is not open")
-                           : WriteOutLocked();
+  absl::Status s = file_ == nullptr
+                       ? absl::FailedPreconditionError("spool is not open")
+                       : WriteOutLocked();
   const int64_t dead =
       file_bytes_ - static_cast<int64_t>(kHeaderBytes) - live_bytes_;
   if (s.ok() && dead > std::max(options_.compact_min_bytes, live_bytes_)) {

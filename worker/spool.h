@@ -23,9 +23,11 @@
 // else is skipped with a warning and the reader resynchronises on the next
 // magic, so one bad sector costs the games in it, never the spool.
 //
-// Appends are buffered by the kernel; Sync() makes them durable, and the
-// uploader calls it before sending any game appended before it (once per
-// group of games or less often: see uploader.h).
+// Appends are buffered by the kernel; Sync() makes them durable (the
+// log's name is durable since the directory sync after its last rewrite),
+// and the uploader calls it before sending any game appended before it
+// (once per group of games or less often: see uploader.h). Every file call
+// goes through a SpoolFs (spool_fs.h): the real file system, or a test's.
 // A group is appended with one write() (AppendBatch()), and the acks of
 // one ack message with one more (AckBatch()): a write() costs more than
 // checksumming and copying a 9x9 game, so per-game syscalls would
@@ -61,6 +63,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
 #include "worker/game_queue.h"
+#include "worker/spool_fs.h"
 
 namespace qipu::worker {
 
@@ -74,6 +77,10 @@ struct SpoolOptions {
   // Dead bytes tolerated before a compaction, at least; more when the
   // pending games themselves take more.
   int64_t compact_min_bytes = int64_t{4} << 20;
+  // The file system the spool lives on; null = SpoolFs::Default() (the
+  // real one). Not owned; must outlive the Spool (tests simulate power
+  // losses through it).
+  SpoolFs* fs = nullptr;
 };
 
 // What Open() found and what has happened since. Plain value.
@@ -95,7 +102,7 @@ struct SpoolStats {
 };
 
 // Thread-safe (one mutex); one Spool per directory and process (Open()
-// takes an exclusive flock on dir/LOCK).
+// takes an exclusive lock on dir/LOCK: flock on the real file system).
 class Spool {
  public:
   // Format version written to and accepted in the header.
@@ -135,8 +142,8 @@ class Spool {
   // key is already pending.
   absl::StatusOr<bool> Append(FinishedGame game);
 
-  // Makes every append so far durable (fdatasync). Cheap when nothing was
-  // appended since the last call.
+  // Makes every append so far durable (SpoolFile::Sync: fdatasync). Cheap
+  // when nothing was appended since the last call.
   absl::Status Sync();
 
   // Forgets the pending games `keys` (acknowledged: stored, duplicate, or
@@ -170,7 +177,8 @@ class Spool {
   const std::string& dir() const { return options_.dir; }
 
  private:
-  Spool(const SpoolOptions& options, int lock_fd);
+  Spool(const SpoolOptions& options, SpoolFs* fs,
+        std::unique_ptr<SpoolLock> lock);
 
   // Replays `data` (a whole log) into the pending set; counts torn and
   // skipped bytes into stats_. Returns true when records were damaged
@@ -190,11 +198,14 @@ class Spool {
   absl::Status WriteOutLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const SpoolOptions options_;
-  // Descriptor of dir/LOCK (held with flock) for the spool's lifetime.
-  const int lock_fd_;
+  // options_.fs, or the real file system.
+  SpoolFs* const fs_;
+  // The lock on dir/LOCK, held for the spool's lifetime.
+  const std::unique_ptr<SpoolLock> lock_;
   mutable absl::Mutex mu_;
-  // Descriptor of spool.log open for appending, or -1 before Open() ends.
-  int fd_ ABSL_GUARDED_BY(mu_) = -1;
+  // spool.log open for appending, or null before Open() ends. Shared so
+  // that Sync() can sync it outside mu_ while a compaction replaces it.
+  std::shared_ptr<SpoolFile> file_ ABSL_GUARDED_BY(mu_);
   // Pending games by append number (so iteration is append order; a
   // B-tree: appends go at the end and acks mostly come off the front,
   // without a node allocation per game), and the append number of each

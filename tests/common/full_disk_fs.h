@@ -2,9 +2,13 @@
 // that makes every write fail as a full disk does (IOStatus::NoSpace):
 // creating, appending to, flushing and syncing files. Reads, renames and
 // deletions still work, as on a real full disk. Tests open a real RocksDB
-// through Env() and flip SetFull() to see how qipu copes and recovers.
+// through Env() and flip SetFull() to see how qipu copes and recovers, or
+// call RefuseNext(n): the next n writes fail, and the disk has room again
+// from then on (a disk freed the moment it filled up -- without a race
+// against RocksDB's own recovery, which starts at once).
 //
-// Thread-safety: SetFull() may be called while RocksDB runs.
+// Thread-safety: SetFull() and RefuseNext() may be called while RocksDB
+// runs.
 #ifndef QIPU_TESTS_COMMON_FULL_DISK_FS_H_
 #define QIPU_TESTS_COMMON_FULL_DISK_FS_H_
 
@@ -25,9 +29,11 @@ class FullDiskFileSystem : public rocksdb::FileSystemWrapper {
   const char* Name() const override { return "QipuFullDiskFileSystem"; }
 
   // From now on, writes fail with NoSpace (full) or work again.
-  void SetFull(bool full) { full_->store(full); }
+  void SetFull(bool full) { state_->full.store(full); }
+  // The next `n` writes fail with NoSpace (on top of SetFull()).
+  void RefuseNext(int n) { state_->next.store(n); }
   // Number of writes refused so far.
-  int refused() const { return refused_->load(); }
+  int refused() const { return state_->refused.load(); }
 
   rocksdb::IOStatus NewWritableFile(const std::string& f,
                                     const rocksdb::FileOptions& o,
@@ -59,12 +65,28 @@ class FullDiskFileSystem : public rocksdb::FileSystemWrapper {
   }
 
  private:
+  // The switches and the count, shared with the open files (which may
+  // outlive a call).
+  struct State {
+    std::atomic<bool> full{false};
+    std::atomic<int> next{0};
+    std::atomic<int> refused{0};
+    // Whether the write being made fails (taking one of `next`).
+    bool Refuses() {
+      if (full.load()) return true;
+      int n = next.load();
+      while (n > 0) {
+        if (next.compare_exchange_weak(n, n - 1)) return true;
+      }
+      return false;
+    }
+  };
+
   class File : public rocksdb::FSWritableFileOwnerWrapper {
    public:
     File(std::unique_ptr<rocksdb::FSWritableFile> f, FullDiskFileSystem* fs)
         : rocksdb::FSWritableFileOwnerWrapper(std::move(f)),
-          full_(fs->full_),
-          refused_(fs->refused_) {}
+          state_(fs->state_) {}
 
     rocksdb::IOStatus Append(const rocksdb::Slice& d,
                              const rocksdb::IOOptions& o,
@@ -109,26 +131,21 @@ class FullDiskFileSystem : public rocksdb::FileSystemWrapper {
     }
 
    private:
-    bool Full() const { return full_->load(); }
+    bool Full() const { return state_->Refuses(); }
     rocksdb::IOStatus Refuse() {
-      refused_->fetch_add(1);
+      state_->refused.fetch_add(1);
       return rocksdb::IOStatus::NoSpace("injected: no space left on device");
     }
-    std::shared_ptr<std::atomic<bool>> full_;
-    std::shared_ptr<std::atomic<int>> refused_;
+    std::shared_ptr<State> state_;
   };
 
-  bool Full() const { return full_->load(); }
+  bool Full() const { return state_->Refuses(); }
   rocksdb::IOStatus NoSpace(const std::string& f) {
-    refused_->fetch_add(1);
+    state_->refused.fetch_add(1);
     return rocksdb::IOStatus::NoSpace("injected: no space left on device", f);
   }
 
-  // Shared with the open files, which may outlive a call.
-  std::shared_ptr<std::atomic<bool>> full_ =
-      std::make_shared<std::atomic<bool>>(false);
-  std::shared_ptr<std::atomic<int>> refused_ =
-      std::make_shared<std::atomic<int>>(0);
+  std::shared_ptr<State> state_ = std::make_shared<State>();
 };
 
 // An Env doing its file I/O through `fs` (which it keeps alive).

@@ -269,6 +269,8 @@ TEST(Importer, EveryMalformedInputIsOneCleanErrorRow) {
   e = one(path("c_truncated.sgf"));
   EXPECT_EQ(e.game(), 1u);
   EXPECT_GT(e.byte_offset(), 20u);
+  EXPECT_TRUE(absl::StrContains(e.reason(), "has no closing ']'"))
+      << e.reason();
   e = one(path("d_bad_size.sgf"));
   EXPECT_EQ(e.game(), 1u);
   EXPECT_TRUE(absl::StrContains(e.reason(), "SZ[99]")) << e.reason();
@@ -291,6 +293,8 @@ TEST(Importer, EveryMalformedInputIsOneCleanErrorRow) {
       << s.skipped[0].reason();
   e = one(path("i_collection.sgf"));
   EXPECT_EQ(e.game(), 2u);
+  EXPECT_TRUE(absl::StrContains(e.reason(), "'zz' is off the 9x9 board"))
+      << e.reason();
   e = one(path("j_big.sgf"));
   EXPECT_EQ(e.game(), 0u);
   EXPECT_TRUE(absl::StrContains(e.reason(), "larger than")) << e.reason();
@@ -302,6 +306,7 @@ TEST(Importer, EveryMalformedInputIsOneCleanErrorRow) {
   EXPECT_TRUE(absl::StrContains(rows[1].reason(), "moves[0]"));
   e = one(path("m_dangling.sgf"));
   EXPECT_EQ(e.game(), 0u);
+  EXPECT_TRUE(absl::StrContains(e.reason(), "No such file")) << e.reason();
   e = one(tmp.Sub("empty_folder"));
   EXPECT_TRUE(absl::StrContains(e.reason(), "no .sgf files")) << e.reason();
   e = one(tmp.Sub("missing"));

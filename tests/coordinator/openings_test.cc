@@ -400,13 +400,19 @@ TEST(Openings, BadRequestsNameTheProblem) {
   // Other queries check their filters the same way.
   qipu::v1::KoRequest ko;
   ko.mutable_filter()->set_rules("cycle=sometimes");
-  EXPECT_TRUE(absl::IsInvalidArgument(q.Ko(ko).status()));
+  const absl::Status ko_status = q.Ko(ko).status();
+  EXPECT_TRUE(absl::IsInvalidArgument(ko_status)) << ko_status;
+  EXPECT_THAT(ko_status.message(), HasSubstr("cycle=sometimes"));
   qipu::v1::CyclesRequest cycles;
   cycles.set_examples(99);
-  EXPECT_TRUE(absl::IsInvalidArgument(q.Cycles(cycles).status()));
+  const absl::Status cycles_status = q.Cycles(cycles).status();
+  EXPECT_TRUE(absl::IsInvalidArgument(cycles_status)) << cycles_status;
+  EXPECT_THAT(cycles_status.message(), HasSubstr("examples"));
   qipu::v1::ResultsRequest results;
   results.mutable_filter()->set_width(9);
-  EXPECT_TRUE(absl::IsInvalidArgument(q.Results(results).status()));
+  const absl::Status results_status = q.Results(results).status();
+  EXPECT_TRUE(absl::IsInvalidArgument(results_status)) << results_status;
+  EXPECT_THAT(results_status.message(), HasSubstr("filter.size"));
 }
 
 }  // namespace

@@ -299,12 +299,18 @@ class OpsBadClient : public ::testing::Test {
     }
   }
 
-  // A stream that carried bytes which are no GameUpload: it must end
-  // with INVALID_ARGUMENT (do not resend) saying so, and no ack.
-  void ExpectUnparsableRefused(const StreamOutcome& o) {
+  // A stream whose first message carried bytes which are no GameUpload:
+  // it must end with INVALID_ARGUMENT (do not resend) saying which
+  // message and why, and no ack.
+  void ExpectUnparsableRefused(const StreamOutcome& o, size_t bytes) {
     EXPECT_EQ(o.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
         << "an unparsable GameUpload was not refused: " << Describe(o);
-    EXPECT_FALSE(o.status.error_message().empty()) << Describe(o);
+    for (const std::string& w : {std::string("upload message 1 of the stream"),
+                                 absl::StrCat("(", bytes, " bytes)"),
+                                 std::string("is not a qipu.v1.GameUpload")}) {
+      EXPECT_TRUE(absl::StrContains(o.status.error_message(), w))
+          << "'" << w << "' not in '" << o.status.error_message() << "'";
+    }
     EXPECT_TRUE(o.acks.empty()) << Describe(o);
   }
 
@@ -440,13 +446,14 @@ TEST_F(OpsBadClient, TruncatedMessageEndsTheStreamWithAnError) {
       UploadOf(PlayGame(job_, config_, 3), 7).SerializeAsString();
   // Cut inside the length-delimited `game` field: it cannot parse.
   ExpectUnparsableRefused(
-      RawUpload(*client_, {whole.substr(0, whole.size() / 2)}));
+      RawUpload(*client_, {whole.substr(0, whole.size() / 2)}),
+      whole.size() / 2);
   ExpectUnharmed("a truncated message", /*rejected=*/0);
 }
 
 TEST_F(OpsBadClient, GarbageMessageEndsTheStreamWithAnError) {
   // 0xff... is an over-long varint tag: never a valid protobuf.
-  ExpectUnparsableRefused(RawUpload(*client_, {std::string(64, '\xff')}));
+  ExpectUnparsableRefused(RawUpload(*client_, {std::string(64, '\xff')}), 64);
   ExpectUnharmed("a garbage message", /*rejected=*/0);
 }
 

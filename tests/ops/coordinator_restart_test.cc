@@ -1,6 +1,8 @@
 // Process test: the qipu-coordinator process is killed with SIGKILL twice
 // while two qipu-worker processes (two threads each) play a 2,000-game 9x9
-// job, and restarted each time on the same port and database. Afterwards
+// job, and restarted each time on the same database (on a fresh port; the
+// workers and the test's client reach it through the port of the
+// fixture's proxy, which they keep throughout). Afterwards
 // every game is stored exactly once, the job says so, and every aggregate
 // the queries read counts each game exactly once -- checked against sums
 // recomputed from the stored games themselves.
@@ -115,7 +117,7 @@ TEST(OpsCoordinatorKill, TwoSigkillsMidJobStoreAndCountEveryGameOnce) {
                            {"--lease-games", "50", "--lease-ttl-ms",
                             absl::StrCat(3000 * kSlowdown)});
   ASSERT_TRUE(coord.Start().ok()) << coord.LogTail();
-  auto client_owner = std::make_unique<Client>(coord.address());
+  auto client_owner = std::make_unique<Client>(coord.stable_address());
   Client& client = *client_owner;
   auto job = client.SubmitJob(kGames, JobConfigFor(9, 20240501));
   ASSERT_TRUE(job.ok()) << job.status();
@@ -127,7 +129,8 @@ TEST(OpsCoordinatorKill, TwoSigkillsMidJobStoreAndCountEveryGameOnce) {
   // it one group commit can store a thousand games at once and a kill
   // "at 500" lands after the job has ended.
   for (const std::string& name : names) {
-    auto w = StartWorker(coord.address(), tmp.path(), name, /*threads=*/2,
+    auto w = StartWorker(coord.stable_address(), tmp.path(), name,
+                         /*threads=*/2,
                          /*lease_games=*/50, {"--upload-window", "8"});
     ASSERT_TRUE(w.ok()) << w.status();
     workers.push_back(*std::move(w));

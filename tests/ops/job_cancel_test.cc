@@ -16,33 +16,11 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/ops/process_fixture.h"
-#include "tests/ops/subprocess.h"
 
 namespace qipu::testing {
 namespace {
 
 constexpr uint64_t kGames = 1000000;  // far more than it plays
-
-// Runs `qipu` with `args` to its end; returns its exit status, stdout and
-// stderr.
-struct Ran {
-  std::optional<int> status;
-  std::string out;
-  std::string err;
-};
-Ran RunQipu(const std::string& dir, const std::string& name,
-            std::vector<std::string> args) {
-  args.insert(args.begin(), kQipuBinary);
-  Ran r;
-  auto p = Subprocess::Start(args, dir + "/" + name + ".out",
-                             dir + "/" + name + ".err");
-  EXPECT_TRUE(p.ok()) << p.status();
-  if (!p.ok()) return r;
-  r.status = (*p)->Wait(absl::Seconds(60) * kSlowdown);
-  r.out = (*p)->Stdout();
-  r.err = (*p)->Stderr();
-  return r;
-}
 
 TEST(OpsJobCancel, CancelStopsTheWorkersGamesAndSurvivesARestart) {
   TempDir tmp;

@@ -23,7 +23,9 @@ namespace {
 
 constexpr uint64_t kGames = 600;
 constexpr int kLeaseGames = 100;
-constexpr int kLeaseTtlMs = 1500;
+// Short, so that the test does not wait long for the expiry; scaled, so
+// that the rescuer's renewals (every third of it) keep up on a slow machine.
+constexpr int kLeaseTtlMs = 1500 * kSlowdown;
 constexpr char kExpired[] = "qipu_leases{state=\"expired\"}";
 
 TEST(OpsLeaseExpiry, KilledWorkersLeaseExpiresAndAnotherWorkerFinishesIt) {

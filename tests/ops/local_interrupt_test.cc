@@ -7,6 +7,7 @@
 // (which --job then refuses to continue).
 #include <signal.h>
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,14 +23,24 @@ namespace {
 
 constexpr uint64_t kRequested = 10000000;  // far more than it plays
 
+// True when the spool log in `dir` holds more than its 16-byte header:
+// the worker has finished (and spooled) games since the log was rewritten.
+bool SpoolGrew(const std::string& dir) {
+  std::error_code ec;
+  const uintmax_t size = std::filesystem::file_size(dir + "/spool.log", ec);
+  return !ec && size > 16;
+}
+
 // Starts `qipu local` with `args` after "local" (stdout and stderr in
-// dir/<name>.out and .err), lets it play a while after its database
-// exists, and interrupts it with SIGINT; returns its exit status.
+// dir/<name>.out and .err) on database `db`, waits until its worker has
+// played games, and interrupts it with `signal`; returns its exit status.
 std::optional<int> RunAndInterrupt(const std::string& dir,
                                    const std::string& name,
+                                   const std::string& db,
                                    const std::vector<std::string>& args,
-                                   std::unique_ptr<Subprocess>* out) {
-  std::vector<std::string> argv = {kQipuBinary, "local"};
+                                   std::unique_ptr<Subprocess>* out,
+                                   int signal = SIGINT) {
+  std::vector<std::string> argv = {kQipuBinary, "local", "--db", db};
   argv.insert(argv.end(), args.begin(), args.end());
   auto p = Subprocess::Start(argv, dir + "/" + name + ".out",
                              dir + "/" + name + ".err");
@@ -41,20 +52,12 @@ std::optional<int> RunAndInterrupt(const std::string& dir,
       [&] { return (*out)->Stderr().find(" started: ") != std::string::npos; },
       absl::Seconds(30) * kSlowdown, absl::Milliseconds(20)))
       << (*out)->StderrTail();
-  absl::SleepFor(absl::Milliseconds(500) * kSlowdown);
-  EXPECT_TRUE((*out)->Kill(SIGINT));
+  // Games played: the interrupted run has something to store.
+  EXPECT_TRUE(WaitUntil([&] { return SpoolGrew(db + "/worker-spool"); },
+                        absl::Seconds(60) * kSlowdown, absl::Milliseconds(5)))
+      << (*out)->StderrTail();
+  EXPECT_TRUE((*out)->Kill(signal));
   return (*out)->Wait(absl::Seconds(60) * kSlowdown);
-}
-
-// The last line of `out` parsed as JSON (a discarded value when it is not).
-nlohmann::json LastJsonLine(const std::string& out) {
-  size_t end = out.find_last_not_of('\n');
-  if (end == std::string::npos) return nlohmann::json();
-  const size_t begin = out.rfind('\n', end);
-  const std::string line =
-      out.substr(begin == std::string::npos ? 0 : begin + 1,
-                 end + 1 - (begin == std::string::npos ? 0 : begin + 1));
-  return nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
 }
 
 TEST(OpsLocal, SigintStopsTheRunWithASummaryOfTheGamesItStored) {
@@ -63,9 +66,9 @@ TEST(OpsLocal, SigintStopsTheRunWithASummaryOfTheGamesItStored) {
   const std::string db = tmp.Sub("db");
   std::unique_ptr<Subprocess> local;
   const std::optional<int> status =
-      RunAndInterrupt(tmp.path(), "local",
+      RunAndInterrupt(tmp.path(), "local", db,
                       {"--games", std::to_string(kRequested), "--size", "9",
-                       "--db", db, "--seed", "5", "--json"},
+                       "--seed", "5", "--json"},
                       &local);
   ASSERT_NE(local, nullptr);
   ASSERT_TRUE(status.has_value())
@@ -93,9 +96,9 @@ TEST(OpsLocal, SigintStopsTheRunWithASummaryOfTheGamesItStored) {
   // --job continues it (its own configuration; the flags are not needed),
   // and is interrupted in turn: the job has more games, each stored once.
   std::unique_ptr<Subprocess> resumed;
-  const std::optional<int> resumed_status = RunAndInterrupt(
-      tmp.path(), "resumed",
-      {"--db", db, "--job", std::to_string(job), "--json"}, &resumed);
+  const std::optional<int> resumed_status =
+      RunAndInterrupt(tmp.path(), "resumed", db,
+                      {"--job", std::to_string(job), "--json"}, &resumed);
   ASSERT_NE(resumed, nullptr);
   ASSERT_TRUE(resumed_status.has_value()) << resumed->StderrTail();
   EXPECT_EQ(*resumed_status, 128 + SIGINT) << resumed->StderrTail();

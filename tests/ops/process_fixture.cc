@@ -8,6 +8,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
@@ -29,6 +31,7 @@
 #include "store/keys.h"
 #include "store/store.h"
 #include "tests/common/job_config.h"
+#include "tests/common/stored_games.h"
 
 namespace qipu::testing {
 namespace {
@@ -170,14 +173,23 @@ absl::StatusOr<qipu::v1::OpeningsResponse> Client::RootOpenings(
 
 CoordinatorProcess::CoordinatorProcess(std::string db_dir,
                                        std::string log_prefix,
-                                       std::vector<std::string> flags, int port)
+                                       std::vector<std::string> flags,
+                                       std::vector<std::string> env)
     : db_dir_(std::move(db_dir)),
       log_prefix_(std::move(log_prefix)),
       flags_(std::move(flags)),
-      port_(port) {}
+      env_(std::move(env)) {
+  auto proxy = TcpProxy::Start();
+  EXPECT_TRUE(proxy.ok()) << proxy.status();
+  if (proxy.ok()) proxy_ = *std::move(proxy);
+}
 
 std::string CoordinatorProcess::address() const {
   return absl::StrCat("127.0.0.1:", port_);
+}
+
+std::string CoordinatorProcess::stable_address() const {
+  return proxy_ == nullptr ? address() : proxy_->address();
 }
 
 std::string CoordinatorProcess::LogTail() const {
@@ -189,24 +201,25 @@ absl::Status CoordinatorProcess::Start(absl::Duration timeout) {
     return absl::FailedPreconditionError("the coordinator is running");
   }
   ++starts_;
-  std::vector<std::string> argv = {
-      kCoordinatorBinary, "--db",        db_dir_, "--listen",
-      address(),          "--log-level", "info"};
+  std::vector<std::string> argv = {kCoordinatorBinary, "--db", db_dir_,
+                                   "--listen", "127.0.0.1:0"};
+  if (std::find(flags_.begin(), flags_.end(), "--log-level") == flags_.end()) {
+    argv.insert(argv.end(), {"--log-level", "info"});
+  }
   argv.insert(argv.end(), flags_.begin(), flags_.end());
   const std::string base = absl::StrCat(log_prefix_, ".", starts_);
-  auto p = Subprocess::Start(argv, base + ".out", base + ".log");
+  auto p = Subprocess::Start(argv, base + ".out", base + ".log", env_);
   if (!p.ok()) return p.status();
   process_ = *std::move(p);
   timeout *= kSlowdown;
   const absl::Time until = absl::Now() + timeout;
-  // The port, from the line main() prints once the server is up. Every
-  // start prints it (with the metrics line, when asked for); later
-  // starts listen where the first did.
+  // The port, from the line main() prints once the server is up (with
+  // the metrics line, when asked for).
   for (;;) {
     const std::string out = process_->Stdout();
     const int port = PrintedPort(out, "listening on ");
     if (port != 0) {
-      if (port_ == 0) port_ = port;
+      port_ = port;
       metrics_port_ = PrintedPort(out, "metrics on ");
       break;
     }
@@ -229,17 +242,21 @@ absl::Status CoordinatorProcess::Start(absl::Duration timeout) {
         "qipu-coordinator on ", address(), " is not SERVING (",
         process_->IsRunning() ? "running" : "exited", "); log:\n", LogTail()));
   }
+  if (proxy_ != nullptr) proxy_->SetBackend(port_);
   return absl::OkStatus();
 }
 
 std::optional<int> CoordinatorProcess::Kill() {
   if (process_ == nullptr) return std::nullopt;
+  // Before the port is freed: whoever takes it next is not this server.
+  if (proxy_ != nullptr) proxy_->SetBackend(0);
   process_->Kill(SIGKILL);
   return process_->Wait(absl::Seconds(10) * kSlowdown);
 }
 
 std::optional<int> CoordinatorProcess::Stop(absl::Duration timeout) {
   if (process_ == nullptr) return std::nullopt;
+  if (proxy_ != nullptr) proxy_->SetBackend(0);
   process_->Kill(SIGTERM);
   return process_->Wait(timeout * kSlowdown);
 }
@@ -250,6 +267,10 @@ absl::StatusOr<std::unique_ptr<Subprocess>> StartWorker(
     const std::string& coordinator, const std::string& dir,
     const std::string& name, int threads, int lease_games,
     const std::vector<std::string>& extra) {
+  // The RPC deadline is the worker's default: a graceful stop returns its
+  // leases, each return commits with an fsync, and a busy disk can hold
+  // one up for seconds (a return that times out leaves its lease open
+  // until it expires).
   std::vector<std::string> argv = {kWorkerBinary,
                                    "--coordinator",
                                    coordinator,
@@ -262,7 +283,7 @@ absl::StatusOr<std::unique_ptr<Subprocess>> StartWorker(
                                    "--lease-games",
                                    absl::StrCat(lease_games),
                                    "--rpc-timeout",
-                                   absl::StrCat(2 * kSlowdown),
+                                   absl::StrCat(10 * kSlowdown),
                                    "--log-level",
                                    "info"};
   argv.insert(argv.end(), extra.begin(), extra.end());
@@ -335,34 +356,52 @@ absl::StatusOr<std::map<uint64_t, qipu::v1::Game>> ReadStoredGames(
   if (!db.ok()) return db.status();
   std::map<uint64_t, qipu::v1::Game> games;
   uint64_t others = 0;
-  store::Cursor it = (*db)->NewCursor((*db)->games());
-  for (it.SeekToFirst(); it.Valid(); it.Next()) {
-    const absl::string_view key = it.key();
-    const std::optional<store::GameId> id = store::DecodeGameKey(key);
-    if (!id.has_value()) {
-      return absl::DataLossError(absl::StrCat(
-          "undecodable key in the games CF (", key.size(), " bytes)"));
-    }
-    if (id->kind != store::GameId::Kind::kSelfPlay || id->hi != job) {
-      ++others;
-      continue;
-    }
-    qipu::v1::Game g;
-    if (!g.ParseFromArray(it.value().data(),
-                          static_cast<int>(it.value().size()))) {
-      return absl::DataLossError(
-          absl::StrCat("game ", store::GameIdText(*id), " does not parse"));
-    }
-    if (!games.emplace(id->lo, std::move(g)).second) {
-      return absl::DataLossError(
-          absl::StrCat("game ", store::GameIdText(*id), " seen twice"));
-    }
-  }
-  if (absl::Status s = it.status(); !s.ok()) {
-    return absl::DataLossError(s.ToString());
-  }
+  const absl::Status scanned = test_util::ForEachStoredGame(
+      **db, [&](const store::GameId& id, absl::string_view bytes) {
+        if (id.kind != store::GameId::Kind::kSelfPlay || id.hi != job) {
+          ++others;
+          return absl::OkStatus();
+        }
+        qipu::v1::Game g;
+        if (!g.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+          return absl::DataLossError(
+              absl::StrCat("game ", store::GameIdText(id), " does not parse"));
+        }
+        if (!games.emplace(id.lo, std::move(g)).second) {
+          return absl::DataLossError(
+              absl::StrCat("game ", store::GameIdText(id), " seen twice"));
+        }
+        return absl::OkStatus();
+      });
+  if (!scanned.ok()) return scanned;
   if (other_keys != nullptr) *other_keys = others;
   return games;
+}
+
+Ran RunQipu(const std::string& dir, const std::string& name,
+            const std::vector<std::string>& args, absl::Duration timeout) {
+  std::vector<std::string> argv = {kQipuBinary};
+  argv.insert(argv.end(), args.begin(), args.end());
+  Ran r;
+  auto p = Subprocess::Start(argv, absl::StrCat(dir, "/", name, ".out"),
+                             absl::StrCat(dir, "/", name, ".err"));
+  EXPECT_TRUE(p.ok()) << p.status();
+  if (!p.ok()) return r;
+  r.status = (*p)->Wait(timeout * kSlowdown);
+  EXPECT_TRUE(r.status.has_value())
+      << "qipu " << absl::StrJoin(args, " ") << " did not end";
+  r.out = (*p)->Stdout();
+  r.err = (*p)->Stderr();
+  return r;
+}
+
+nlohmann::json LastJsonLine(const std::string& out) {
+  const size_t end = out.find_last_not_of('\n');
+  if (end == std::string::npos) return nlohmann::json();
+  const size_t nl = out.rfind('\n', end);
+  const size_t begin = nl == std::string::npos ? 0 : nl + 1;
+  return nlohmann::json::parse(out.substr(begin, end + 1 - begin), nullptr,
+                               /*allow_exceptions=*/false);
 }
 
 }  // namespace qipu::testing

@@ -4,7 +4,8 @@
 //   TempDir            a fresh directory under $TMPDIR, removed at the end
 //   CoordinatorProcess qipu-coordinator on a database directory: start
 //                      (waits until the health check says SERVING), kill,
-//                      restart on the same port, graceful stop
+//                      restart (on a fresh port, behind a proxy port the
+//                      test owns throughout), graceful stop
 //   StartWorker        a qipu-worker process with the usual flags
 //   Client             a channel with the JobService, WorkService,
 //                      QueryService and health stubs; every call has a
@@ -12,6 +13,8 @@
 //   ScrapeMetrics      GET /metrics over a plain socket
 //   ReadStoredGames    the games of a job, read from the RocksDB after the
 //                      coordinator has stopped
+//   RunQipu            the qipu binary run to its end: status, stdout,
+//                      stderr; LastJsonLine parses its JSON output
 // Timeouts are multiplied by kSlowdown in sanitizer builds, where the
 // spawned binaries are sanitized too.
 #ifndef QIPU_TESTS_OPS_PROCESS_FIXTURE_H_
@@ -29,9 +32,11 @@
 #include "absl/time/time.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/channel.h"
+#include "nlohmann/json.hpp"
 #include "qipu/v1/game.pb.h"
 #include "qipu/v1/query.grpc.pb.h"
 #include "qipu/v1/work.grpc.pb.h"
+#include "tests/common/tcp_proxy.h"
 #include "tests/common/temp_dir.h"
 #include "tests/ops/subprocess.h"
 
@@ -95,16 +100,22 @@ class Client {
   std::unique_ptr<grpc::health::v1::Health::Stub> health_;
 };
 
-// qipu-coordinator on `db_dir`, listening on 127.0.0.1. The first Start()
-// may ask for port 0 (the bound port is read from the binary's
-// "listening on" line); later starts reuse that port, so workers find the
-// restarted coordinator where they left it. The process is killed when
-// the object goes away.
+// qipu-coordinator on `db_dir`, listening on 127.0.0.1. Every Start()
+// asks for port 0 (the bound port is read from the binary's "listening
+// on" line): a port a stopped run freed may have been taken by another
+// test meanwhile. Clients and workers that must find the coordinator
+// again after a restart use stable_address(), a TcpProxy
+// (tests/common/tcp_proxy.h) the object owns, which forwards to the
+// current run and refuses connections while there is none. The process is
+// killed when the object goes away.
 class CoordinatorProcess {
  public:
-  // `flags` are passed after --db, --listen and --log-level.
+  // `flags` are passed after --db, --listen and --log-level info (which
+  // `flags` may replace with a --log-level of their own); `env` is added
+  // to the process's environment (see Subprocess::Start).
   CoordinatorProcess(std::string db_dir, std::string log_prefix,
-                     std::vector<std::string> flags = {}, int port = 0);
+                     std::vector<std::string> flags = {},
+                     std::vector<std::string> env = {});
 
   // Starts the binary and waits until its health check says SERVING.
   // FailedPrecondition when it is already running; DeadlineExceeded (with
@@ -115,8 +126,12 @@ class CoordinatorProcess {
   // SIGTERM (graceful shutdown) and wait; returns the exit status.
   std::optional<int> Stop(absl::Duration timeout = absl::Seconds(30));
 
+  // The current (or last) run's port and "127.0.0.1:<port>" (0 before
+  // the first start).
   int port() const { return port_; }
   std::string address() const;
+  // The proxy's address: the same for every run.
+  std::string stable_address() const;
   // The Prometheus port the current run printed (pass `--metrics
   // 127.0.0.1:0` in `flags`: a port picked by the test could be taken by
   // another process before the coordinator binds it); 0 without --metrics.
@@ -131,7 +146,9 @@ class CoordinatorProcess {
   const std::string db_dir_;
   const std::string log_prefix_;
   const std::vector<std::string> flags_;
-  int port_;
+  const std::vector<std::string> env_;
+  std::unique_ptr<TcpProxy> proxy_;
+  int port_ = 0;
   int metrics_port_ = 0;
   int starts_ = 0;
   std::unique_ptr<Subprocess> process_;
@@ -158,6 +175,24 @@ std::optional<double> MetricValue(const std::string& page,
 // null, the number of keys in the games CF that do not belong to `job`.
 absl::StatusOr<std::map<uint64_t, qipu::v1::Game>> ReadStoredGames(
     const std::string& db_dir, uint64_t job, uint64_t* other_keys = nullptr);
+
+// What a run of a binary left: its exit status (nullopt when it did not
+// end in time: it was killed), stdout and stderr.
+struct Ran {
+  std::optional<int> status;
+  std::string out;
+  std::string err;
+};
+
+// Runs `qipu` with `args` to its end (stdout and stderr in
+// dir/<name>.out and .err), at most `timeout` (scaled by kSlowdown).
+Ran RunQipu(const std::string& dir, const std::string& name,
+            const std::vector<std::string>& args,
+            absl::Duration timeout = absl::Seconds(120));
+
+// The last non-empty line of `out` parsed as JSON (a discarded value when
+// it is not JSON).
+nlohmann::json LastJsonLine(const std::string& out);
 
 }  // namespace qipu::testing
 

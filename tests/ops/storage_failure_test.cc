@@ -6,10 +6,14 @@
 //    stored before it;
 //  - qipu-coordinator exits 3 with the storage error (for its supervisor
 //    to restart it), while its worker keeps the games it has not had
-//    acknowledged.
+//    acknowledged: killed, it leaves them in its spool (read back, each a
+//    game of the job).
 // (A full disk, and the recovery afterwards, are tested in-process with a
 // fault-injecting file system: tests/store/store_test.cc and
 // tests/worker/worker_test.cc.)
+#include <signal.h>
+
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -17,11 +21,21 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "qipu/v1/game.pb.h"
 #include "tests/ops/process_fixture.h"
 #include "tests/ops/subprocess.h"
+#include "worker/spool.h"
 
 namespace qipu::testing {
 namespace {
+
+// True when the spool log in `dir` holds more than its 16-byte header:
+// the worker has spooled at least one game.
+bool SpoolHasGames(const std::string& dir) {
+  std::error_code ec;
+  const uintmax_t size = std::filesystem::file_size(dir + "/spool.log", ec);
+  return !ec && size > 16;
+}
 
 // True when `dir` holds a RocksDB SST file (the memtable was flushed once).
 bool HasSst(const std::string& dir) {
@@ -41,11 +55,10 @@ TEST(OpsStorageFailure, QipuLocalStopsWithTheErrorWhenItsDatabaseIsDeleted) {
                                   "--size", "9", "--db", db, "--seed", "5"},
                                  tmp.Sub("local.out"), tmp.Sub("local.err"));
   ASSERT_TRUE(local.ok()) << local.status();
-  ASSERT_TRUE(
-      WaitUntil([&] { return std::filesystem::exists(db + "/CURRENT"); },
-                absl::Seconds(30) * kSlowdown, absl::Milliseconds(20)))
+  // Once its worker has spooled games, the run is storing them.
+  ASSERT_TRUE(WaitUntil([&] { return SpoolHasGames(db + "/worker-spool"); },
+                        absl::Seconds(60) * kSlowdown, absl::Milliseconds(20)))
       << (*local)->StderrTail();
-  absl::SleepFor(absl::Milliseconds(500));
   std::filesystem::remove_all(db);
   const std::optional<int> status =
       (*local)->Wait(absl::Seconds(90) * kSlowdown);
@@ -90,9 +103,26 @@ TEST(OpsStorageFailure, CoordinatorExitsWithTheErrorWhenItsDatabaseIsDeleted) {
   EXPECT_NE(err.find("qipu-coordinator: storage failed"), std::string::npos)
       << err;
   EXPECT_NE(err.find(db), std::string::npos) << err;
-  // The worker is unharmed: it keeps its games and waits for a coordinator.
-  absl::SleepFor(absl::Milliseconds(300));
-  EXPECT_TRUE((*worker)->IsRunning()) << (*worker)->StderrTail();
+  // The worker is unharmed: it still runs, playing its leases, and keeps
+  // every game it has not had acknowledged in its spool -- there even
+  // when it is killed -- for its next run.
+  ASSERT_TRUE((*worker)->Kill(SIGKILL))
+      << "the worker had exited; " << (*worker)->StderrTail();
+  EXPECT_EQ((*worker)->Wait(absl::Seconds(30) * kSlowdown), 128 + SIGKILL)
+      << (*worker)->StderrTail();
+  worker::SpoolOptions so;
+  so.dir = tmp.Sub("w.spool");
+  auto spool = worker::Spool::Open(so);
+  ASSERT_TRUE(spool.ok()) << spool.status();
+  EXPECT_GT((*spool)->pending(), 0u);
+  for (const worker::SpooledGame& g : (*spool)->Pending()) {
+    EXPECT_EQ(g->key.job, *job);
+    qipu::v1::Game parsed;
+    ASSERT_TRUE(parsed.ParseFromString(g->game)) << g->key.ToString();
+    EXPECT_EQ(parsed.provenance().job(), *job);
+    EXPECT_EQ(parsed.provenance().game_index(), g->key.index);
+    EXPECT_EQ(parsed.provenance().worker(), "w");
+  }
 }
 
 }  // namespace

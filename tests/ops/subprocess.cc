@@ -38,7 +38,7 @@ int OpenForWrite(const std::string& path) {
 
 absl::StatusOr<std::unique_ptr<Subprocess>> Subprocess::Start(
     const std::vector<std::string>& argv, const std::string& stdout_path,
-    const std::string& stderr_path) {
+    const std::string& stderr_path, const std::vector<std::string>& env) {
   if (argv.empty()) return absl::InvalidArgumentError("argv is empty");
   // Everything the child needs is prepared before fork(): after it, a
   // multithreaded parent's child may only make async-signal-safe calls.
@@ -47,6 +47,22 @@ absl::StatusOr<std::unique_ptr<Subprocess>> Subprocess::Start(
   cargv.reserve(args.size() + 1);
   for (std::string& a : args) cargv.push_back(a.data());
   cargv.push_back(nullptr);
+  // The environment: ours, minus the names `env` sets, plus `env`.
+  std::vector<std::string> vars;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string var = *e;
+    const std::string name = var.substr(0, var.find('='));
+    bool replaced = false;
+    for (const std::string& x : env) {
+      replaced = replaced || x.substr(0, x.find('=')) == name;
+    }
+    if (!replaced) vars.push_back(var);
+  }
+  vars.insert(vars.end(), env.begin(), env.end());
+  std::vector<char*> cenv;
+  cenv.reserve(vars.size() + 1);
+  for (std::string& v : vars) cenv.push_back(v.data());
+  cenv.push_back(nullptr);
   const int in_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
   const int out_fd = OpenForWrite(stdout_path);
   const int err_fd = OpenForWrite(stderr_path);
@@ -83,7 +99,7 @@ absl::StatusOr<std::unique_ptr<Subprocess>> Subprocess::Start(
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
-    execv(cargv[0], cargv.data());
+    execve(cargv[0], cargv.data(), cenv.data());
     ChildWrite("subprocess: cannot execute ");
     ChildWrite(cargv[0]);
     ChildWrite(": ");

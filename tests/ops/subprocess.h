@@ -28,12 +28,14 @@ class Subprocess {
  public:
   // Runs argv[0] (a path, not looked up in PATH) with `argv`, stdout to
   // `stdout_path` and stderr to `stderr_path` (created or truncated), and
-  // stdin from /dev/null. The environment is inherited. Errors: Internal
-  // when a file cannot be opened or fork() fails; a binary that cannot be
-  // executed shows up as exit status 127 (and a line in the stderr file).
+  // stdin from /dev/null. The environment is inherited, with `env`
+  // ("NAME=value" each) added, replacing inherited variables of the same
+  // names. Errors: Internal when a file cannot be opened or fork() fails;
+  // a binary that cannot be executed shows up as exit status 127 (and a
+  // line in the stderr file).
   static absl::StatusOr<std::unique_ptr<Subprocess>> Start(
       const std::vector<std::string>& argv, const std::string& stdout_path,
-      const std::string& stderr_path);
+      const std::string& stderr_path, const std::vector<std::string>& env = {});
 
   // SIGKILL and reap when still running.
   ~Subprocess();

@@ -487,18 +487,41 @@ TEST(Replay, ReusedGameAcrossSizesAndRules) {
   }
 }
 
+// A record that cannot be set up is an InvalidArgument error naming what
+// is wrong, from both paths (Compare() checks they agree).
+void ExpectError(const GameRecord& record, const Rules& rules, Game& game,
+                 const std::string& where, const std::string& words) {
+  Compare(record, rules, {}, game, where);
+  const absl::StatusOr<ReplayReport> got = ReplayInto(record, rules, {}, &game);
+  ASSERT_FALSE(got.ok()) << where << ": replayed without an error";
+  EXPECT_EQ(got.status().code(), absl::StatusCode::kInvalidArgument) << where;
+  EXPECT_NE(got.status().message().find(words), absl::string_view::npos)
+      << where << ": '" << words << "' not in '" << got.status().message()
+      << "'";
+}
+
 TEST(Replay, BadRecordsAreErrorsAsBefore) {
   Game game(9, 9, Rules{});
-  GameRecord record = MakeRecord(1, 9, {});
-  Compare(record, Rules{}, {}, game, "width 1");
-  record = MakeRecord(9, 9, {{Color::kBlack, MakePoint(2, 2)}});
+  ExpectError(MakeRecord(1, 9, {}), Rules{}, game, "width 1",
+              "board size 1x9 is not supported");
+  GameRecord record = MakeRecord(9, 9, {{Color::kBlack, MakePoint(2, 2)}});
   Rules bad_komi;
   bad_komi.komi = 0.3;
-  Compare(record, bad_komi, {}, game, "komi 0.3");
+  ExpectError(record, bad_komi, game, "komi 0.3",
+              "komi 0.3 is not a multiple of 0.5");
   SetupStep step;
   step.black = {MakePoint(9, 9)};
   record.setup.push_back(step);
-  Compare(record, Rules{}, {}, game, "setup off the board");
+  ExpectError(record, Rules{}, game, "setup off the board", "is off the board");
+  // A setup that leaves a chain without liberties: a white stone in the
+  // corner with black on both its neighbours.
+  GameRecord dead = MakeRecord(9, 9, {});
+  SetupStep surround;
+  surround.black = {MakePoint(1, 0), MakePoint(0, 1)};
+  surround.white = {MakePoint(0, 0)};
+  dead.setup.push_back(surround);
+  ExpectError(dead, Rules{}, game, "dead setup",
+              "setup leaves a chain without liberties");
 }
 
 }  // namespace

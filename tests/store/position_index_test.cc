@@ -375,5 +375,48 @@ TEST(PositionIndex, AFullDiskDelaysFlushesWithoutLosingEntries) {
   EXPECT_EQ(Reached(**s, EmptyBoardPrefix()), 20u);
 }
 
+// After RocksDB has recovered from a failed WAL write (one write refused
+// as a full disk would; RocksDB resumes by itself), librocksdb 7.8 keeps
+// its "stopped" flag and would abort in IngestExternalFile (file number
+// 0): the index writes its entries in a write batch from then on.
+TEST(PositionIndex, AFlushAfterARecoveredWriteErrorSucceeds) {
+  TempDir tmp("pindex");
+  auto fs = std::make_shared<testing::FullDiskFileSystem>();
+  std::unique_ptr<rocksdb::Env> env = rocksdb::NewCompositeEnv(fs);
+  StoreOptions o = Options();
+  o.env = env.get();
+  o.sync = true;
+  auto s = Store::Open(tmp.path() + "/db", o);
+  ASSERT_TRUE(s.ok()) << s.status();
+  std::vector<TestGame> games;
+  for (int i = 0; i < 20; ++i) games.push_back(MakeGame(i, 30, 1, 0));
+  Commit(s->get(), games, 1, 0);
+  fs->RefuseNext(1);
+  rocksdb::WriteBatch wb;
+  wb.Put((*s)->games(), "refused", "refused");
+  EXPECT_FALSE((*s)->Commit(&wb).ok());
+  const absl::Time until = absl::Now() + absl::Seconds(60);
+  while ((*s)->health().failing() && absl::Now() < until) {
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  ASSERT_FALSE((*s)->health().failing()) << (*s)->health().Get();
+  EXPECT_TRUE((*s)->health().stopped_once());
+  const absl::Status flushed = (*s)->position_index().Flush();
+  EXPECT_TRUE(flushed.ok()) << flushed;
+  EXPECT_EQ(Reached(**s, EmptyBoardPrefix()), 20u);
+  // Later batches too, and the entries survive a reopen.
+  std::vector<TestGame> more;
+  for (int i = 20; i < 30; ++i) more.push_back(MakeGame(i, 30, 1, 0));
+  Commit(s->get(), more, 2, 0);
+  const absl::Status again = (*s)->position_index().Flush();
+  EXPECT_TRUE(again.ok()) << again;
+  EXPECT_EQ(Reached(**s, EmptyBoardPrefix()), 30u);
+  EXPECT_EQ((*s)->position_index().stats().failed_flushes, 0u);
+  s->reset();
+  auto reopened = Store::Open(tmp.path() + "/db", o);
+  ASSERT_TRUE(reopened.ok()) << reopened.status();
+  EXPECT_EQ(Reached(**reopened, EmptyBoardPrefix()), 30u);
+}
+
 }  // namespace
 }  // namespace qipu::store

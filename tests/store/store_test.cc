@@ -1,9 +1,12 @@
 // Store on a real RocksDB in a temp dir: column families, format version,
-// merge operators under flush and compaction, counters, configs.
+// merge operators under flush and compaction, counters, configs; commits
+// against a simulated power loss (tests/common/power_loss_fs.h); a full
+// disk RocksDB recovers from, and one it does not.
 #include "store/store.h"
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -13,6 +16,7 @@
 #include "store/keys.h"
 #include "store/position_value.h"
 #include "tests/common/full_disk_fs.h"
+#include "tests/common/power_loss_fs.h"
 
 namespace qipu::store {
 namespace {
@@ -308,56 +312,175 @@ std::string GameValue(Store& s, const std::string& key) {
   return v.ok() ? v->value_or("<absent>") : "<error>";
 }
 
-TEST_F(StoreTest, AFullDiskFailsWritesCleanlyAndLosesNothingAcknowledged) {
-  auto fs = std::make_shared<qipu::testing::FullDiskFileSystem>();
+// Takes a counter and commits `n` games ("g0".."g<n-1>") on a store over
+// a power-loss file system (WAL synced per commit or not), loses the
+// power, and reopens what the disk kept. Returns the games and counter
+// value found, and checks the harness dropped something.
+struct AfterPowerLoss {
+  int games = 0;
+  uint64_t counter = 0;
+};
+AfterPowerLoss CommitThenLosePower(const std::filesystem::path& dir, bool sync,
+                                   int n) {
+  auto fs = std::make_shared<qipu::testing::PowerLossFileSystem>();
   std::unique_ptr<rocksdb::Env> env = qipu::testing::EnvOver(fs);
-  options_.env = env.get();
-  options_.sync = true;
-  options_.resume_every = absl::ZeroDuration();
-  bool after_acknowledged = false;
+  StoreOptions o;
+  o.env = env.get();
+  o.sync = sync;
+  AfterPowerLoss after;
   {
-    auto s = Open();
-    ASSERT_NE(s, nullptr);
-    ASSERT_TRUE(PutGame(*s, "before").ok());
-    fs->SetFull(true);
-    const absl::Status failed = PutGame(*s, "during");
+    auto s = Store::Open(dir.string(), o);
+    EXPECT_TRUE(s.ok()) << s.status();
+    if (!s.ok()) return after;
+    // The counter first: its sync would make earlier commits durable too.
+    EXPECT_EQ((*s)->NextCounter("c").value_or(0), 1u);
+    for (int i = 0; i < n; ++i) {
+      EXPECT_TRUE(PutGame(**s, absl::StrCat("g", i)).ok());
+    }
+    fs->PowerLoss();
+    // Written after the loss: never on the disk.
+    EXPECT_TRUE(PutGame(**s, "late").ok());
+  }
+  auto restored = fs->RestoreDurableState();
+  EXPECT_TRUE(restored.ok()) << restored.status();
+  if (restored.ok()) {
+    EXPECT_GT(restored->bytes_dropped + restored->files_removed, 0);
+  }
+  StoreOptions plain;
+  auto s = Store::Open(dir.string(), plain);
+  EXPECT_TRUE(s.ok()) << s.status();
+  if (!s.ok()) return after;
+  for (int i = 0; i < n; ++i) {
+    after.games += GameValue(**s, absl::StrCat("g", i)) != "<absent>";
+  }
+  EXPECT_EQ(GameValue(**s, "late"), "<absent>");
+  after.counter = (*s)->NextCounter("c").value_or(0) - 1;
+  return after;
+}
+
+TEST_F(StoreTest, CommitsAreDurableAgainstAPowerLossWhenSynced) {
+  // Commit() returns once the batch's WAL record is synced: all of it is
+  // there after the power goes, and so is the counter taken.
+  const AfterPowerLoss after = CommitThenLosePower(dir_, /*sync=*/true, 50);
+  EXPECT_EQ(after.games, 50);
+  EXPECT_EQ(after.counter, 1u);
+}
+
+TEST_F(StoreTest, WithoutSyncCommitsAreLostInAPowerLossAndTheTestSeesIt) {
+  // sync = false (--no-sync) keeps commits across a process crash only;
+  // NextCounter() syncs anyway.
+  const AfterPowerLoss after = CommitThenLosePower(dir_, /*sync=*/false, 50);
+  EXPECT_LT(after.games, 50);
+  EXPECT_EQ(after.counter, 1u);
+}
+
+// A store on a disk that fills up: writes fail cleanly and say why,
+// nothing acknowledged is lost. Which way it recovers depends on what
+// failed, and each test below makes one of them happen.
+class FullDiskTest : public StoreTest {
+ protected:
+  void SetUp() override {
+    StoreTest::SetUp();
+    env_ = qipu::testing::EnvOver(fs_);
+    options_.env = env_.get();
+    options_.sync = true;
+    options_.resume_every = absl::ZeroDuration();
+  }
+  // The first write on the full disk: refused, and the store says why.
+  void ExpectRefused(Store& s) {
+    const absl::Status failed = PutGame(s, "during");
     EXPECT_TRUE(absl::IsResourceExhausted(failed)) << failed;
-    ASSERT_TRUE(s->health().failing());
-    const absl::Status why = s->health().Get();
+    ASSERT_TRUE(s.health().failing());
+    const absl::Status why = s.health().Get();
     EXPECT_NE(why.message().find(dir_.string()), absl::string_view::npos)
         << why;
     EXPECT_NE(why.message().find("injected: no space left"),
               absl::string_view::npos)
         << why;
-    // Nothing crashes however often it is tried, flushes included.
-    for (int i = 0; i < 5; ++i) EXPECT_FALSE(PutGame(*s, "again").ok());
-    EXPECT_FALSE(s->Flush().ok());
-    EXPECT_TRUE(s->health().failing());
-    EXPECT_EQ(GameValue(*s, "before"), "value of before");
-    // Space is back. Depending on what failed, RocksDB resumes writes (by
-    // itself or through Commit()'s Resume()), or it reports the error as
-    // one it does not resume from and the store says so.
-    fs->SetFull(false);
-    for (int i = 0; i < 100 && !s->health().fatal(); ++i) {
-      if (PutGame(*s, "after").ok()) {
-        after_acknowledged = true;
-        break;
-      }
+    EXPECT_EQ(GameValue(s, "before"), "value of before");
+  }
+  // Reopened without the fault, the database holds `want` (key -> value
+  // or "<absent>") and takes writes.
+  void ExpectReopened(const std::map<std::string, std::string>& want) {
+    options_.env = nullptr;
+    auto s = Open();
+    ASSERT_NE(s, nullptr);
+    for (const auto& [key, value] : want) {
+      EXPECT_EQ(GameValue(*s, key), value) << key;
+    }
+    EXPECT_TRUE(PutGame(*s, "reopened").ok());
+    EXPECT_FALSE(s->health().failing());
+  }
+
+  std::shared_ptr<qipu::testing::FullDiskFileSystem> fs_ =
+      std::make_shared<qipu::testing::FullDiskFileSystem>();
+  std::unique_ptr<rocksdb::Env> env_;
+};
+
+TEST_F(FullDiskTest, AFailedWalWriteStopsWritesUntilRocksDbRecovers) {
+  // The disk is full for one write (its WAL append), and has room again at
+  // once. RocksDB stops writes with an error it recovers from by itself:
+  // its recovery (a flush into a new WAL) starts at once and succeeds;
+  // until it has, writes are refused (Commit()'s own DB::Resume() is
+  // Busy meanwhile). Then the next write goes through, never fatally.
+  {
+    auto s = Open();
+    ASSERT_NE(s, nullptr);
+    ASSERT_TRUE(PutGame(*s, "before").ok());
+    fs_->RefuseNext(1);
+    ExpectRefused(*s);
+    const absl::Time until = absl::Now() + absl::Seconds(120);
+    absl::Status after;
+    for (;;) {
+      after = PutGame(*s, "after");
+      if (after.ok() || absl::Now() > until) break;
+      EXPECT_TRUE(absl::IsResourceExhausted(after)) << after;
+      EXPECT_FALSE(s->health().fatal()) << s->health().Get();
       absl::SleepFor(absl::Milliseconds(20));
     }
-    EXPECT_NE(after_acknowledged, s->health().fatal()) << s->health().Get();
-    EXPECT_EQ(s->health().failing(), !after_acknowledged);
-  }
-  // Reopened, the database takes writes, and what was acknowledged is there.
-  options_.env = nullptr;
-  auto s = Open();
-  ASSERT_NE(s, nullptr);
-  EXPECT_EQ(GameValue(*s, "before"), "value of before");
-  if (after_acknowledged) {
+    EXPECT_TRUE(after.ok()) << after;
+    EXPECT_FALSE(s->health().failing()) << s->health().Get();
+    EXPECT_FALSE(s->health().fatal());
     EXPECT_EQ(GameValue(*s, "after"), "value of after");
+    EXPECT_EQ(fs_->refused(), 1);
   }
-  EXPECT_TRUE(PutGame(*s, "reopened").ok());
-  EXPECT_FALSE(s->health().failing());
+  ExpectReopened({{"before", "value of before"},
+                  {"during", "<absent>"},
+                  {"after", "value of after"}});
+}
+
+TEST_F(FullDiskTest, AFailedWalSwitchIsFatalAndLosesNothingAcknowledged) {
+  // The disk stays full. A flush cannot create the memtable's new WAL (nor
+  // can RocksDB's own recovery attempt, or a memtable filling up): RocksDB
+  // does not resume from that, the store reports it as fatal, and the
+  // coordinator exits for its supervisor to restart it.
+  // Writes keep failing cleanly however often they are tried, space or
+  // not; a reopen brings them back, with everything acknowledged before.
+  {
+    auto s = Open();
+    ASSERT_NE(s, nullptr);
+    ASSERT_TRUE(PutGame(*s, "before").ok());
+    fs_->SetFull(true);
+    ExpectRefused(*s);
+    EXPECT_FALSE(s->Flush().ok());
+    // (RocksDB's own recovery attempt, which runs on a thread of its own,
+    // may be the one that fails first.)
+    const absl::Time until = absl::Now() + absl::Seconds(60);
+    while (!s->health().fatal() && absl::Now() < until) {
+      absl::SleepFor(absl::Milliseconds(10));
+    }
+    EXPECT_TRUE(s->health().fatal()) << s->health().Get();
+    for (int i = 0; i < 5; ++i) EXPECT_FALSE(PutGame(*s, "again").ok());
+    fs_->SetFull(false);
+    for (int i = 0; i < 5; ++i) EXPECT_FALSE(PutGame(*s, "after").ok());
+    EXPECT_TRUE(s->health().fatal());
+    EXPECT_TRUE(s->health().failing());
+    EXPECT_EQ(GameValue(*s, "before"), "value of before");
+  }
+  ExpectReopened({{"before", "value of before"},
+                  {"during", "<absent>"},
+                  {"again", "<absent>"},
+                  {"after", "<absent>"}});
 }
 
 }  // namespace

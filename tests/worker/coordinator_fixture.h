@@ -1,6 +1,7 @@
 // A real Coordinator for the worker's service tests: a fresh RocksDB in a
-// temp dir, serving on 127.0.0.1 (ephemeral port unless one is given, so
-// that a test can restart it where its workers expect it).
+// temp dir, serving on 127.0.0.1 on an ephemeral port. A test that
+// restarts it puts a TcpProxy (tests/common/tcp_proxy.h) in front, so
+// that its workers find the new one without anyone reusing a freed port.
 #ifndef QIPU_TESTS_WORKER_COORDINATOR_FIXTURE_H_
 #define QIPU_TESTS_WORKER_COORDINATOR_FIXTURE_H_
 
@@ -21,10 +22,10 @@ namespace qipu::worker::testing {
 struct CoordinatorSetup {
   int lease_games = 64;
   absl::Duration lease_ttl = absl::Seconds(30);
-  // 0 = any free port.
-  int port = 0;
   // RocksDB's file I/O goes through this Env when set (fault injection).
   rocksdb::Env* env = nullptr;
+  // fsync the WAL per commit (false: --no-sync).
+  bool sync = true;
   // The upload streams' window and validation helpers (-1: the default).
   int upload_window = 1024;
   int validate_threads = -1;
@@ -34,13 +35,14 @@ inline std::unique_ptr<coordinator::Coordinator> StartCoordinator(
     const std::string& db_dir, const CoordinatorSetup& setup = {}) {
   coordinator::CoordinatorOptions o;
   o.db_dir = db_dir;
-  o.listen = absl::StrCat("127.0.0.1:", setup.port);
+  o.listen = "127.0.0.1:0";
   o.jobs.lease_games = setup.lease_games;
   o.jobs.lease_ttl = setup.lease_ttl;
   o.store.block_cache_bytes = 8u << 20;
   o.store.write_buffer_bytes = 4u << 20;
   o.store.total_write_buffer_bytes = 16u << 20;
   o.store.env = setup.env;
+  o.store.sync = setup.sync;
   o.work.upload_window = setup.upload_window;
   o.work.validate_threads = setup.validate_threads;
   o.store.resume_every = absl::Milliseconds(50);
@@ -65,9 +67,18 @@ inline qipu::v1::JobStatus JobStatusOf(coordinator::Coordinator& c,
   return s.ok() && s->size() == 1 ? (*s)[0] : qipu::v1::JobStatus();
 }
 
-// Polls `done` every few milliseconds until it holds or `timeout` passes.
+#if defined(__SANITIZE_ADDRESS__)
+// How much slower everything runs in a sanitizer build.
+inline constexpr int kSlowdown = 4;
+#else
+inline constexpr int kSlowdown = 1;
+#endif
+
+// Polls `done` every few milliseconds until it holds or `timeout` passes
+// (a deadline for what should happen, generous for a loaded machine: the
+// test waits only as long as the condition takes).
 inline bool WaitFor(const std::function<bool()>& done,
-                    absl::Duration timeout = absl::Seconds(20)) {
+                    absl::Duration timeout = absl::Seconds(60) * kSlowdown) {
   const absl::Time until = absl::Now() + timeout;
   while (!done()) {
     if (absl::Now() > until) return false;

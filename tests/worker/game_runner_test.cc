@@ -156,10 +156,10 @@ TEST(GameRunner, AbandonUnblocksAFullQueueAtOnce) {
   ASSERT_TRUE(runner.ok());
   (*runner)->Start();
   while (queue.size() < 1) absl::SleepFor(absl::Milliseconds(1));
-  const absl::Time t0 = absl::Now();
+  // Nobody drains the queue: without the abandon its threads would block
+  // in Push() forever, so Wait() returning is the claim.
   (*runner)->Stop(StopMode::kAbandon);
   ASSERT_TRUE((*runner)->Wait().ok());
-  EXPECT_LT(absl::Now() - t0, absl::Seconds(2));
   EXPECT_EQ((*runner)->queued(), 1u);
   EXPECT_EQ((*runner)->Unplayed().size(), 99u);
 }
@@ -196,6 +196,8 @@ TEST(GameRunner, WaitAllTakenReturnsWhenTheLastGameIsHandedOut) {
     all_taken.store(true);
   });
   while (queue.size() < 2) absl::SleepFor(absl::Milliseconds(1));
+  // Something that must not happen: give it a chance to, then check it
+  // did not (a slow machine can only hide a bug here, not fail the test).
   absl::SleepFor(absl::Milliseconds(50));
   EXPECT_FALSE(all_taken.load());
   // Drain until the waiter is released: at most the threads' games (and

@@ -68,13 +68,15 @@ class WorkerProcess {
   ~WorkerProcess() {
     if (pid_ > 0 && status_ < 0) {
       kill(pid_, SIGKILL);
-      Wait(absl::Seconds(10));
+      Wait(absl::Seconds(10) * testing::kSlowdown);
     }
   }
 
   void Signal(int sig) { kill(pid_, sig); }
 
-  // The exit status (WEXITSTATUS, or 128 + signal), or -1 after `timeout`.
+  // The exit status (WEXITSTATUS, or 128 + signal), or -1 after `timeout`
+  // (a deadline for a failing test, not a speed claim: callers scale it by
+  // kSlowdown).
   int Wait(absl::Duration timeout) {
     const absl::Time until = absl::Now() + timeout;
     while (status_ < 0 && absl::Now() < until) {
@@ -131,7 +133,7 @@ TEST(WorkerProcess, SigtermMidLeaseExitsCleanlyAndReturnsTheLease) {
     EXPECT_LT(rss, 200 * 1024);
   }
   w.Signal(SIGTERM);
-  EXPECT_EQ(w.Wait(absl::Seconds(10)), 0)
+  EXPECT_EQ(w.Wait(absl::Seconds(10) * testing::kSlowdown), 0)
       << testing::ReadAll(tmp.Sub("worker.log"));
   const qipu::v1::JobStatus st = JobStatusOf(*c, job);
   EXPECT_EQ(st.open_leases(), 0u);
@@ -146,22 +148,28 @@ TEST(WorkerProcess, KilledWorkerRestartsAndTheJobEndsExactlyOnce) {
   TempDir tmp;
   CoordinatorSetup setup;
   setup.lease_games = 50;
-  setup.lease_ttl = absl::Seconds(1);
+  // Short, so that the killed worker's lease comes back soon (before the
+  // second worker gives up, idle); scaled, so that the second worker's
+  // renewals (every third of it) keep up on a slow machine.
+  setup.lease_ttl = absl::Seconds(1) * testing::kSlowdown;
   auto c = StartCoordinator(tmp.Sub("db"), setup);
   ASSERT_NE(c, nullptr);
   const uint64_t job = SubmitJob(*c, 600, Config(9, 22));
   const std::string spool = tmp.Sub("spool");
   const std::vector<std::string> args = {
-      "--coordinator", c->address(), "--threads",        "2",
-      "--spool",       spool,        "--exit-when-idle", "2"};
+      "--coordinator",    c->address(),
+      "--threads",        "2",
+      "--spool",          spool,
+      "--exit-when-idle", absl::StrCat(2 * testing::kSlowdown)};
   {
     WorkerProcess first(args, tmp.Sub("first.log"));
     ASSERT_TRUE(WaitFor([&] { return JobStatusOf(*c, job).done() >= 100; }));
     first.Signal(SIGKILL);
-    EXPECT_EQ(first.Wait(absl::Seconds(10)), 128 + SIGKILL);
+    EXPECT_EQ(first.Wait(absl::Seconds(10) * testing::kSlowdown),
+              128 + SIGKILL);
   }
   WorkerProcess second(args, tmp.Sub("second.log"));
-  EXPECT_EQ(second.Wait(absl::Seconds(30)), 0)
+  EXPECT_EQ(second.Wait(absl::Seconds(30) * testing::kSlowdown), 0)
       << testing::ReadAll(tmp.Sub("second.log"));
   const qipu::v1::JobStatus st = JobStatusOf(*c, job);
   EXPECT_EQ(st.done(), 600u);
@@ -173,12 +181,12 @@ TEST(WorkerProcess, KilledWorkerRestartsAndTheJobEndsExactlyOnce) {
 TEST(WorkerProcess, UsageErrorsExitWithTwo) {
   TempDir tmp;
   WorkerProcess none({"--threads", "2"}, tmp.Sub("a.log"));
-  EXPECT_EQ(none.Wait(absl::Seconds(10)), 2);
+  EXPECT_EQ(none.Wait(absl::Seconds(10) * testing::kSlowdown), 2);
   WorkerProcess range({"--coordinator", "127.0.0.1:1", "--threads", "0"},
                       tmp.Sub("b.log"));
-  EXPECT_EQ(range.Wait(absl::Seconds(10)), 2);
+  EXPECT_EQ(range.Wait(absl::Seconds(10) * testing::kSlowdown), 2);
   WorkerProcess help({"--help"}, tmp.Sub("c.log"));
-  EXPECT_EQ(help.Wait(absl::Seconds(10)), 0);
+  EXPECT_EQ(help.Wait(absl::Seconds(10) * testing::kSlowdown), 0);
 }
 
 }  // namespace

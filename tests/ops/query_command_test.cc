@@ -1,0 +1,306 @@
+// Process test: `qipu query openings|ko|cycles|results|game` end to end,
+// against a real database (made by `qipu local`), opened by the command
+// itself (--db) and through a qipu-coordinator process (--server). Every
+// answer is checked against the games the database holds, read back one by
+// one: outcomes and end reasons, ko captures, cycles by class and outcome,
+// the first moves of the games (symmetries folded) and the position after
+// one of them, and one game in full (its proto, and its SGF). --db and
+// --server give the same answers; bad input is refused with a reason.
+#include <signal.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "google/protobuf/util/json_util.h"
+#include "google/protobuf/util/message_differencer.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "proto/convert.h"
+#include "rules/coord.h"
+#include "rules/game.h"
+#include "rules/result.h"
+#include "rules/sgf_reader.h"
+#include "rules/types.h"
+#include "tests/ops/process_fixture.h"
+
+namespace qipu::testing {
+namespace {
+
+constexpr uint64_t kGames = 150;
+
+// What the answers should say, from the stored games.
+struct Expected {
+  uint64_t black = 0, white = 0, draws = 0, void_games = 0;
+  std::map<std::string, uint64_t> by_reason;
+  uint64_t moves = 0;
+  uint64_t ko_captures = 0, games_with_ko = 0, max_ko = 0;
+  // (class, outcome) -> cycles, games with one.
+  std::map<std::pair<std::string, std::string>, std::pair<uint64_t, uint64_t>>
+      cycles;
+  // First move of each game with one (points on 9x9, or kPass).
+  std::vector<rules::Point> first_moves;
+};
+
+Expected Recount(const std::map<uint64_t, qipu::v1::Game>& games) {
+  Expected e;
+  for (const auto& [index, g] : games) {
+    switch (g.result().winner()) {
+      case qipu::v1::WINNER_BLACK:
+        ++e.black;
+        break;
+      case qipu::v1::WINNER_WHITE:
+        ++e.white;
+        break;
+      case qipu::v1::WINNER_DRAW:
+        ++e.draws;
+        break;
+      default:
+        ++e.void_games;
+    }
+    auto result = wire::ResultFromProto(g.result());
+    ++e.by_reason[result.ok() ? rules::EndReasonName(result->reason) : "?"];
+    e.moves += g.num_moves();
+    e.ko_captures += g.ko_captures();
+    e.games_with_ko += g.ko_captures() > 0;
+    e.max_ko = std::max<uint64_t>(e.max_ko, g.ko_captures());
+    std::set<std::pair<std::string, std::string>> seen;
+    for (const auto* list : {&g.cycles(), &g.voided_cycles()}) {
+      for (const qipu::v1::Cycle& c : *list) {
+        auto rc = wire::CycleFromProto(c, static_cast<int>(g.width()),
+                                       static_cast<int>(g.height()));
+        const std::pair<std::string, std::string> key = {
+            rc.ok() ? rules::CycleClassName(rc->cls) : "?",
+            rc.ok() ? rules::CycleOutcomeName(rc->outcome) : "?"};
+        ++e.cycles[key].first;
+        if (seen.insert(key).second) ++e.cycles[key].second;
+      }
+    }
+    auto record = wire::GameToRecord(g);
+    if (record.ok() && !record->moves.empty()) {
+      e.first_moves.push_back(record->moves[0].point);
+    }
+  }
+  return e;
+}
+
+// The 8 images of `p` under the symmetries of the 9x9 board.
+std::set<rules::Point> Orbit(rules::Point p) {
+  if (p == rules::kPass) return {p};
+  const int x = rules::PointX(p);
+  const int y = rules::PointY(p);
+  std::set<rules::Point> out;
+  for (int t = 0; t < 8; ++t) {
+    int a = (t & 1) ? 8 - x : x;
+    int b = (t & 2) ? 8 - y : y;
+    if (t & 4) std::swap(a, b);
+    out.insert(rules::MakePoint(a, b));
+  }
+  return out;
+}
+
+class OpsQuery : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_FALSE(tmp_.path().empty());
+    db_ = tmp_.Sub("db");
+    const Ran local =
+        RunQipu(tmp_.path(), "local",
+                {"local", "--games", absl::StrCat(kGames), "--size", "9",
+                 "--seed", "21", "--db", db_, "--json"});
+    ASSERT_EQ(local.status, 0) << local.err;
+    job_ = LastJsonLine(local.out).value("job", uint64_t{0});
+    ASSERT_GT(job_, 0u) << local.out;
+    auto games = ReadStoredGames(db_, job_);
+    ASSERT_TRUE(games.ok()) << games.status();
+    ASSERT_EQ(games->size(), kGames);
+    games_ = *std::move(games);
+  }
+
+  // `qipu query <args> --json` on the database directly; its answer.
+  nlohmann::json Query(const std::vector<std::string>& args,
+                       const std::string& where) {
+    std::vector<std::string> argv = {"query"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    if (where.empty()) {
+      argv.insert(argv.end(), {"--db", db_});
+    } else {
+      argv.insert(argv.end(), {"--server", where});
+    }
+    argv.push_back("--json");
+    const Ran r = RunQipu(tmp_.path(), absl::StrCat("query", ++runs_), argv);
+    EXPECT_EQ(r.status, 0) << absl::StrJoin(argv, " ") << ": " << r.err;
+    nlohmann::json j = LastJsonLine(r.out);
+    EXPECT_TRUE(j.is_object()) << r.out;
+    return j;
+  }
+
+  TempDir tmp_;
+  std::string db_;
+  uint64_t job_ = 0;
+  std::map<uint64_t, qipu::v1::Game> games_;
+  int runs_ = 0;
+};
+
+TEST_F(OpsQuery, AnswersAgreeWithTheStoredGamesThroughDbAndServer) {
+  const Expected e = Recount(games_);
+  const std::string source = absl::StrCat("job:", job_);
+  std::map<std::string, nlohmann::json> by_db;
+  for (const std::string& where : {std::string(), std::string("server")}) {
+    // The second round asks a coordinator process on the same database.
+    std::unique_ptr<CoordinatorProcess> coord;
+    std::string server;
+    if (!where.empty()) {
+      coord = std::make_unique<CoordinatorProcess>(db_, tmp_.Sub("coord"));
+      ASSERT_TRUE(coord->Start().ok()) << coord->LogTail();
+      server = coord->address();
+    }
+    SCOPED_TRACE(where.empty() ? "--db" : "--server");
+    std::map<std::string, nlohmann::json> answers;
+
+    const nlohmann::json results =
+        Query({"results", "--source", source}, server);
+    answers["results"] = results;
+    EXPECT_EQ(results["games"], kGames);
+    EXPECT_EQ(results["black_wins"], e.black);
+    EXPECT_EQ(results["white_wins"], e.white);
+    EXPECT_EQ(results["draws"], e.draws);
+    EXPECT_EQ(results["void"], e.void_games);
+    for (const auto& [reason, n] : e.by_reason) {
+      EXPECT_EQ(results["by_reason"].value(reason, uint64_t{0}), n) << reason;
+    }
+    EXPECT_NEAR(results["mean_length"].get<double>(),
+                static_cast<double>(e.moves) / kGames, 1e-9);
+
+    const nlohmann::json ko = Query({"ko", "--size", "9"}, server);
+    answers["ko"] = ko;
+    EXPECT_EQ(ko["games"], kGames);
+    EXPECT_EQ(ko["games_with_ko"], e.games_with_ko);
+    EXPECT_EQ(ko["ko_captures"], e.ko_captures);
+    EXPECT_EQ(ko["max"], e.max_ko);
+    EXPECT_NEAR(ko["mean"].get<double>(),
+                static_cast<double>(e.ko_captures) / kGames, 1e-9);
+
+    const nlohmann::json cycles =
+        Query({"cycles", "--source", source, "--examples", "3"}, server);
+    answers["cycles"] = cycles;
+    EXPECT_EQ(cycles["games"], kGames);
+    std::map<std::pair<std::string, std::string>, std::pair<uint64_t, uint64_t>>
+        rows;
+    for (const nlohmann::json& row : cycles["rows"]) {
+      rows[{row["class"].get<std::string>(),
+            row["outcome"].get<std::string>()}] = {
+          row["cycles"].get<uint64_t>(), row["games"].get<uint64_t>()};
+      // Each example is a game of the job with such a cycle.
+      for (const nlohmann::json& id : row["examples"]) {
+        EXPECT_EQ(id.get<std::string>().rfind(absl::StrCat("s", job_, "-"), 0),
+                  0u)
+            << id;
+      }
+    }
+    EXPECT_EQ(rows, e.cycles);
+
+    // The first moves, symmetries folded: each continuation counts the
+    // games whose first move is one of its images.
+    const nlohmann::json root = Query({"openings", "--size", "9"}, server);
+    answers["root"] = root;
+    EXPECT_EQ(root["games"], kGames);
+    uint64_t continued = 0;
+    std::string top;
+    uint64_t top_games = 0;
+    for (const nlohmann::json& c : root["continuations"]) {
+      const std::string move = c["move"].get<std::string>();
+      auto p = move == "pass" ? absl::StatusOr<rules::Point>(rules::kPass)
+                              : rules::ParseGtpPoint(move, 9, 9);
+      ASSERT_TRUE(p.ok()) << move;
+      uint64_t n = 0;
+      for (rules::Point first : e.first_moves) n += Orbit(first).contains(*p);
+      EXPECT_EQ(c["games"], n) << move;
+      continued += c["games"].get<uint64_t>();
+      if (c["games"].get<uint64_t>() > top_games) {
+        top_games = c["games"].get<uint64_t>();
+        top = move;
+      }
+    }
+    EXPECT_EQ(continued, e.first_moves.size());
+    // The position after the most played first move: reached by exactly
+    // the games of that continuation.
+    ASSERT_FALSE(top.empty());
+    const nlohmann::json after =
+        Query({"openings", "--size", "9", "--moves", top}, server);
+    answers["after"] = after;
+    EXPECT_EQ(after["games"], top_games) << top;
+
+    // One game in full: its proto as stored, and its SGF.
+    const uint64_t index = games_.begin()->first + kGames / 2;
+    const std::string id = absl::StrCat("s", job_, "-", index);
+    const nlohmann::json game = Query({"game", id, "--sgf"}, server);
+    answers["game"] = game;
+    EXPECT_EQ(game["id"], id);
+    qipu::v1::Game parsed;
+    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(game["game"].dump(),
+                                                            &parsed)
+                    .ok())
+        << game.dump();
+    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(
+        parsed, games_.at(index)))
+        << parsed.ShortDebugString();
+    const std::string sgf_text = game.value("sgf", "");
+    const rules::SgfCollection sgf = rules::ReadSgf(sgf_text);
+    ASSERT_EQ(sgf.games.size(), 1u) << sgf_text;
+    auto record = wire::GameToRecord(games_.at(index));
+    ASSERT_TRUE(record.ok()) << record.status();
+    ASSERT_EQ(sgf.games[0].moves.size(), record->moves.size());
+    for (size_t k = 0; k < record->moves.size(); ++k) {
+      EXPECT_EQ(sgf.games[0].moves[k].point, record->moves[k].point) << k;
+      EXPECT_EQ(sgf.games[0].moves[k].color, record->moves[k].color) << k;
+    }
+
+    // Bad input: refused with the reason, status 2.
+    std::vector<std::string> bad = {"query",   "openings", "--size", "9",
+                                    "--moves", "Z99",      "--json"};
+    if (server.empty()) {
+      bad.insert(bad.end(), {"--db", db_});
+    } else {
+      bad.insert(bad.end(), {"--server", server});
+    }
+    const Ran refused = RunQipu(tmp_.path(), absl::StrCat("bad", runs_), bad);
+    EXPECT_EQ(refused.status, 2) << refused.err;
+    EXPECT_NE(refused.err.find("Z99"), std::string::npos) << refused.err;
+
+    if (where.empty()) {
+      by_db = answers;
+    } else {
+      for (const auto& [name, answer] : answers) {
+        EXPECT_EQ(answer, by_db[name]) << name << " differs from --db";
+      }
+      EXPECT_EQ(coord->Stop(), 0) << coord->LogTail();
+    }
+  }
+}
+
+TEST_F(OpsQuery, AnUnknownGameAndAHeldDatabaseAreErrorsWithReasons) {
+  const Ran missing = RunQipu(
+      tmp_.path(), "missing",
+      {"query", "game", absl::StrCat("s", job_, "-", kGames + 5), "--db", db_});
+  EXPECT_EQ(missing.status, 1);
+  EXPECT_NE(missing.err.find("qipu query game: "), std::string::npos)
+      << missing.err;
+  // A running coordinator holds the database: --db says to use --server.
+  CoordinatorProcess coord(db_, tmp_.Sub("coord"));
+  ASSERT_TRUE(coord.Start().ok()) << coord.LogTail();
+  const Ran held =
+      RunQipu(tmp_.path(), "held", {"query", "results", "--db", db_});
+  EXPECT_EQ(held.status, 1);
+  EXPECT_NE(held.err.find("use --server ADDR"), std::string::npos)
+      << held.err;
+  EXPECT_EQ(coord.Stop(), 0) << coord.LogTail();
+}
+
+}  // namespace
+}  // namespace qipu::testing
