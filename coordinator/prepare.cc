@@ -422,7 +422,6 @@ absl::StatusOr<PreparedImport> PrepareImport(const rules::GameRecord& record,
   PreparedImport out;
   qipu::v1::Game game =
       StoredGame(record, nullptr, /*with_meta=*/true, r, result, *report);
-  game.mutable_result()->set_reason_text(other_reason);
   qipu::v1::Meta* meta = game.mutable_meta();
   for (const rules::RecordNote& n : assumed) {
     meta->add_normalised(rules::NoteText(n));

@@ -39,8 +39,9 @@ enum class EndReason : uint8_t {
   // move ("W+Illegal").
   kIllegal,
   // A record that names the winner and a reason that is none of the above
-  // ("W+J", "B+AW"), or no reason at all ("W"); the text is kept beside the
-  // result (ParseSgfResult's *other_reason, qipu.v1.Result.reason_text).
+  // ("W+J", "B+AW"), or no reason at all ("W"); the text is not part of the
+  // result (ParseSgfResult's *other_reason; stored games keep the RE as
+  // written in qipu.v1.Meta.record_result).
   kOther,
 };
 

@@ -55,8 +55,9 @@ TEST(ImportInputs, PlainWinnersWithOtherReasonsAreWinsNoted) {
   EXPECT_EQ(s.normalised.at("no CA[] charset given: text read as UTF-8"), 10u);
   EXPECT_EQ(s.normalised.size(), want.size() + 1);
 
-  // Stored: winner, reason and the reason's text; the RE as written; the
-  // note in Meta.normalised; exported as the RE it was.
+  // Stored: winner and reason; the RE as written (Meta.record_result, the
+  // only place of a reason's text); the note in Meta.normalised; exported
+  // as the RE it was.
   std::map<std::string, qipu::v1::Game> by_re;
   for (const StoredGame& g : StoredGames(db.store())) {
     by_re[g.game.meta().record_result()] = g.game;
@@ -66,42 +67,42 @@ TEST(ImportInputs, PlainWinnersWithOtherReasonsAreWinsNoted) {
     const char* re;
     qipu::v1::Winner winner;
     qipu::v1::EndReason reason;
-    const char* text;
     // RE of the exported SGF.
     const char* exported;
   };
   for (const Row& r : {
            Row{"W+Illegal", qipu::v1::WINNER_WHITE,
-               qipu::v1::END_REASON_ILLEGAL, "", "W+Illegal"},
+               qipu::v1::END_REASON_ILLEGAL, "W+Illegal"},
            Row{"B+Illegal", qipu::v1::WINNER_BLACK,
-               qipu::v1::END_REASON_ILLEGAL, "", "B+Illegal"},
-           Row{"W+J", qipu::v1::WINNER_WHITE, qipu::v1::END_REASON_OTHER, "J",
+               qipu::v1::END_REASON_ILLEGAL, "B+Illegal"},
+           Row{"W+J", qipu::v1::WINNER_WHITE, qipu::v1::END_REASON_OTHER,
                "W+J"},
-           Row{"B+AW", qipu::v1::WINNER_BLACK, qipu::v1::END_REASON_OTHER, "AW",
+           Row{"B+AW", qipu::v1::WINNER_BLACK, qipu::v1::END_REASON_OTHER,
                "B+AW"},
-           Row{"W", qipu::v1::WINNER_WHITE, qipu::v1::END_REASON_OTHER, "",
-               "W"},
-           Row{"B", qipu::v1::WINNER_BLACK, qipu::v1::END_REASON_OTHER, "",
-               "B"},
-           Row{"?", qipu::v1::WINNER_NONE, qipu::v1::END_REASON_UNKNOWN, "",
-               "?"},
-           Row{"Void", qipu::v1::WINNER_NONE, qipu::v1::END_REASON_VOID, "",
+           Row{"W", qipu::v1::WINNER_WHITE, qipu::v1::END_REASON_OTHER, "W"},
+           Row{"B", qipu::v1::WINNER_BLACK, qipu::v1::END_REASON_OTHER, "B"},
+           Row{"?", qipu::v1::WINNER_NONE, qipu::v1::END_REASON_UNKNOWN, "?"},
+           Row{"Void", qipu::v1::WINNER_NONE, qipu::v1::END_REASON_VOID,
                "Void"},
-           Row{"", qipu::v1::WINNER_NONE, qipu::v1::END_REASON_UNKNOWN, "",
-               "?"},
+           Row{"", qipu::v1::WINNER_NONE, qipu::v1::END_REASON_UNKNOWN, "?"},
            Row{"garbage", qipu::v1::WINNER_NONE, qipu::v1::END_REASON_UNKNOWN,
-               "", "garbage"},
+               "garbage"},
        }) {
     SCOPED_TRACE(r.re);
     ASSERT_EQ(by_re.count(r.re), 1u);
     const qipu::v1::Game& g = by_re.at(r.re);
     EXPECT_EQ(g.result().winner(), r.winner);
     EXPECT_EQ(g.result().reason(), r.reason);
-    EXPECT_EQ(g.result().reason_text(), r.text);
     EXPECT_EQ(g.result().margin(), 0);
     auto exported = ExportRecord(g);
     ASSERT_TRUE(exported.ok()) << exported.status();
     EXPECT_EQ(exported->result, r.exported);
+    // Exported as JSON Lines, it reads back as the same RE.
+    auto line = GameToJsonLine(g, "id");
+    ASSERT_TRUE(line.ok()) << line.status();
+    auto back = JsonLineToRecord(*line);
+    ASSERT_TRUE(back.ok()) << back.status();
+    EXPECT_EQ(back->result, r.exported);
   }
   bool noted = false;
   for (const std::string& n : by_re.at("W+J").meta().normalised()) {
