@@ -4,11 +4,12 @@
 // else the preset's) and prints one result per game (one JSON object per
 // line with --json). Replay stops at the first illegal move. Games of
 // other games than Go (GM other than 1) in a collection are skipped and
-// said so in their place ("game 2: skipped: GM[19] at byte 63 ...: not a
-// game of Go"; with --json {"game": 2, "skipped": true, "byte_offset":
-// 63, "reason": ...}). UTF-16 files are read (decoded first; a note says
-// so). Exit status: 0 when every game was read or skipped, 1 when the file
-// or a game could not be read (errors on stderr).
+// said so in their place ("game 2: skipped (byte 39): GM[19] at byte 41
+// ...: not a game of Go ..."; with --json {"game": 2, "skipped": true,
+// "byte_offset": 39, "reason": ...}). UTF-16 files are read (decoded
+// first; each game's JSON notes say so). Exit status: 0 when every game was
+// read or skipped, 1 when the file or a game could not be read (errors on
+// stderr).
 #include <cstdio>
 #include <limits>
 #include <memory>
