@@ -237,7 +237,8 @@ bool SgfGameBuilder::ReadRoot(const SgfNode& node) {
     if (p->id == "GM" &&
         absl::SimpleAtoi(absl::StripAsciiWhitespace(p->values[0].raw), &gm) &&
         gm != 1) {
-      foreign_game_ = gm;
+      not_go_ = true;
+      game_type_ = gm;
       return Fail(p->offset,
                   absl::StrCat("GM[", gm, "] at ", locator_->Where(p->offset),
                                ": not a game of Go (Go is GM[1])"));

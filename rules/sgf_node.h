@@ -113,7 +113,7 @@ class SgfGameBuilder {
 
   // Adds the next main-line node. Returns false when the node cannot be
   // read (bad SZ, bad point, GM other than 1); then problem_offset() and
-  // problem() say why (foreign_game() tells a game that is not Go), and
+  // problem() say why (not_go() tells a game that is not Go), and
   // the builder must not be used further.
   bool AddNode(const SgfNode& node);
 
@@ -127,9 +127,11 @@ class SgfGameBuilder {
   // Where and why AddNode() failed. Meaningful only after it returned false.
   size_t problem_offset() const { return problem_offset_; }
   const std::string& problem() const { return problem_; }
-  // The GM value of a root that names another game than Go (AddNode()
-  // returned false for it: problem_offset() is the GM property), else 0.
-  int foreign_game() const { return foreign_game_; }
+  // Whether the root's GM names another game than Go (a number other than
+  // 1, GM[0] included); AddNode() returned false for it and
+  // problem_offset() is the GM property. game_type() is then that number.
+  bool not_go() const { return not_go_; }
+  int game_type() const { return game_type_; }
 
  private:
   bool ReadRoot(const SgfNode& node);
@@ -167,7 +169,9 @@ class SgfGameBuilder {
   size_t omitted_notes_ = 0;
   size_t problem_offset_ = 0;
   std::string problem_;
-  int foreign_game_ = 0;
+  bool not_go_ = false;
+  // The root's GM when not_go_, else 1.
+  int game_type_ = 1;
 };
 
 }  // namespace qipu::rules::sgf_internal

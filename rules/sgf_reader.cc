@@ -201,10 +201,10 @@ void Reader::ReadGame(size_t start, bool implicit, int game_number) {
     if (!in_node) return true;
     in_node = false;
     if (builder.AddNode(node)) return true;
-    if (builder.foreign_game() != 0) {
+    if (builder.not_go()) {
       out_.skipped.push_back(
           SgfSkippedGame{game_number, locator_.InputOffset(start),
-                         builder.foreign_game(), builder.problem()});
+                         builder.game_type(), builder.problem()});
     } else {
       fail(builder.problem_offset(), builder.problem());
     }

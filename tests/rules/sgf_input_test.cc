@@ -221,6 +221,13 @@ TEST(SgfInput, OtherGamesOfACollectionAreSkippedInTheirPlace) {
   EXPECT_THAT(only.errors, IsEmpty());
   ASSERT_EQ(only.skipped.size(), 1u);
   EXPECT_EQ(only.skipped[0].byte_offset, 0u);
+  // Any other number is another game, GM[0] too.
+  const SgfCollection zero = ReadSgf("(;GM[0]SZ[99])(;GM[1];B[aa])");
+  EXPECT_THAT(zero.errors, IsEmpty());
+  EXPECT_EQ(zero.games.size(), 1u);
+  ASSERT_EQ(zero.skipped.size(), 1u);
+  EXPECT_EQ(zero.skipped[0].game_type, 0);
+  EXPECT_THAT(zero.skipped[0].reason, HasSubstr("GM[0] at byte 2"));
   // GM that is no number is still read as Go (noted), not skipped.
   const SgfCollection odd = ReadSgf("(;GM[go];B[aa])");
   EXPECT_EQ(odd.games.size(), 1u);
