@@ -139,7 +139,13 @@ absl::StatusOr<rules::GameRecord> ExportRecord(const qipu::v1::Game& game) {
   auto result = wire::ResultFromProto(game.result());
   const std::string& raw = game.meta().record_result();
   if (result.ok() && result->reason != rules::EndReason::kUnknown) {
-    record->result = rules::ResultToSgf(*result);
+    // A reason SGF does not define ("W+J") is the one the record wrote.
+    std::string other_reason;
+    if (result->reason == rules::EndReason::kOther) {
+      auto as_written = rules::ParseSgfResult(raw, &other_reason);
+      if (!as_written.ok() || *as_written != *result) other_reason.clear();
+    }
+    record->result = rules::ResultToSgf(*result, other_reason);
   } else {
     record->result = raw.empty() ? std::string("?") : raw;
   }

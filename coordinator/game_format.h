@@ -37,7 +37,9 @@
 namespace qipu::coordinator {
 
 // The record a game exports as: moves, setup and metadata from the game,
-// RE from its result (the record's raw RE when the result is unknown), KM
+// RE from its result (the record's raw RE when the result is unknown; for
+// a win with a reason SGF does not define, "W+J", the reason as the raw RE
+// wrote it), KM
 // from its rules, RU as described above and qipu's Q* properties in
 // `extra`. InvalidArgument when the stored game does not decode (bad
 // size, points or move counts).

@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <utility>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
@@ -125,31 +124,6 @@ absl::StatusOr<std::string> ReadImportFile(const std::string& path,
 
 bool IsJsonlName(absl::string_view name) {
   return absl::EndsWithIgnoreCase(name, ".jsonl");
-}
-
-bool HasSgfGameStart(absl::string_view d) {
-  auto blank = [&](size_t i) {
-    return i < d.size() &&
-           absl::ascii_isspace(static_cast<unsigned char>(d[i]));
-  };
-  for (size_t i = 0; i < d.size(); ++i) {
-    if (d[i] != '(' && d[i] != ';') continue;
-    size_t j = i + 1;
-    while (blank(j)) ++j;
-    if (d[i] == '(') {
-      if (j < d.size() && d[j] == ';') return true;
-      continue;
-    }
-    const size_t name = j;
-    while (j < d.size() &&
-           absl::ascii_isalpha(static_cast<unsigned char>(d[j]))) {
-      ++j;
-    }
-    if (j == name) continue;
-    while (blank(j)) ++j;
-    if (j < d.size() && d[j] == '[') return true;
-  }
-  return false;
 }
 
 }  // namespace qipu::coordinator

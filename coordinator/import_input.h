@@ -46,12 +46,6 @@ absl::StatusOr<std::string> ReadImportFile(const std::string& path,
 // SGF.
 bool IsJsonlName(absl::string_view name);
 
-// Whether `data` holds anything the SGF reader takes for the start of a
-// game tree: "(" + blanks + ";", or ";" + a property name + "[" (a file
-// missing its '('). When it does not, ReadSgf()'s error is about the file
-// (not SGF), not about its game 1.
-bool HasSgfGameStart(absl::string_view data);
-
 }  // namespace qipu::coordinator
 
 #endif  // QIPU_COORDINATOR_IMPORT_INPUT_H_

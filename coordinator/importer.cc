@@ -47,6 +47,7 @@ void ImportSummary::Add(const qipu::v1::ImportResponse& file) {
   duplicates += file.duplicates();
   rejected += file.rejected();
   errors.insert(errors.end(), file.errors().begin(), file.errors().end());
+  skipped.insert(skipped.end(), file.skipped().begin(), file.skipped().end());
   for (const auto& [kind, n] : file.normalised()) normalised[kind] += n;
 }
 
@@ -213,6 +214,8 @@ void Importer::Parse(const std::shared_ptr<FileJob>& job) {
                      options_.max_file_bytes, " bytes"));
   }
   std::vector<qipu::v1::ImportError> errors;
+  // Games of other games than Go.
+  std::vector<qipu::v1::ImportError> skipped;
   uint32_t games = 0;
   if (!read.ok()) {
     errors.push_back(ImportErrorRow(job->name, 0, 0, 0, read.message()));
@@ -242,15 +245,17 @@ void Importer::Parse(const std::shared_ptr<FileJob>& job) {
     }
   } else {
     rules::SgfCollection c = rules::ReadSgf(job->data);
-    const bool no_game =
-        c.games.empty() && c.errors.size() == 1 && !HasSgfGameStart(job->data);
     for (const rules::SgfError& e : c.errors) {
-      errors.push_back(ImportErrorRow(
-          job->name, no_game ? 0 : e.game_number, e.byte_offset, 0,
-          no_game ? absl::StrCat("not an SGF file: ", e.reason) : e.reason));
+      // Game 0: the file as a whole (not SGF, malformed UTF-16).
+      if (e.game_number != 0) ++games;
+      errors.push_back(
+          ImportErrorRow(job->name, e.game_number, e.byte_offset, 0, e.reason));
     }
-    games =
-        static_cast<uint32_t>(c.games.size() + (no_game ? 0 : c.errors.size()));
+    for (const rules::SgfSkippedGame& g : c.skipped) {
+      skipped.push_back(
+          ImportErrorRow(job->name, g.game_number, g.byte_offset, 0, g.reason));
+    }
+    games += static_cast<uint32_t>(c.games.size() + c.skipped.size());
     job->records = std::move(c.games);
   }
   job->data.clear();
@@ -265,6 +270,7 @@ void Importer::Parse(const std::shared_ptr<FileJob>& job) {
       *job->response.add_errors() = std::move(e);
     }
     job->response.set_rejected(rejected);
+    for (auto& g : skipped) *job->response.add_skipped() = std::move(g);
   }
   const int n = static_cast<int>(job->records.size());
   job->prepared.resize(n);

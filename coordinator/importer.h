@@ -14,9 +14,12 @@
 // file, a game the parser rejects (byte offset), an illegal move (move
 // number, from PrepareImport's typed out-parameter), an impossible setup,
 // a storage failure -- each is one qipu.v1.ImportError row of its file's
-// ImportResponse. Normalisations the reader or PrepareImport applied
-// (PreparedImport::notes, stored as Meta.normalised) are counted per kind:
-// rules::NoteKindText(), the note without its place, node or game number.
+// ImportResponse. A game of another game than Go (GM[19] in a collection
+// of Go games) is no error: it is skipped, one row of
+// ImportResponse.skipped, and the file's Go games are imported. Normalisations
+// the reader or PrepareImport applied (PreparedImport::notes, stored as
+// Meta.normalised) are counted per kind: rules::NoteKindText(), the note
+// without its place, node or game number.
 //
 // Fox results: Fox writes RE margins in the unit of its komi. When the
 // record's komi was Fox-encoded in stones (KM[375] = 3.75 stones = 7.5
@@ -88,6 +91,9 @@ struct ImportSummary {
   uint64_t rejected = 0;
   // Every error row, files in order.
   std::vector<qipu::v1::ImportError> errors;
+  // Every game of another game than Go, skipped (not rejected), files in
+  // order; games = imported + duplicates + rejected + skipped.size().
+  std::vector<qipu::v1::ImportError> skipped;
   // Normalisations by kind, counted over the games stored or found
   // duplicate.
   std::map<std::string, uint64_t> normalised;

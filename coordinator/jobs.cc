@@ -328,14 +328,20 @@ absl::StatusOr<qipu::v1::JobStatus> JobManager::Cancel(uint64_t job) {
 absl::StatusOr<absl::Duration> JobManager::Renew(const std::string& lease_id,
                                                  const std::string& worker) {
   absl::MutexLock lock(&mu_);
-  auto it = leases_.find(lease_id);
-  if (it == leases_.end()) {
-    return absl::NotFoundError(
-        absl::StrCat("lease ", lease_id, " is unknown or expired"));
-  }
+  QIPU_ASSIGN_OR_RETURN(auto it, FindLeaseLocked(lease_id));
   it->second.expires = absl::Now() + options_.lease_ttl;
   PersistLease(lease_id, it->second);
   return options_.lease_ttl;
+}
+
+absl::StatusOr<JobManager::Leases::iterator> JobManager::FindLeaseLocked(
+    const std::string& id) {
+  auto it = leases_.find(id);
+  if (it == leases_.end()) {
+    return absl::NotFoundError(
+        absl::StrCat("lease ", id, " is unknown or expired"));
+  }
+  return it;
 }
 
 void JobManager::ReleaseLeaseLocked(const std::string& id, LeaseState& lease) {
@@ -354,11 +360,7 @@ void JobManager::ReleaseLeaseLocked(const std::string& id, LeaseState& lease) {
 absl::Status JobManager::Return(const std::string& lease_id,
                                 const std::string& worker) {
   absl::MutexLock lock(&mu_);
-  auto it = leases_.find(lease_id);
-  if (it == leases_.end()) {
-    return absl::NotFoundError(
-        absl::StrCat("lease ", lease_id, " is unknown or expired"));
-  }
+  QIPU_ASSIGN_OR_RETURN(auto it, FindLeaseLocked(lease_id));
   ReleaseLeaseLocked(it->first, it->second);
   leases_.erase(it);
   return absl::OkStatus();

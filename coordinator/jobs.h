@@ -157,6 +157,10 @@ class JobManager {
   }
   qipu::v1::JobStatus StatusOf(const JobState& j) const
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  using Leases = absl::flat_hash_map<std::string, LeaseState>;
+  // The lease `id`, or NotFound ("unknown or expired").
+  absl::StatusOr<Leases::iterator> FindLeaseLocked(const std::string& id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void ReleaseLeaseLocked(const std::string& id, LeaseState& lease)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void PersistLease(const std::string& id, const LeaseState& lease);
@@ -168,7 +172,7 @@ class JobManager {
   const JobManagerOptions options_;
   mutable absl::Mutex mu_;
   std::map<uint64_t, JobState> jobs_ ABSL_GUARDED_BY(mu_);
-  absl::flat_hash_map<std::string, LeaseState> leases_ ABSL_GUARDED_BY(mu_);
+  Leases leases_ ABSL_GUARDED_BY(mu_);
   uint64_t expired_ ABSL_GUARDED_BY(mu_) = 0;
 };
 

@@ -398,8 +398,21 @@ absl::StatusOr<PreparedImport> PrepareImport(const rules::GameRecord& record,
         {.kind = rules::NoteKind::kRulesNotImplemented, .value = record.rules});
   }
   rules::GameResult result;
-  if (auto parsed = rules::ParseSgfResult(record.result); parsed.ok()) {
+  std::string other_reason;
+  if (auto parsed = rules::ParseSgfResult(record.result, &other_reason);
+      parsed.ok()) {
     result = *parsed;
+    // A winner with a reason SGF does not define: kept, and said so.
+    if (result.reason == rules::EndReason::kIllegal) {
+      assumed.push_back({.kind = rules::NoteKind::kResultIllegalMove,
+                         .value = record.result,
+                         .winner = result.winner});
+    } else if (result.reason == rules::EndReason::kOther) {
+      assumed.push_back({.kind = rules::NoteKind::kResultOtherReason,
+                         .value = record.result,
+                         .read = other_reason,
+                         .winner = result.winner});
+    }
   } else {
     result.reason = rules::EndReason::kUnknown;
     assumed.push_back({.kind = rules::NoteKind::kResultNotUnderstood,

@@ -109,11 +109,14 @@ struct PreparedImport {
 
 // Replays `record` under its own rules (RU, else chinese; komi from KM,
 // else the preset's) and prepares it, keeping the record's own result and
-// metadata. Records with an illegal move are refused with InvalidArgument
-// naming the move number and reason ("move 3 is illegal under chinese
-// rules (occupied)"), and no game is prepared; `illegal_move`, when given,
-// is set to that move's 1-based number (0 for any other outcome).
-// `configs` interns the configuration bucket. Thread-safe.
+// metadata. A result that names the winner with a reason SGF does not
+// define is that side's win, reason illegal ("W+Illegal") or other ("W+J",
+// "W"; Meta.record_result keeps the RE as written), and noted; one that
+// names no winner is unknown, and noted. Records with an illegal move are
+// refused with InvalidArgument naming the move number and reason ("move 3 is
+// illegal under chinese rules (occupied)"), and no game is prepared;
+// `illegal_move`, when given, is set to that move's 1-based number (0 for any
+// other outcome). `configs` interns the configuration bucket. Thread-safe.
 absl::StatusOr<PreparedImport> PrepareImport(const rules::GameRecord& record,
                                              const ImportContext& ctx,
                                              store::ConfigRegistry* configs,

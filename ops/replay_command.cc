@@ -2,10 +2,16 @@
 // [--komi X] [--json]`: replays each game of an SGF file under the given
 // rules (default: the record's RU, else chinese; komi: --komi, else KM,
 // else the preset's) and prints one result per game (one JSON object per
-// line with --json). Replay stops at the first illegal move. Exit status:
-// 0 when every game was read, 1 when the file or a game could not be read
-// (errors on stderr).
+// line with --json). Replay stops at the first illegal move. Games of
+// other games than Go (GM other than 1) in a collection are skipped and
+// said so in their place ("game 2: skipped (byte 39): GM[19] at byte 41
+// ...: not a game of Go ..."; with --json {"game": 2, "skipped": true,
+// "byte_offset": 39, "reason": ...}). UTF-16 files are read (decoded
+// first; each game's JSON notes say so). Exit status: 0 when every game was
+// read or skipped, 1 when the file or a game could not be read (errors on
+// stderr).
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -62,8 +68,10 @@ nlohmann::json ReportJson(const rules::GameRecord& rec, const rules::Rules& r,
     j["rules_result"] = rules::ResultToSgf(rep.rules_result);
   }
   if (!rec.result.empty()) {
-    auto parsed = rules::ParseSgfResult(rec.result);
-    j["record_result"] = parsed.ok() ? rules::ResultToSgf(*parsed) : rec.result;
+    std::string other_reason;
+    auto parsed = rules::ParseSgfResult(rec.result, &other_reason);
+    j["record_result"] =
+        parsed.ok() ? rules::ResultToSgf(*parsed, other_reason) : rec.result;
   }
   nlohmann::json notes = nlohmann::json::array();
   for (const auto& n : rec.notes) notes.push_back(rules::NoteText(n));
@@ -116,11 +124,36 @@ int RunReplay(const ReplayOptions& o) {
   const rules::SgfCollection sgf = rules::ReadSgf(*data);
   int status = sgf.errors.empty() ? 0 : 1;
   for (const auto& e : sgf.errors) {
-    std::fprintf(stderr, "qipu replay: %s: game %d, byte %zu: %s\n",
-                 o.file.c_str(), e.game_number, e.byte_offset,
-                 e.reason.c_str());
+    if (e.game_number == 0) {
+      std::fprintf(stderr, "qipu replay: %s: byte %zu: %s\n", o.file.c_str(),
+                   e.byte_offset, e.reason.c_str());
+    } else {
+      std::fprintf(stderr, "qipu replay: %s: game %d, byte %zu: %s\n",
+                   o.file.c_str(), e.game_number, e.byte_offset,
+                   e.reason.c_str());
+    }
   }
+  // Skipped games are reported in file order among the games read.
+  size_t next_skipped = 0;
+  const auto report_skipped_before = [&](int game_number) {
+    for (; next_skipped < sgf.skipped.size() &&
+           sgf.skipped[next_skipped].game_number < game_number;
+         ++next_skipped) {
+      const rules::SgfSkippedGame& g = sgf.skipped[next_skipped];
+      if (o.json) {
+        const nlohmann::json j = {{"game", g.game_number},
+                                  {"skipped", true},
+                                  {"byte_offset", g.byte_offset},
+                                  {"reason", g.reason}};
+        std::printf("%s\n", j.dump().c_str());
+      } else {
+        std::printf("game %d: skipped (byte %zu): %s\n", g.game_number,
+                    g.byte_offset, g.reason.c_str());
+      }
+    }
+  };
   for (const rules::GameRecord& rec : sgf.games) {
+    report_skipped_before(rec.game_number);
     std::string note;
     rules::Rules fallback = rules::RulesFromSgf(rec.rules, &note);
     if (rec.has_komi) fallback.komi = rec.komi;
@@ -149,6 +182,7 @@ int RunReplay(const ReplayOptions& o) {
       PrintText(rec, j);
     }
   }
+  report_skipped_before(std::numeric_limits<int>::max());
   return status;
 }
 

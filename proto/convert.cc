@@ -282,6 +282,10 @@ qipu::v1::EndReason EndReasonToProto(rules::EndReason r) {
       return qipu::v1::END_REASON_UNKNOWN;
     case rules::EndReason::kVoid:
       return qipu::v1::END_REASON_VOID;
+    case rules::EndReason::kIllegal:
+      return qipu::v1::END_REASON_ILLEGAL;
+    case rules::EndReason::kOther:
+      return qipu::v1::END_REASON_OTHER;
   }
   return qipu::v1::END_REASON_UNSPECIFIED;
 }
@@ -306,6 +310,10 @@ absl::StatusOr<rules::EndReason> EndReasonFromProto(qipu::v1::EndReason r) {
       return rules::EndReason::kUnknown;
     case qipu::v1::END_REASON_VOID:
       return rules::EndReason::kVoid;
+    case qipu::v1::END_REASON_ILLEGAL:
+      return rules::EndReason::kIllegal;
+    case qipu::v1::END_REASON_OTHER:
+      return rules::EndReason::kOther;
     default:
       return NotA(r, "end reason");
   }

@@ -1,6 +1,7 @@
 #include "report/import_report.h"
 
 #include <algorithm>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -9,15 +10,36 @@
 
 namespace qipu::report {
 
-nlohmann::ordered_json ImportJson(const coordinator::ImportSummary& s) {
-  nlohmann::ordered_json errors = nlohmann::ordered_json::array();
-  for (const qipu::v1::ImportError& e : s.errors) {
-    errors.push_back({{"file", e.file()},
-                      {"game", e.game()},
-                      {"byte_offset", e.byte_offset()},
-                      {"move", e.move()},
-                      {"reason", e.reason()}});
+namespace {
+
+nlohmann::ordered_json Rows(const std::vector<qipu::v1::ImportError>& rows) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const qipu::v1::ImportError& e : rows) {
+    out.push_back({{"file", e.file()},
+                   {"game", e.game()},
+                   {"byte_offset", e.byte_offset()},
+                   {"move", e.move()},
+                   {"reason", e.reason()}});
   }
+  return out;
+}
+
+// "  a.sgf: game 2, move 7: why\n".
+std::string RowText(const qipu::v1::ImportError& e) {
+  std::string where = e.file();
+  if (e.game() != 0) absl::StrAppend(&where, ": game ", e.game());
+  if (e.move() != 0) {
+    absl::StrAppend(&where, ", move ", e.move());
+  } else if (e.game() != 0) {
+    absl::StrAppend(&where, ", byte ", e.byte_offset());
+  }
+  return absl::StrCat("  ", where, ": ", e.reason(), "\n");
+}
+
+}  // namespace
+
+nlohmann::ordered_json ImportJson(const coordinator::ImportSummary& s) {
+  nlohmann::ordered_json errors = Rows(s.errors);
   nlohmann::ordered_json normalised = nlohmann::ordered_json::object();
   for (const auto& [kind, n] : s.normalised) normalised[kind] = n;
   return {{"files", s.files},
@@ -25,7 +47,9 @@ nlohmann::ordered_json ImportJson(const coordinator::ImportSummary& s) {
           {"imported", s.imported},
           {"duplicates", s.duplicates},
           {"rejected", s.rejected},
+          {"skipped", s.skipped.size()},
           {"errors", std::move(errors)},
+          {"skipped_games", Rows(s.skipped)},
           {"normalised", std::move(normalised)},
           {"seconds", s.seconds},
           {"games_per_sec", s.seconds > 0 ? s.games / s.seconds : 0.0}};
@@ -33,10 +57,12 @@ nlohmann::ordered_json ImportJson(const coordinator::ImportSummary& s) {
 
 std::string ImportText(const coordinator::ImportSummary& s, size_t max_errors) {
   std::string out = absl::StrFormat(
-      "files %d  games %d  imported %d  duplicates %d  rejected %d  errors "
+      "files %d  games %d  imported %d  duplicates %d  rejected %d%s  errors "
       "%d  (%.2f s, %.0f games/s)\n",
-      s.files, s.games, s.imported, s.duplicates, s.rejected, s.errors.size(),
-      s.seconds, s.seconds > 0 ? s.games / s.seconds : 0.0);
+      s.files, s.games, s.imported, s.duplicates, s.rejected,
+      s.skipped.empty() ? std::string()
+                        : absl::StrCat("  skipped ", s.skipped.size()),
+      s.errors.size(), s.seconds, s.seconds > 0 ? s.games / s.seconds : 0.0);
   if (!s.normalised.empty()) {
     std::vector<std::pair<uint64_t, std::string>> kinds;
     for (const auto& [k, n] : s.normalised) kinds.emplace_back(n, k);
@@ -48,22 +74,21 @@ std::string ImportText(const coordinator::ImportSummary& s, size_t max_errors) {
       absl::StrAppendFormat(&out, "  %8d  %s\n", n, k);
     }
   }
-  if (!s.errors.empty()) out += "errors:\n";
-  for (size_t i = 0; i < s.errors.size() && i < max_errors; ++i) {
-    const qipu::v1::ImportError& e = s.errors[i];
-    std::string where = e.file();
-    if (e.game() != 0) absl::StrAppend(&where, ": game ", e.game());
-    if (e.move() != 0) {
-      absl::StrAppend(&where, ", move ", e.move());
-    } else if (e.game() != 0) {
-      absl::StrAppend(&where, ", byte ", e.byte_offset());
+  // Skipped games (not Go), then errors, each list cut at max_errors.
+  const auto list = [&](const char* title,
+                        const std::vector<qipu::v1::ImportError>& rows) {
+    if (rows.empty()) return;
+    absl::StrAppend(&out, title, ":\n");
+    for (size_t i = 0; i < rows.size() && i < max_errors; ++i) {
+      out += RowText(rows[i]);
     }
-    absl::StrAppend(&out, "  ", where, ": ", e.reason(), "\n");
-  }
-  if (s.errors.size() > max_errors) {
-    absl::StrAppend(&out, "  ... ", s.errors.size() - max_errors,
-                    " more (--json lists them all)\n");
-  }
+    if (rows.size() > max_errors) {
+      absl::StrAppend(&out, "  ... ", rows.size() - max_errors,
+                      " more (--json lists them all)\n");
+    }
+  };
+  list("skipped (not Go)", s.skipped);
+  list("errors", s.errors);
   return out;
 }
 

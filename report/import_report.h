@@ -11,13 +11,14 @@
 
 namespace qipu::report {
 
-// {files, games, imported, duplicates, rejected, errors [{file, game,
-// byte_offset, move, reason}], normalised {kind: count}, seconds,
-// games_per_sec}. Pure; thread-safe.
+// {files, games, imported, duplicates, rejected, skipped, errors [{file,
+// game, byte_offset, move, reason}], skipped_games [rows like errors'],
+// normalised {kind: count}, seconds, games_per_sec}. Pure; thread-safe.
 nlohmann::ordered_json ImportJson(const coordinator::ImportSummary& s);
 
-// Totals, the normalisations by count, and the first `max_errors` error
-// rows (then how many more there are). Pure; thread-safe.
+// Totals ("skipped N" only when games were skipped), the normalisations by
+// count, and the first `max_errors` rows of skipped games and of errors
+// (then how many more there are). Pure; thread-safe.
 std::string ImportText(const coordinator::ImportSummary& s, size_t max_errors);
 
 // The progress line's suffix for `p`: "files  N games  N new ...".

@@ -21,6 +21,9 @@ std::string Render(const RecordNote& n, bool places) {
   const std::string game =
       places ? absl::StrCat("game ", n.game) : std::string("game");
   const std::string& v = n.value;
+  const char* const side = n.winner == Winner::kBlack   ? "Black"
+                           : n.winner == Winner::kWhite ? "White"
+                                                        : "nobody";
   const std::string& id = n.property;
   switch (n.kind) {
     case NoteKind::kNoCharset:
@@ -32,6 +35,19 @@ std::string Render(const RecordNote& n, bool places) {
     case NoteKind::kUnknownCharset:
       return absl::StrCat("CA[", v, "]", at(),
                           " is not a known charset: text read as UTF-8");
+    case NoteKind::kUtf16Decoded:
+      return absl::StrCat("the file is ", n.charset, " (told by ",
+                          v == "byte order mark" || v == "zero bytes"
+                              ? absl::StrCat("its ", v)
+                              : v,
+                          "): decoded to UTF-8 before reading");
+    case NoteKind::kCharsetOverriddenByUtf16:
+      return absl::StrCat("CA[", v, "] ignored: the file is ", n.charset,
+                          ", decoded to UTF-8");
+    case NoteKind::kWideCharsetIn8BitFile:
+      return absl::StrCat("CA[", v, "]", at(),
+                          " names a 16- or 32-bit charset but the file is "
+                          "8-bit text: text read as UTF-8");
     case NoteKind::kGameTypeNotNumber:
       return absl::StrCat("GM[", v, "]", at(),
                           " is not a number: read as Go (GM[1])");
@@ -108,6 +124,17 @@ std::string Render(const RecordNote& n, bool places) {
     case NoteKind::kFoxResultInStones:
       return absl::StrCat("RE[", v, "] read as ", n.read,
                           " (Fox: margin in stones)");
+    case NoteKind::kResultIllegalMove:
+      return absl::StrCat("RE[", v, "] read as a win for ", side,
+                          " by an illegal move (not an SGF result reason)");
+    case NoteKind::kResultOtherReason:
+      return n.read.empty()
+                 ? absl::StrCat("RE[", v, "] read as a win for ", side,
+                                ", no reason given")
+                 : absl::StrCat("RE[", v, "] read as a win for ", side,
+                                ", reason '", n.read,
+                                "' kept as written (not an SGF result "
+                                "reason)");
   }
   return "note of an unknown kind";
 }

@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <string>
 
+#include "rules/result.h"
+
 namespace qipu::rules {
 
 // A place in an SGF file. Plain value type.
@@ -43,6 +45,17 @@ enum class NoteKind : uint8_t {
   kCharsetOverriddenByBom,
   // CA names no known charset: text read as UTF-8. (value, where)
   kUnknownCharset,
+  // The file is UTF-16 and was decoded to UTF-8 before it was read; places
+  // in other notes and errors are bytes of the file as it is. (charset =
+  // "UTF-16LE" or "UTF-16BE"; value = what told: "byte order mark",
+  // "CA[UTF-16LE]" (the CA as written) or "zero bytes")
+  kUtf16Decoded,
+  // CA names another charset than UTF-16 in a UTF-16 file: ignored.
+  // (value, charset = the UTF-16 decoded)
+  kCharsetOverriddenByUtf16,
+  // CA names a 16- or 32-bit charset (UTF-16, UCS-2, ...) but the file is
+  // 8-bit text: text read as UTF-8. (value, where)
+  kWideCharsetIn8BitFile,
   // GM is not a number: read as Go. (value, where)
   kGameTypeNotNumber,
   // FF is not 1..4: read as FF[4]. (value, where)
@@ -106,6 +119,14 @@ enum class NoteKind : uint8_t {
   // A Fox RE margin in stones, doubled to points. (value = RE, read = the
   // RE as read, e.g. "B+1.5")
   kFoxResultInStones,
+  // RE names the winner and says the loser played an illegal move
+  // ("W+Illegal", not an SGF reason): a win, reason illegal. (value = RE,
+  // winner)
+  kResultIllegalMove,
+  // RE names the winner with a reason SGF does not define ("W+J", "B+AW")
+  // or none ("W"): a win, reason other, the text kept. (value = RE, winner,
+  // read = the reason as written, "" when none)
+  kResultOtherReason,
 };
 
 // One note. Plain value type; fields not used by `kind` keep their
@@ -132,8 +153,11 @@ struct RecordNote {
   bool stones = false;
   // kTextRepaired: the charset the text did not decode in ("" for UTF-8).
   std::string charset = {};
-  // kFoxResultInStones: the result as read, e.g. "B+1.5".
+  // kFoxResultInStones: the result as read, e.g. "B+1.5";
+  // kResultOtherReason: the reason as written ("J").
   std::string read = {};
+  // kResultIllegalMove, kResultOtherReason: the winner named.
+  Winner winner = Winner::kNone;
 
   friend bool operator==(const RecordNote&, const RecordNote&) = default;
 };

@@ -42,11 +42,19 @@ const char* EndReasonName(EndReason r) {
       return "unknown";
     case EndReason::kVoid:
       return "void";
+    case EndReason::kIllegal:
+      return "illegal";
+    case EndReason::kOther:
+      return "other";
   }
   return "?";
 }
 
-std::string ResultToSgf(const GameResult& r) {
+bool IsNonStandardSgfReason(EndReason r) {
+  return r == EndReason::kIllegal || r == EndReason::kOther;
+}
+
+std::string ResultToSgf(const GameResult& r, absl::string_view other_reason) {
   switch (r.winner) {
     case Winner::kDraw:
       return "Draw";
@@ -64,6 +72,12 @@ std::string ResultToSgf(const GameResult& r) {
       return who + "T";
     case EndReason::kForfeit:
       return who + "F";
+    case EndReason::kIllegal:
+      return who + "Illegal";
+    case EndReason::kOther:
+      // "W" alone when the record gave no reason.
+      return other_reason.empty() ? who.substr(0, 1)
+                                  : absl::StrCat(who, other_reason);
     default:
       break;
   }
@@ -89,6 +103,10 @@ std::string ResultInStones(const GameResult& r) {
       return who + " wins on time";
     case EndReason::kForfeit:
       return who + " wins by forfeit";
+    case EndReason::kIllegal:
+      return who + " wins by an illegal move";
+    case EndReason::kOther:
+      return who + " wins";
     default:
       break;
   }
@@ -101,14 +119,18 @@ std::string ResultInStones(const GameResult& r) {
   }
   const long whole = quarters / 4;
   static const char* const kFractions[] = {"", "¼", "½", "¾"};
-  std::string amount = whole > 0 || quarters % 4 == 0 ? absl::StrCat(whole) : "";
+  std::string amount =
+      whole > 0 || quarters % 4 == 0 ? absl::StrCat(whole) : "";
   amount += kFractions[quarters % 4];
   const bool plural = quarters > 4;
   return absl::StrCat(who, " wins by ", amount, plural ? " stones" : " stone");
 }
 
-absl::StatusOr<GameResult> ParseSgfResult(absl::string_view re) {
-  const std::string s = absl::AsciiStrToLower(absl::StripAsciiWhitespace(re));
+absl::StatusOr<GameResult> ParseSgfResult(absl::string_view re,
+                                          std::string* other_reason) {
+  if (other_reason != nullptr) other_reason->clear();
+  const absl::string_view trimmed = absl::StripAsciiWhitespace(re);
+  const std::string s = absl::AsciiStrToLower(trimmed);
   GameResult r;
   if (s.empty() || s == "?" || s == "unknown") {
     r.reason = EndReason::kUnknown;
@@ -124,9 +146,14 @@ absl::StatusOr<GameResult> ParseSgfResult(absl::string_view re) {
     r.reason = EndReason::kVoid;
     return r;
   }
-  if (s.size() >= 2 && (s[0] == 'b' || s[0] == 'w') && s[1] == '+') {
+  // "B" or "W", alone or followed by '+' and a reason or margin.
+  if ((s[0] == 'b' || s[0] == 'w') && (s.size() == 1 || s[1] == '+')) {
     r.winner = s[0] == 'b' ? Winner::kBlack : Winner::kWhite;
-    const std::string rest = s.substr(2);
+    if (s.size() == 1) {
+      r.reason = EndReason::kOther;
+      return r;
+    }
+    const std::string rest(absl::StripAsciiWhitespace(s.substr(2)));
     if (rest.empty()) {
       r.reason = EndReason::kScore;
       r.margin = -1;
@@ -144,15 +171,32 @@ absl::StatusOr<GameResult> ParseSgfResult(absl::string_view re) {
       r.reason = EndReason::kForfeit;
       return r;
     }
-    double m = 0;
-    if (absl::SimpleAtod(rest, &m) && std::isfinite(m) && m >= 0 && m < 10000) {
-      r.reason = EndReason::kScore;
-      r.margin = m;
+    if (rest == "illegal" || rest == "illegal move" || rest == "illegalmove") {
+      r.reason = EndReason::kIllegal;
       return r;
     }
+    double m = 0;
+    if (absl::SimpleAtod(rest, &m)) {
+      if (std::isfinite(m) && m >= 0 && m < 10000) {
+        r.reason = EndReason::kScore;
+        r.margin = m;
+        return r;
+      }
+      // A number that is no margin contradicts the winner it follows.
+      return absl::InvalidArgumentError(
+          absl::StrCat("result '", re, "' gives a margin that is no margin (",
+                       rest, "): a margin is a number of points, 0 or more"));
+    }
+    r.reason = EndReason::kOther;
+    if (other_reason != nullptr) {
+      *other_reason =
+          std::string(absl::StripAsciiWhitespace(trimmed.substr(2)));
+    }
+    return r;
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("result '", re, "' is not an SGF RE value (like B+3.5, W+R, Draw)"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "result '", re,
+      "' is not an SGF RE value (like B+3.5, W+R, Draw) and names no winner"));
 }
 
 }  // namespace qipu::rules

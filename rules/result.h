@@ -35,12 +35,20 @@ enum class EndReason : uint8_t {
   kUnknown,
   // A record that declares no result ("Void") without saying why.
   kVoid,
+  // A record that names the winner and says the loser played an illegal
+  // move ("W+Illegal").
+  kIllegal,
+  // A record that names the winner and a reason that is none of the above
+  // ("W+J", "B+AW"), or no reason at all ("W"); the text is not part of the
+  // result (ParseSgfResult's *other_reason; stored games keep the RE as
+  // written in qipu.v1.Meta.record_result).
+  kOther,
 };
 
 // "none", "B", "W", "draw".
 const char* WinnerName(Winner w);
 // "not-over", "score", "resign", "time", "forfeit", "cycle", "move-limit",
-// "unknown", "void".
+// "unknown", "void", "illegal", "other".
 const char* EndReasonName(EndReason r);
 
 // The result of a game. Plain value type.
@@ -55,8 +63,12 @@ struct GameResult {
 };
 
 // The SGF RE value: "B+3.5", "W+R", "B+T", "B+F", "B+" (margin unknown),
-// "Draw" (jigo or a drawn cycle), "Void" (no result), "?" (unknown).
-std::string ResultToSgf(const GameResult& r);
+// "Draw" (jigo or a drawn cycle), "Void" (no result), "?" (unknown),
+// "W+Illegal"; for EndReason::kOther the winner and `other_reason` as
+// written ("W+J", or "W" when it is empty). Reads back to the same result
+// (and reason text) with ParseSgfResult().
+std::string ResultToSgf(const GameResult& r,
+                        absl::string_view other_reason = {});
 
 // The margin in Chinese stones (1 stone = 2 points), e.g. "Black wins by
 // 3/4 stone" written with vulgar fractions: "Black wins by ¾ stone",
@@ -65,10 +77,21 @@ std::string ResultToSgf(const GameResult& r);
 std::string ResultInStones(const GameResult& r);
 
 // Parses an RE value, leniently: "B+R", "B+Resign", "b+3.5", "W+T",
-// "W+Time", "B+F", "0", "Draw", "Jigo", "Void", "?" and friends. Returns
-// InvalidArgument naming the value when it cannot be read. Margins are
-// taken as written (points).
-absl::StatusOr<GameResult> ParseSgfResult(absl::string_view re);
+// "W+Time", "B+F", "0", "Draw", "Jigo", "Void", "?" and friends. Margins
+// are taken as written (points). A value that names the winner with a
+// reason SGF does not define keeps the winner: "W+Illegal" is
+// EndReason::kIllegal; "W+J", "B+AW", "B+R+T" and a bare "W" or "B" are
+// EndReason::kOther. Returns InvalidArgument naming the value when it
+// names no winner ("Black", "B3.5", "+3.5") or gives a number that is no
+// margin ("B+-3", "B+inf", "W+1e9"). (OUT) *other_reason, when given: for
+// kOther the text after "B+"/"W+" as written, trimmed ("J", "AW"; empty
+// for a bare "W"); otherwise cleared.
+absl::StatusOr<GameResult> ParseSgfResult(absl::string_view re,
+                                          std::string* other_reason = nullptr);
+
+// True for the reasons a record may give that SGF does not define
+// (kIllegal, kOther): the import notes that it kept them.
+bool IsNonStandardSgfReason(EndReason r);
 
 }  // namespace qipu::rules
 

@@ -100,6 +100,12 @@ SgfPlace SgfLocator::Place(size_t offset) {
       line_start_ = pos_ + 1;
     }
   }
+  if (source_ != nullptr) {
+    const size_t byte = source_->InputOffset(offset);
+    return SgfPlace{
+        byte, line_,
+        static_cast<int>(byte - source_->InputOffset(line_start_) + 1)};
+  }
   return SgfPlace{offset, line_, static_cast<int>(offset - line_start_ + 1)};
 }
 
@@ -150,9 +156,9 @@ std::string Unescape(absl::string_view raw, TextKind kind) {
 }
 
 SgfGameBuilder::SgfGameBuilder(SgfLocator* locator, size_t game_offset,
-                               int game_number, bool utf8_bom)
-    : locator_(locator), utf8_bom_(utf8_bom) {
-  record_.byte_offset = game_offset;
+                               int game_number, const InputCharset* charset)
+    : locator_(locator), charset_(charset) {
+  record_.byte_offset = locator_->InputOffset(game_offset);
   record_.game_number = game_number;
 }
 
@@ -225,24 +231,48 @@ bool SgfGameBuilder::ReadRoot(const SgfNode& node) {
   const SgfProperty* ca = nullptr;
   for (const SgfProperty* p : props) {
     if (p->id == "CA") ca = p;
+    // Another game first: nothing else of its root means what it means in
+    // Go (its SZ, points and text may be anything).
+    int gm = 0;
+    if (p->id == "GM" &&
+        absl::SimpleAtoi(absl::StripAsciiWhitespace(p->values[0].raw), &gm) &&
+        gm != 1) {
+      not_go_ = true;
+      game_type_ = gm;
+      return Fail(p->offset,
+                  absl::StrCat("GM[", gm, "] at ", locator_->Where(p->offset),
+                               ": not a game of Go (Go is GM[1])"));
+    }
   }
   // The charset first: all text depends on it.
-  if (utf8_bom_) {
+  const std::string ca_name =
+      ca == nullptr ? std::string()
+                    : std::string(absl::StripAsciiWhitespace(
+                          Unescape(ca->values[0].raw, TextKind::kSimpleText)));
+  if (charset_->utf8_bom) {
     if (ca != nullptr) {
       AddNote({.kind = NoteKind::kCharsetOverriddenByBom,
                .value = Excerpt(ca->values[0].raw)});
     }
+  } else if (!charset_->utf16.empty()) {
+    if (ca != nullptr && !IsUtf16CharsetName(ca_name)) {
+      AddNote({.kind = NoteKind::kCharsetOverriddenByUtf16,
+               .value = Excerpt(ca_name),
+               .charset = charset_->utf16});
+    }
   } else if (ca == nullptr) {
     AddNote({.kind = NoteKind::kNoCharset});
+  } else if (IsWideCharsetName(ca_name)) {
+    AddNote({.kind = NoteKind::kWideCharsetIn8BitFile,
+             .value = Excerpt(ca_name),
+             .where = locator_->Place(ca->offset)});
   } else {
-    const std::string name = std::string(absl::StripAsciiWhitespace(
-        Unescape(ca->values[0].raw, TextKind::kSimpleText)));
-    absl::StatusOr<TextDecoder> decoder = TextDecoder::Open(name);
+    absl::StatusOr<TextDecoder> decoder = TextDecoder::Open(ca_name);
     if (decoder.ok()) {
       decoder_ = std::move(decoder).value();
     } else {
       AddNote({.kind = NoteKind::kUnknownCharset,
-               .value = Excerpt(name),
+               .value = Excerpt(ca_name),
                .where = locator_->Place(ca->offset)});
     }
   }
@@ -254,10 +284,6 @@ bool SgfGameBuilder::ReadRoot(const SgfNode& node) {
         AddNote({.kind = NoteKind::kGameTypeNotNumber,
                  .value = Excerpt(v),
                  .where = locator_->Place(p->offset)});
-      } else if (gm != 1) {
-        return Fail(p->offset,
-                    absl::StrCat("GM[", gm, "] at ", locator_->Where(p->offset),
-                                 ": not a game of Go (Go is GM[1])"));
       }
     } else if (p->id == "FF") {
       int ff = 0;

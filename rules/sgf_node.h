@@ -14,6 +14,7 @@
 #include "rules/record.h"
 #include "rules/record_note.h"
 #include "rules/types.h"
+#include "rules/utf16.h"
 
 namespace qipu::rules::sgf_internal {
 
@@ -43,22 +44,31 @@ struct SgfNode {
   std::vector<SgfProperty> properties;
 };
 
-// Turns byte offsets into places (byte, line, column) for notes and
-// messages. Cheap for increasing offsets (it keeps its place), correct for
-// any. Not thread-safe.
+// Turns byte offsets of the text read into places (byte, line, column) of
+// the input file for notes and messages. Cheap for increasing offsets (it
+// keeps its place), correct for any. Not thread-safe.
 class SgfLocator {
  public:
-  // `data` must outlive the locator.
-  explicit SgfLocator(absl::string_view data) : data_(data) {}
+  // `data` is the text read. `source`, when not null, is the UTF-16 input
+  // that `data` was decoded from (data == source->utf8()): bytes and
+  // columns are then counted in the input. Both must outlive the locator.
+  explicit SgfLocator(absl::string_view data, const Utf16Text* source = nullptr)
+      : data_(data), source_(source) {}
 
   // The place of `offset`; lines and columns count from 1, columns in
   // bytes. Offsets past the end are clamped to the end.
   SgfPlace Place(size_t offset);
   // SgfPlaceText(Place(offset)): "byte N (line L, column C)".
   std::string Where(size_t offset) { return SgfPlaceText(Place(offset)); }
+  // The byte of the input file at `offset` of the text read (the same
+  // offset unless the text was decoded from UTF-16).
+  size_t InputOffset(size_t offset) const {
+    return source_ == nullptr ? offset : source_->InputOffset(offset);
+  }
 
  private:
   absl::string_view data_;
+  const Utf16Text* source_;
   // Offset up to which lines have been counted; line_ and line_start_
   // describe the line containing it.
   size_t pos_ = 0;
@@ -83,19 +93,28 @@ enum class TextKind {
 // gives nothing) and applies the formatting of `kind`.
 std::string Unescape(absl::string_view raw, TextKind kind);
 
+// What the input as a whole says of its text's charset, before any CA.
+struct InputCharset {
+  // The input starts with a UTF-8 byte order mark: UTF-8, whatever CA says.
+  bool utf8_bom = false;
+  // The input was UTF-16 ("UTF-16LE", "UTF-16BE"), decoded to UTF-8 before
+  // reading: UTF-8, whatever CA says. Empty for 8-bit input.
+  std::string utf16;
+};
+
 // Interprets the main-line nodes of one game, in order, into a GameRecord.
 // The first node added is the root. Not thread-safe; one per game.
 class SgfGameBuilder {
  public:
-  // `locator` must outlive the builder. `game_offset` is the byte offset of
-  // the game's '(' (or first ';'); `utf8_bom` is true when the input starts
-  // with a UTF-8 byte order mark, which overrides CA.
+  // `locator` and `charset` must outlive the builder. `game_offset` is the
+  // byte offset of the game's '(' (or first ';') in the text read.
   SgfGameBuilder(SgfLocator* locator, size_t game_offset, int game_number,
-                 bool utf8_bom);
+                 const InputCharset* charset);
 
   // Adds the next main-line node. Returns false when the node cannot be
   // read (bad SZ, bad point, GM other than 1); then problem_offset() and
-  // problem() say why, and the builder must not be used further.
+  // problem() say why (not_go() tells a game that is not Go), and
+  // the builder must not be used further.
   bool AddNode(const SgfNode& node);
 
   // Adds a note to the record (a normalisation seen by the lexer). After
@@ -108,6 +127,11 @@ class SgfGameBuilder {
   // Where and why AddNode() failed. Meaningful only after it returned false.
   size_t problem_offset() const { return problem_offset_; }
   const std::string& problem() const { return problem_; }
+  // Whether the root's GM names another game than Go (a number other than
+  // 1, GM[0] included); AddNode() returned false for it and
+  // problem_offset() is the GM property. game_type() is then that number.
+  bool not_go() const { return not_go_; }
+  int game_type() const { return game_type_; }
 
  private:
   bool ReadRoot(const SgfNode& node);
@@ -131,7 +155,7 @@ class SgfGameBuilder {
   bool Fail(size_t offset, std::string what);
 
   SgfLocator* locator_;
-  bool utf8_bom_;
+  const InputCharset* charset_;
   GameRecord record_;
   TextDecoder decoder_;
   // Number of main-line nodes added so far (0 before the root).
@@ -145,6 +169,9 @@ class SgfGameBuilder {
   size_t omitted_notes_ = 0;
   size_t problem_offset_ = 0;
   std::string problem_;
+  bool not_go_ = false;
+  // The root's GM when not_go_, else 1.
+  int game_type_ = 1;
 };
 
 }  // namespace qipu::rules::sgf_internal

@@ -10,6 +10,7 @@
 #include "rules/sgf_reader.h"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,11 +18,13 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "rules/sgf_node.h"
+#include "rules/utf16.h"
 
 namespace qipu::rules {
 namespace {
 
 using sgf_internal::Excerpt;
+using sgf_internal::InputCharset;
 using sgf_internal::SgfGameBuilder;
 using sgf_internal::SgfLocator;
 using sgf_internal::SgfNode;
@@ -48,7 +51,16 @@ enum class Prev { kOpen, kNode, kClose };
 
 class Reader {
  public:
-  explicit Reader(absl::string_view data) : data_(data), locator_(data) {}
+  // Reads `data`. When `source` is not null, `data` is its UTF-8 text
+  // (decoded from UTF-16 as `utf16_note` says): places are mapped back to
+  // it and every game carries the note.
+  Reader(absl::string_view data, const Utf16Text* source,
+         std::optional<RecordNote> utf16_note)
+      : data_(data),
+        locator_(data, source),
+        utf16_note_(std::move(utf16_note)) {
+    if (utf16_note_.has_value()) charset_.utf16 = utf16_note_->charset;
+  }
 
   SgfCollection Run() &&;
 
@@ -75,7 +87,9 @@ class Reader {
   absl::string_view data_;
   SgfLocator locator_;
   size_t pos_ = 0;
-  bool utf8_bom_ = false;
+  InputCharset charset_;
+  // The note every game of a UTF-16 input carries.
+  std::optional<RecordNote> utf16_note_;
   // Notes for the next game (text skipped before it).
   std::vector<RecordNote> pending_notes_;
   // Whether the last game tree read is in out_.games (no error).
@@ -147,7 +161,8 @@ void Reader::NoteJunk(size_t from, size_t to) {
   RecordNote what{.kind = NoteKind::kTextSkipped,
                   .value = Excerpt(data_.substr(first, last - first)),
                   .where = locator_.Place(first),
-                  .count = static_cast<int64_t>(last - first)};
+                  .count = static_cast<int64_t>(locator_.InputOffset(last) -
+                                                locator_.InputOffset(first))};
   if (last_game_ok_) {
     out_.games.back().notes.push_back(std::move(what));
   } else {
@@ -156,7 +171,8 @@ void Reader::NoteJunk(size_t from, size_t to) {
 }
 
 void Reader::ReadGame(size_t start, bool implicit, int game_number) {
-  SgfGameBuilder builder(&locator_, start, game_number, utf8_bom_);
+  SgfGameBuilder builder(&locator_, start, game_number, &charset_);
+  if (utf16_note_.has_value()) builder.AddNote(*utf16_note_);
   for (RecordNote& note : pending_notes_) builder.AddNote(std::move(note));
   pending_notes_.clear();
   if (implicit) {
@@ -175,14 +191,23 @@ void Reader::ReadGame(size_t start, bool implicit, int game_number) {
 
   // Records the error; the caller then resumes with SkipGame().
   auto fail = [&](size_t offset, std::string reason) {
-    out_.errors.push_back(SgfError{game_number, offset, std::move(reason)});
+    out_.errors.push_back(
+        SgfError{game_number, locator_.InputOffset(offset), std::move(reason)});
   };
-  // Hands the pending main-line node to the builder.
+  // Hands the pending main-line node to the builder. False when the game
+  // cannot be read (an error) or is not Go (skipped); either way the caller
+  // resumes with SkipGame().
   auto flush = [&]() {
     if (!in_node) return true;
     in_node = false;
     if (builder.AddNode(node)) return true;
-    fail(builder.problem_offset(), builder.problem());
+    if (builder.not_go()) {
+      out_.skipped.push_back(
+          SgfSkippedGame{game_number, locator_.InputOffset(start),
+                         builder.game_type(), builder.problem()});
+    } else {
+      fail(builder.problem_offset(), builder.problem());
+    }
     return false;
   };
 
@@ -332,15 +357,8 @@ void Reader::ReadGame(size_t start, bool implicit, int game_number) {
 SgfCollection Reader::Run() && {
   size_t from = 0;
   if (data_.substr(0, 3) == "\xEF\xBB\xBF") {
-    utf8_bom_ = true;
+    charset_.utf8_bom = true;
     from = 3;
-  } else if (data_.substr(0, 2) == "\xFF\xFE" ||
-             data_.substr(0, 2) == "\xFE\xFF") {
-    out_.errors.push_back(SgfError{
-        1, 0,
-        "the input is UTF-16 (byte order mark at byte 0); SGF files are read "
-        "as 8-bit text: convert it to UTF-8 first"});
-    return std::move(out_);
   }
   int game_number = 0;
   while (true) {
@@ -355,10 +373,10 @@ SgfCollection Reader::Run() && {
     size_t first = from;
     while (first < data_.size() && IsFiller(data_[first])) ++first;
     out_.errors.push_back(SgfError{
-        1, first,
+        0, locator_.InputOffset(first),
         first == data_.size()
-            ? std::string("the input holds no SGF game tree: it is empty or "
-                          "blank")
+            ? std::string("not an SGF file: the input is empty or blank, it "
+                          "holds no SGF game tree")
             : absl::StrCat("no SGF game tree in the input: expected '(;' "
                            "but found '",
                            Excerpt(data_.substr(first)), "' at ",
@@ -371,6 +389,50 @@ SgfCollection Reader::Run() && {
 
 }  // namespace
 
-SgfCollection ReadSgf(absl::string_view data) { return Reader(data).Run(); }
+SgfCollection ReadSgf(absl::string_view data) {
+  if (data.substr(0, 4) == absl::string_view("\xFF\xFE\0\0", 4) ||
+      data.substr(0, 4) == absl::string_view("\0\0\xFE\xFF", 4)) {
+    SgfCollection out;
+    out.errors.push_back(SgfError{
+        0, 0,
+        "the input is UTF-32 (byte order mark at byte 0), which qipu does "
+        "not read: convert it to UTF-8 or UTF-16"});
+    return out;
+  }
+  const std::optional<Utf16Detection> utf16 = DetectUtf16(data);
+  if (!utf16.has_value()) return Reader(data, nullptr, std::nullopt).Run();
+  const char* const name = Utf16OrderName(utf16->order);
+  std::string told;
+  switch (utf16->evidence) {
+    case Utf16Evidence::kByteOrderMark:
+      told = "byte order mark";
+      break;
+    case Utf16Evidence::kCharset:
+      told = absl::StrCat("CA[", utf16->charset, "]");
+      break;
+    case Utf16Evidence::kZeroBytes:
+      told = "zero bytes";
+      break;
+  }
+  size_t error_offset = 0;
+  absl::StatusOr<Utf16Text> text =
+      Utf16Text::Decode(data, utf16->order, utf16->bom_bytes, &error_offset);
+  if (!text.ok()) {
+    SgfCollection out;
+    out.errors.push_back(SgfError{
+        0, error_offset,
+        absl::StrCat("the input is ", name, " (told by ",
+                     utf16->evidence == Utf16Evidence::kCharset
+                         ? told
+                         : absl::StrCat("its ", told),
+                     ") but does not decode: ", text.status().message())});
+    return out;
+  }
+  return Reader(text->utf8(), &*text,
+                RecordNote{.kind = NoteKind::kUtf16Decoded,
+                           .value = told,
+                           .charset = name})
+      .Run();
+}
 
 }  // namespace qipu::rules

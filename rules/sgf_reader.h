@@ -14,6 +14,13 @@
 //     (AddBlack = AB, PlayerBlack = PB); "tt" as a pass on boards <= 19.
 //   - Text converted to UTF-8 from the root's CA charset (charset.h); no CA
 //     means UTF-8 (noted); invalid bytes become U+FFFD (noted).
+//   - UTF-16 files, little- or big-endian, told by a byte order mark, a
+//     CA[UTF-16...] written in UTF-16, or their zero bytes (utf16.h): decoded
+//     to UTF-8 first (noted in every game); places in notes and errors are
+//     still bytes of the file. Malformed UTF-16 is an error about the whole
+//     input (game 0) naming the byte; so is UTF-32.
+//   - Games of other games than Go (GM[2], GM[19], ...) in a collection are
+//     skipped (SgfCollection::skipped), not errors; the Go games are read.
 //   - A file or game that starts with ';' instead of '(' (noted).
 //   - A property repeated within a node: the first is kept (noted).
 //   - Fox komi: an integer KM with |KM| >= 100 is KM/100, read as stones
@@ -21,7 +28,7 @@
 //     KM[650] = 6.5; noted). KM[0] is komi 0.
 //   - Unreadable HA, KM or PL values are ignored (noted); they do not move
 //     stones. Anything that would misplace stones is an error: a bad SZ, a
-//     bad point in B/W/AB/AW/AE, broken structure, GM other than 1.
+//     bad point in B/W/AB/AW/AE, broken structure.
 //   - Text before the first game, or between games, is skipped (noted in
 //     the game before or after it).
 //   - RE is kept as written (trimmed), never rescored.
@@ -40,9 +47,11 @@
 
 namespace qipu::rules {
 
-// Why one game of a file could not be read.
+// Why one game of a file (or the whole file) could not be read.
 struct SgfError {
-  // 1-based number of the game tree within the file.
+  // 1-based number of the game tree within the file; 0 when the input as a
+  // whole cannot be read (no game tree at all, malformed UTF-16, UTF-32):
+  // then it is the only error and there are no games.
   int game_number = 1;
   // Byte offset into the input where the problem is.
   size_t byte_offset = 0;
@@ -50,22 +59,37 @@ struct SgfError {
   std::string reason;
 };
 
+// A game tree of another game than Go, skipped whole.
+struct SgfSkippedGame {
+  // 1-based number of the game tree within the file.
+  int game_number = 1;
+  // Byte offset into the input of the game's '(' (or first ';').
+  size_t byte_offset = 0;
+  // The game type its root's GM names (never 1).
+  int game_type = 0;
+  // "GM[19] at byte 63 (line 2, column 3): not a game of Go (Go is GM[1])".
+  std::string reason;
+};
+
 // The games of one SGF file.
 struct SgfCollection {
   // The games read, in file order. Their game_number fields leave gaps
-  // where a game had an error.
+  // where a game had an error or was skipped.
   std::vector<GameRecord> games;
-  // One entry per game that could not be read, in file order. An input
-  // with no game tree at all gives one error for game 1.
+  // One entry per game that could not be read, in file order; or one
+  // entry for game 0 when the input as a whole cannot be read.
   std::vector<SgfError> errors;
+  // One entry per game of another game than Go, in file order.
+  std::vector<SgfSkippedGame> skipped;
 };
 
 // Reads every game tree of an SGF file (the main line of each). Never
 // crashes, throws or recurses; memory is linear in the input. A game with an
-// error is reported in `errors` (byte offset of the problem and a reason)
-// and the other games are still returned when the syntax allows
-// resynchronising at the next top-level '('. `data` is only read during the
-// call. Thread-safe (no shared state).
+// error is reported in `errors` (byte offset of the problem and a reason),
+// a game that is not Go in `skipped`, and the other games are still
+// returned when the syntax allows resynchronising at the next top-level
+// '('. Every game is in exactly one of games, errors and skipped. `data` is
+// only read during the call. Thread-safe (no shared state).
 SgfCollection ReadSgf(absl::string_view data);
 
 }  // namespace qipu::rules

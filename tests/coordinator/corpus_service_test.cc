@@ -1,6 +1,8 @@
 // CorpusService (coordinator/corpus_service.h) on a real Coordinator on
 // 127.0.0.1, and the `qipu import` / `qipu export` commands against it and
-// against a database opened in-process (exit status, JSON summary).
+// against a database opened in-process (exit status, JSON summary; the
+// text summary's normalisations and skipped games for the inputs of issue
+// 16).
 #include "coordinator/corpus_service.h"
 
 #include <sys/wait.h>
@@ -195,6 +197,69 @@ TEST(QipuCommand, ImportExportLocallyAndThroughTheServer) {
   EXPECT_EQ(
       Qipu("import --server 127.0.0.1:1 --timeout 2 " + tmp.Sub("in")).status,
       1);
+}
+
+// Issue 16: `qipu import` of the inputs under tests/rules/sgf_corpus says
+// what it normalised (plain winners with other reasons, UTF-16) and which
+// games it skipped (not Go, with their place), locally and through a
+// server alike.
+TEST(QipuCommand, ImportSummarySaysWhatWasNormalisedAndSkipped) {
+  TempDir tmp;
+  const auto corpus = [](const char* name) {
+    return absl::StrCat(QIPU_SOURCE_DIR, "/tests/rules/sgf_corpus/", name);
+  };
+  const std::string files = absl::StrCat(
+      corpus("results_nonstandard.sgf"), " ", corpus("mixed_games.sgf"), " ",
+      corpus("unicode_utf16le_bom.sgf"), " ", corpus("utf16le_truncated.sgf"));
+  auto c = StartCoordinator(tmp.Sub("served"));
+  ASSERT_NE(c, nullptr);
+  for (const std::string& target :
+       {"--db " + tmp.Sub("db"), "--server " + c->address()}) {
+    SCOPED_TRACE(target);
+    const CommandRun r = Qipu("import " + target + " " + files);
+    EXPECT_EQ(r.status, 0);
+    const std::string& t = r.out;
+    for (const char* line : {
+             "files 4  games 16  imported 14  duplicates 0  rejected 0  "
+             "skipped 2  errors 1",
+             "         1  RE[W+Illegal] read as a win for White by an illegal "
+             "move (not an SGF result reason)\n",
+             // One in results_nonstandard.sgf, one in the UTF-16 file.
+             "         2  RE[B+Illegal] read as a win for Black by an illegal "
+             "move (not an SGF result reason)\n",
+             "         1  RE[W+J] read as a win for White, reason 'J' kept as "
+             "written (not an SGF result reason)\n",
+             "         1  RE[B+AW] read as a win for Black, reason 'AW' kept "
+             "as "
+             "written (not an SGF result reason)\n",
+             "         1  RE[W] read as a win for White, no reason given\n",
+             "         1  RE[B] read as a win for Black, no reason given\n",
+             "         2  the file is UTF-16LE (told by its byte order mark): "
+             "decoded to UTF-8 before reading\n",
+         }) {
+      EXPECT_TRUE(absl::StrContains(t, line)) << line << "\n" << t;
+    }
+    const std::string skipped = absl::StrCat(
+        "skipped (not Go):\n  ", corpus("mixed_games.sgf"),
+        ": game 2, byte 39: GM[19] at byte 41 (line 2, column 3): not a game "
+        "of Go (Go is GM[1])\n  ",
+        corpus("mixed_games.sgf"), ": game 4, byte ");
+    EXPECT_TRUE(absl::StrContains(t, skipped)) << t;
+    EXPECT_TRUE(absl::StrContains(
+        t, absl::StrCat("errors:\n  ", corpus("utf16le_truncated.sgf"),
+                        ": the input is UTF-16LE")))
+        << t;
+    const nlohmann::json j =
+        Json(Qipu("import " + target + " " + files + " --json"));
+    EXPECT_EQ(j["duplicates"], 14);
+    EXPECT_EQ(j["skipped"], 2);
+    ASSERT_EQ(j["skipped_games"].size(), 2u);
+    EXPECT_EQ(j["skipped_games"][0]["game"], 2);
+    EXPECT_EQ(j["skipped_games"][0]["byte_offset"], 39);
+    EXPECT_EQ(j["skipped_games"][1]["game"], 4);
+    EXPECT_EQ(j["normalised"]["RE[W] read as a win for White, no reason given"],
+              1);
+  }
 }
 
 }  // namespace

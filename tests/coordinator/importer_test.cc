@@ -246,7 +246,7 @@ TEST(Importer, EveryMalformedInputIsOneCleanErrorRow) {
   const ImportSummary s = db.Import(
       {in, path("l_bad.jsonl"), tmp.Sub("empty_folder"), tmp.Sub("missing")});
 
-  EXPECT_EQ(s.imported + s.duplicates + s.rejected, s.games);
+  EXPECT_EQ(s.imported + s.duplicates + s.rejected + s.skipped.size(), s.games);
   for (const auto& e : s.errors) {
     EXPECT_FALSE(e.file().empty());
     EXPECT_FALSE(e.reason().empty()) << e.file();
@@ -256,12 +256,17 @@ TEST(Importer, EveryMalformedInputIsOneCleanErrorRow) {
     EXPECT_EQ(rows.size(), 1u) << file;
     return rows.empty() ? qipu::v1::ImportError() : rows[0];
   };
-  for (const char* f : {"a_empty.sgf", "b_junk.sgf", "k_utf16.sgf"}) {
+  for (const char* f : {"a_empty.sgf", "b_junk.sgf"}) {
     const auto e = one(path(f));
     EXPECT_EQ(e.game(), 0u) << f;
     EXPECT_TRUE(absl::StrContains(e.reason(), "not an SGF file")) << e.reason();
   }
-  auto e = one(path("c_truncated.sgf"));
+  // UTF-16 is read (import_inputs_test.cc): this file is a truncated game.
+  auto e = one(path("k_utf16.sgf"));
+  EXPECT_EQ(e.game(), 1u);
+  EXPECT_EQ(e.byte_offset(), 6u);
+  EXPECT_TRUE(absl::StrContains(e.reason(), "truncated")) << e.reason();
+  e = one(path("c_truncated.sgf"));
   EXPECT_EQ(e.game(), 1u);
   EXPECT_GT(e.byte_offset(), 20u);
   EXPECT_TRUE(absl::StrContains(e.reason(), "has no closing ']'"))
@@ -279,8 +284,13 @@ TEST(Importer, EveryMalformedInputIsOneCleanErrorRow) {
   EXPECT_EQ(
       s.normalised.at("CA[klingon] is not a known charset: text read as UTF-8"),
       1u);
-  e = one(path("h_not_go.sgf"));
-  EXPECT_TRUE(absl::StrContains(e.reason(), "not a game of Go")) << e.reason();
+  // Not Go: skipped, not an error.
+  EXPECT_TRUE(RowsOf(s, path("h_not_go.sgf")).empty());
+  ASSERT_EQ(s.skipped.size(), 1u);
+  EXPECT_EQ(s.skipped[0].file(), path("h_not_go.sgf"));
+  EXPECT_EQ(s.skipped[0].game(), 1u);
+  EXPECT_TRUE(absl::StrContains(s.skipped[0].reason(), "not a game of Go"))
+      << s.skipped[0].reason();
   e = one(path("i_collection.sgf"));
   EXPECT_EQ(e.game(), 2u);
   EXPECT_TRUE(absl::StrContains(e.reason(), "'zz' is off the 9x9 board"))

@@ -7,6 +7,10 @@
 //    the result they record (JSON and text); a collection gives one report
 //    per game; an illegal move is reported with its number and reason;
 //    --rules overrides the record's rules; an unreadable file is an error.
+//    Issue 16: a collection mixing Go with other games reports each other
+//    game as skipped in its place; UTF-16 files are read (noted); a result
+//    with a plain winner and a reason SGF does not define is reported as
+//    written; malformed UTF-16 is an error naming the byte.
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -176,6 +180,87 @@ TEST(OpsReplay, ReplaysGamesToTheirRecordedResultsAndNamesIllegalMoves) {
   EXPECT_EQ(missing.status, 1);
   EXPECT_TRUE(absl::StrContains(missing.err, "qipu replay: ")) << missing.err;
   EXPECT_TRUE(absl::StrContains(missing.err, "nowhere.sgf")) << missing.err;
+}
+
+// The issue 16 inputs (tests/rules/sgf_corpus).
+std::string SgfCorpus(const std::string& name) {
+  return absl::StrCat(QIPU_SOURCE_DIR, "/tests/rules/sgf_corpus/", name);
+}
+
+TEST(OpsReplay, SkipsOtherGamesInTheirPlaceAndReadsUtf16) {
+  TempDir tmp;
+  ASSERT_FALSE(tmp.path().empty());
+  // Go, GM[19], Go, GM[3]: four lines in file order, exit 0.
+  const Ran mixed = RunQipu(tmp.path(), "mixed",
+                            {"replay", SgfCorpus("mixed_games.sgf"), "--json"});
+  ASSERT_EQ(mixed.status, 0) << mixed.err;
+  const std::vector<nlohmann::json> lines = JsonLines(mixed.out);
+  ASSERT_EQ(lines.size(), 4u) << mixed.out;
+  for (int g = 0; g < 4; ++g) EXPECT_EQ(lines[g]["game"], g + 1) << mixed.out;
+  EXPECT_EQ(lines[0]["legal"], true);
+  EXPECT_EQ(lines[1]["skipped"], true);
+  EXPECT_EQ(lines[1]["byte_offset"], 39);
+  EXPECT_EQ(lines[1]["reason"],
+            "GM[19] at byte 41 (line 2, column 3): not a game of Go (Go is "
+            "GM[1])");
+  EXPECT_EQ(lines[2]["legal"], true);
+  EXPECT_EQ(lines[3]["skipped"], true);
+  const Ran mixed_text = RunQipu(tmp.path(), "mixed-text",
+                                 {"replay", SgfCorpus("mixed_games.sgf")});
+  ASSERT_EQ(mixed_text.status, 0) << mixed_text.err;
+  const size_t skipped = mixed_text.out.find(
+      "game 2: skipped (byte 39): GM[19] at byte 41 (line 2, column 3): not a "
+      "game of Go (Go is GM[1])\n");
+  ASSERT_NE(skipped, std::string::npos) << mixed_text.out;
+  EXPECT_LT(mixed_text.out.find("game 1: 2 moves, legal"), skipped);
+  EXPECT_GT(mixed_text.out.find("game 3: 1 moves, legal"), skipped);
+
+  // A UTF-16 file: the same games as its UTF-8 twin, the decoding noted.
+  const Ran utf8 = RunQipu(tmp.path(), "utf8",
+                           {"replay", SgfCorpus("unicode_utf8.sgf"), "--json"});
+  const Ran utf16 =
+      RunQipu(tmp.path(), "utf16",
+              {"replay", SgfCorpus("unicode_utf16be_bom.sgf"), "--json"});
+  ASSERT_EQ(utf8.status, 0) << utf8.err;
+  ASSERT_EQ(utf16.status, 0) << utf16.err;
+  const std::vector<nlohmann::json> a = JsonLines(utf8.out);
+  const std::vector<nlohmann::json> b = JsonLines(utf16.out);
+  ASSERT_EQ(a.size(), 2u) << utf8.out;
+  ASSERT_EQ(b.size(), 2u) << utf16.out;
+  for (size_t g = 0; g < 2; ++g) {
+    for (const char* key : {"moves", "legal", "area_result", "record_result"}) {
+      EXPECT_EQ(a[g][key], b[g][key]) << key;
+    }
+    EXPECT_EQ(b[g]["notes"][0],
+              "the file is UTF-16BE (told by its byte order mark): decoded to "
+              "UTF-8 before reading")
+        << utf16.out;
+  }
+  EXPECT_EQ(b[1]["record_result"], "B+Illegal");
+
+  // A plain winner with another reason is reported as written.
+  const Ran results =
+      RunQipu(tmp.path(), "results",
+              {"replay", SgfCorpus("results_nonstandard.sgf"), "--json"});
+  ASSERT_EQ(results.status, 0) << results.err;
+  const std::vector<nlohmann::json> r = JsonLines(results.out);
+  ASSERT_EQ(r.size(), 10u) << results.out;
+  EXPECT_EQ(r[0]["record_result"], "W+Illegal");
+  EXPECT_EQ(r[2]["record_result"], "W+J");
+  EXPECT_EQ(r[3]["record_result"], "W");
+  EXPECT_EQ(r[5]["record_result"], "B+AW");
+  EXPECT_EQ(r[9]["record_result"], "garbage");
+
+  // Malformed UTF-16: exit 1, one error about the file naming the byte.
+  const Ran cut = RunQipu(tmp.path(), "cut",
+                          {"replay", SgfCorpus("utf16le_truncated.sgf")});
+  EXPECT_EQ(cut.status, 1);
+  EXPECT_TRUE(cut.out.empty()) << cut.out;
+  EXPECT_TRUE(absl::StrContains(
+      cut.err,
+      "utf16le_truncated.sgf: byte 100: the input is UTF-16LE (told by its "
+      "byte order mark) but does not decode"))
+      << cut.err;
 }
 
 }  // namespace

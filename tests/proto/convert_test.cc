@@ -151,7 +151,8 @@ TEST(Convert, GameEnumsMapByName) {
        rules::EndReason::kResign, rules::EndReason::kTime,
        rules::EndReason::kForfeit, rules::EndReason::kCycle,
        rules::EndReason::kMoveLimit, rules::EndReason::kUnknown,
-       rules::EndReason::kVoid},
+       rules::EndReason::kVoid, rules::EndReason::kIllegal,
+       rules::EndReason::kOther},
       qipu::v1::EndReason_descriptor(), EndReasonToProto, EndReasonFromProto,
       [](rules::EndReason r) {
         return r == rules::EndReason::kNotOver

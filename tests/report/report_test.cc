@@ -187,6 +187,27 @@ TEST(ImportReport, SummaryJsonAndText) {
   EXPECT_LT(t.find("result"), t.find("komi"));  // by count
   EXPECT_NE(t.find("  a.sgf: game 2, move 7: occupied\n"), std::string::npos);
   EXPECT_NE(t.find("... 1 more (--json lists them all)"), std::string::npos);
+  EXPECT_EQ(t.find("skipped"), std::string::npos);  // none skipped
+  EXPECT_EQ(j["skipped"], 0);
+
+  // A game of another game than Go: counted and listed apart.
+  qipu::v1::ImportError k;
+  k.set_file("b.sgf");
+  k.set_game(2);
+  k.set_byte_offset(39);
+  k.set_reason("GM[19] at byte 41 (line 2, column 3): not a game of Go");
+  s.skipped.push_back(k);
+  const nlohmann::ordered_json j2 = ImportJson(s);
+  EXPECT_EQ(j2["skipped"], 1);
+  EXPECT_EQ(j2["skipped_games"][0]["byte_offset"], 39);
+  const std::string t2 = ImportText(s, 1);
+  EXPECT_NE(t2.find("rejected 1  skipped 1  errors 2"), std::string::npos)
+      << t2;
+  EXPECT_NE(t2.find("skipped (not Go):\n  b.sgf: game 2, byte 39: GM[19] at "
+                    "byte 41"),
+            std::string::npos)
+      << t2;
+  EXPECT_LT(t2.find("skipped (not Go):"), t2.find("errors:"));
 }
 
 TEST(JobReport, JsonAndTable) {

@@ -43,6 +43,33 @@ std::vector<Golden> Goldens() {
        "CA[klingon] at byte 95 (line 2, column 7) is not a known charset: "
        "text read as UTF-8",
        "CA[klingon] is not a known charset: text read as UTF-8"},
+      {{.kind = K::kUtf16Decoded,
+        .value = "byte order mark",
+        .charset = "UTF-16LE"},
+       "the file is UTF-16LE (told by its byte order mark): decoded to UTF-8 "
+       "before reading",
+       "the file is UTF-16LE (told by its byte order mark): decoded to UTF-8 "
+       "before reading"},
+      {{.kind = K::kUtf16Decoded, .value = "zero bytes", .charset = "UTF-16BE"},
+       "the file is UTF-16BE (told by its zero bytes): decoded to UTF-8 "
+       "before reading",
+       "the file is UTF-16BE (told by its zero bytes): decoded to UTF-8 "
+       "before reading"},
+      {{.kind = K::kUtf16Decoded, .value = "CA[utf-16]", .charset = "UTF-16LE"},
+       "the file is UTF-16LE (told by CA[utf-16]): decoded to UTF-8 before "
+       "reading",
+       "the file is UTF-16LE (told by CA[utf-16]): decoded to UTF-8 before "
+       "reading"},
+      {{.kind = K::kCharsetOverriddenByUtf16,
+        .value = "GB2312",
+        .charset = "UTF-16BE"},
+       "CA[GB2312] ignored: the file is UTF-16BE, decoded to UTF-8",
+       "CA[GB2312] ignored: the file is UTF-16BE, decoded to UTF-8"},
+      {{.kind = K::kWideCharsetIn8BitFile, .value = "UTF-16LE", .where = kAt},
+       "CA[UTF-16LE] at byte 95 (line 2, column 7) names a 16- or 32-bit "
+       "charset but the file is 8-bit text: text read as UTF-8",
+       "CA[UTF-16LE] names a 16- or 32-bit charset but the file is 8-bit "
+       "text: text read as UTF-8"},
       {{.kind = K::kGameTypeNotNumber, .value = "one", .where = kAt},
        "GM[one] at byte 95 (line 2, column 7) is not a number: read as Go "
        "(GM[1])",
@@ -185,6 +212,24 @@ std::vector<Golden> Goldens() {
       {{.kind = K::kFoxResultInStones, .value = "B+0.75", .read = "B+1.5"},
        "RE[B+0.75] read as B+1.5 (Fox: margin in stones)",
        "RE[B+0.75] read as B+1.5 (Fox: margin in stones)"},
+      {{.kind = K::kResultIllegalMove,
+        .value = "W+Illegal",
+        .winner = Winner::kWhite},
+       "RE[W+Illegal] read as a win for White by an illegal move (not an SGF "
+       "result reason)",
+       "RE[W+Illegal] read as a win for White by an illegal move (not an SGF "
+       "result reason)"},
+      {{.kind = K::kResultOtherReason,
+        .value = "B+AW",
+        .read = "AW",
+        .winner = Winner::kBlack},
+       "RE[B+AW] read as a win for Black, reason 'AW' kept as written (not "
+       "an SGF result reason)",
+       "RE[B+AW] read as a win for Black, reason 'AW' kept as written (not "
+       "an SGF result reason)"},
+      {{.kind = K::kResultOtherReason, .value = "W", .winner = Winner::kWhite},
+       "RE[W] read as a win for White, no reason given",
+       "RE[W] read as a win for White, no reason given"},
   };
 }
 
@@ -197,7 +242,7 @@ TEST(RecordNote, EveryKindRendersTheStoredWording) {
     EXPECT_EQ(NoteKindText(g.note), g.kind);
   }
   EXPECT_EQ(kinds.size(),
-            static_cast<size_t>(NoteKind::kFoxResultInStones) + 1);
+            static_cast<size_t>(NoteKind::kResultOtherReason) + 1);
 }
 
 // The reader's notes of `sgf` (one game expected).

@@ -132,9 +132,81 @@ TEST(Result, ParsesMessyValues) {
   }
 }
 
+// Issue 16: a result that names the winner keeps it, whatever the reason
+// says; the reason is kept as written.
+TEST(Result, KeepsAPlainWinnerWithAReasonSgfDoesNotDefine) {
+  struct Case {
+    const char* re;
+    Winner winner;
+    EndReason reason;
+    // *other_reason after parsing.
+    const char* text;
+  };
+  const std::vector<Case> cases = {
+      {"W+Illegal", Winner::kWhite, EndReason::kIllegal, ""},
+      {"B+Illegal", Winner::kBlack, EndReason::kIllegal, ""},
+      {"b+illegal", Winner::kBlack, EndReason::kIllegal, ""},
+      {"W+Illegal move", Winner::kWhite, EndReason::kIllegal, ""},
+      {"W+J", Winner::kWhite, EndReason::kOther, "J"},
+      {"B+AW", Winner::kBlack, EndReason::kOther, "AW"},
+      {"W+ Adjudicated ", Winner::kWhite, EndReason::kOther, "Adjudicated"},
+      {"B+abc", Winner::kBlack, EndReason::kOther, "abc"},
+      {"B+R+T", Winner::kBlack, EndReason::kOther, "R+T"},
+      {"B+3.5 points", Winner::kBlack, EndReason::kOther, "3.5 points"},
+      {"W", Winner::kWhite, EndReason::kOther, ""},
+      {"B", Winner::kBlack, EndReason::kOther, ""},
+      {" w ", Winner::kWhite, EndReason::kOther, ""},
+      // The standard reasons, for contrast: no text.
+      {"W+R", Winner::kWhite, EndReason::kResign, ""},
+      {"B+T", Winner::kBlack, EndReason::kTime, ""},
+      {"W+F", Winner::kWhite, EndReason::kForfeit, ""},
+      {"B+ R", Winner::kBlack, EndReason::kResign, ""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.re);
+    std::string text = "stale";
+    auto r = ParseSgfResult(c.re, &text);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->winner, c.winner);
+    EXPECT_EQ(r->reason, c.reason);
+    EXPECT_EQ(r->margin, 0);
+    EXPECT_EQ(text, c.text);
+    EXPECT_EQ(IsNonStandardSgfReason(r->reason),
+              c.reason == EndReason::kIllegal || c.reason == EndReason::kOther);
+    // Written back, it reads the same.
+    std::string again;
+    auto back = ParseSgfResult(ResultToSgf(*r, text), &again);
+    ASSERT_TRUE(back.ok()) << ResultToSgf(*r, text);
+    EXPECT_EQ(*back, *r);
+    EXPECT_EQ(again, text);
+  }
+  EXPECT_EQ(ResultToSgf({Winner::kWhite, EndReason::kIllegal, 0}), "W+Illegal");
+  EXPECT_EQ(ResultToSgf({Winner::kBlack, EndReason::kOther, 0}, "AW"), "B+AW");
+  EXPECT_EQ(ResultToSgf({Winner::kWhite, EndReason::kOther, 0}), "W");
+  EXPECT_EQ(ResultInStones({Winner::kWhite, EndReason::kIllegal, 0}),
+            "White wins by an illegal move");
+  EXPECT_EQ(ResultInStones({Winner::kBlack, EndReason::kOther, 0}),
+            "Black wins");
+  // Only results that name no winner stay unknown (or are errors).
+  for (const char* re : {"?", "", "  ", "unknown"}) {
+    auto r = ParseSgfResult(re);
+    ASSERT_TRUE(r.ok()) << re;
+    EXPECT_EQ(r->winner, Winner::kNone) << re;
+    EXPECT_EQ(r->reason, EndReason::kUnknown) << re;
+  }
+  auto v = ParseSgfResult("Void");
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->reason, EndReason::kVoid);
+  for (const char* re : {"garbage", "Black", "X+3", "+3.5"}) {
+    EXPECT_FALSE(ParseSgfResult(re).ok()) << re;
+  }
+}
+
 TEST(Result, RejectsWhatItCannotRead) {
-  for (const char* re : {"X+3", "B-3", "B+abc", "B+-3", "B+nan", "B+inf",
-                         "W+1e9", "Black", "+3.5", "B3.5", "B+R+T"}) {
+  // Values that name no winner, and numbers that are no margin (which
+  // contradict the winner they follow).
+  for (const char* re : {"X+3", "B-3", "B+-3", "B+nan", "B+inf", "W+1e9",
+                         "Black", "+3.5", "B3.5", "garbage", "Void?"}) {
     auto r = ParseSgfResult(re);
     ASSERT_FALSE(r.ok()) << re;
     EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
@@ -184,6 +256,8 @@ TEST(Result, Names) {
       {EndReason::kMoveLimit, "move-limit"},
       {EndReason::kUnknown, "unknown"},
       {EndReason::kVoid, "void"},
+      {EndReason::kIllegal, "illegal"},
+      {EndReason::kOther, "other"},
   };
   for (const auto& [r, name] : reasons) EXPECT_STREQ(EndReasonName(r), name);
 }

@@ -1,7 +1,9 @@
 // Fuzz target for the SGF reader and writer. For any bytes: ReadSgf()
-// returns (no crash, no sanitizer report, no hang) at least one game or one
-// error; every error has an offset inside the input and a reason; every
-// game is well formed (size, points on the board, valid UTF-8 text) and
+// returns (no crash, no sanitizer report, no hang) at least one game, one
+// error or one skipped game (not Go); every error and skipped game has an
+// offset inside the input and a reason; an error about the whole input
+// (game 0, e.g. malformed UTF-16) is the only outcome; every game is well
+// formed (size, points on the board, valid UTF-8 text) and
 // survives WriteSgf() + ReadSgf() unchanged. A broken property abort()s.
 //
 // Built two ways (tests/rules/CMakeLists.txt): with clang as the libFuzzer
@@ -91,14 +93,24 @@ bool SameGame(const GameRecord& a, const GameRecord& b) {
 // Runs every check on one input.
 void FuzzOne(absl::string_view input) {
   const SgfCollection c = ReadSgf(input);
-  Check(!c.games.empty() || !c.errors.empty(), "neither games nor errors",
-        input);
+  Check(!c.games.empty() || !c.errors.empty() || !c.skipped.empty(),
+        "neither games nor errors nor skipped games", input);
   int last_number = 0;
   for (const SgfError& e : c.errors) {
     Check(e.byte_offset <= input.size(), "error offset outside the input",
           input);
     Check(!e.reason.empty(), "error without a reason", input);
-    Check(e.game_number >= 1, "error without a game number", input);
+    Check(e.game_number >= 0, "error with a negative game number", input);
+    // Game 0 is the input as a whole: then it is the only outcome.
+    Check(e.game_number != 0 ||
+              (c.errors.size() == 1 && c.games.empty() && c.skipped.empty()),
+          "an error about the whole input beside other outcomes", input);
+  }
+  for (const SgfSkippedGame& s : c.skipped) {
+    Check(s.byte_offset < input.size(), "skipped game outside the input",
+          input);
+    Check(s.game_number >= 1 && s.game_type != 1 && !s.reason.empty(),
+          "bad skipped game", input);
   }
   for (const GameRecord& g : c.games) {
     Check(g.game_number > last_number, "games out of order", input);
