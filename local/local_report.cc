@@ -103,8 +103,8 @@ std::string SummaryText(const LocalSummary& s) {
       absl::StrAppendFormat(&t,
                             "  %-26s %-21s %6d in %d games (%.1f per 10,000)\n",
                             wire::CycleClassName(row.cls()),
-                            wire::CycleOutcomeName(row.outcome()),
-                            row.cycles(), row.games(), row.per_10k());
+                            wire::CycleOutcomeName(row.outcome()), row.cycles(),
+                            row.games(), row.per_10k());
     }
   }
   t += "top openings (first move, all symmetries folded):\n";

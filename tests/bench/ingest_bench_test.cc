@@ -29,7 +29,8 @@ std::set<std::string> GameKeys(const std::string& dir) {
   EXPECT_TRUE(store.ok()) << store.status();
   if (!store.ok()) return out;
   store::Cursor it = (*store)->NewCursor((*store)->games());
-  for (it.SeekToFirst(); it.Valid(); it.Next()) out.insert(std::string(it.key()));
+  for (it.SeekToFirst(); it.Valid(); it.Next())
+    out.insert(std::string(it.key()));
   EXPECT_TRUE(it.status().ok()) << it.status();
   return out;
 }

@@ -43,9 +43,7 @@ inline absl::Status ForEachStoredGame(
           absl::StrCat("undecodable key in the games column family (",
                        key.size(), " bytes)"));
     }
-    if (absl::Status st =
-            fn(*id, it.value());
-        !st.ok()) {
+    if (absl::Status st = fn(*id, it.value()); !st.ok()) {
       return st;
     }
   }
