@@ -263,7 +263,9 @@ TEST(PositionIndex, ReadersNeverCountAnEntryTwiceDuringFlushes) {
     committed += 10;
     // Flushes by size come when the flusher thread gets to run (late on a
     // loaded machine); these come for sure, while the reader reads.
-    if (b % 8 == 7) ASSERT_TRUE((*s)->position_index().Flush().ok());
+    if (b % 8 == 7) {
+      ASSERT_TRUE((*s)->position_index().Flush().ok());
+    }
   }
   ASSERT_TRUE((*s)->position_index().Flush().ok());
   done = true;
