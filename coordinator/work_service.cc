@@ -416,7 +416,16 @@ grpc::Status WorkServiceImpl::UploadGames(
       for (; j < games.size(); ++j) {
         const int64_t slot = acks.TryReserve(games[j]->seq());
         if (slot == -2) break;
-        if (slot < 0) return false;
+        if (slot < 0) {
+          // The stream failed: the slots of this run never reach the
+          // ingestor, so fill them here (WaitFilled() waits for every
+          // reserved slot).
+          for (const int64_t s : slots) {
+            acks.Fill(s, qipu::v1::ACK_STATUS_NOT_STORED,
+                      "not stored, resend later: the stream failed", "", true);
+          }
+          return false;
+        }
         slots.push_back(slot);
       }
       if (j == i) {
