@@ -169,33 +169,13 @@ std::string NpyHeader(const NpyArray& array) {
   return out;
 }
 
-absl::Status WriteNpz(const std::string& path,
+namespace {
+
+// Writes the zip of `arrays` to the new file `tmp` (opened as `f`);
+// `path` is the final name, for messages.
+absl::Status WriteZip(File f, const std::string& tmp, const std::string& path,
                       absl::Span<const NpyArray> arrays,
                       NpzCompression compression) {
-  for (const NpyArray& a : arrays) {
-    const int element = ElementSize(a.descr);
-    uint64_t count = 1;
-    for (int64_t d : a.shape) {
-      if (d < 0) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("array ", a.name, " has a negative dimension"));
-      }
-      count *= static_cast<uint64_t>(d);
-    }
-    if (element == 0 || a.shape.empty() || count * element != a.data.size()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "array ", a.name, ": ", a.data.size(), " bytes do not make shape (",
-          absl::StrJoin(a.shape, ", "), ") of ", a.descr));
-    }
-    if (a.data.size() >= kMaxZipSize) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "array ", a.name, " has ", a.data.size(),
-          " bytes: .npz members of 4 GiB or more are not supported"));
-    }
-  }
-  const std::string tmp = path + ".tmp";
-  File f(std::fopen(tmp.c_str(), "wb"));
-  if (f == nullptr) return IoError(tmp, "cannot create");
   std::vector<MemberEntry> entries;
   uint64_t offset = 0;
   for (const NpyArray& a : arrays) {
@@ -289,6 +269,43 @@ absl::Status WriteNpz(const std::string& path,
     return IoError(tmp, "cannot write");
   }
   if (std::fclose(f.release()) != 0) return IoError(tmp, "cannot close");
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status WriteNpz(const std::string& path,
+                      absl::Span<const NpyArray> arrays,
+                      NpzCompression compression) {
+  for (const NpyArray& a : arrays) {
+    const int element = ElementSize(a.descr);
+    uint64_t count = 1;
+    for (int64_t d : a.shape) {
+      if (d < 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("array ", a.name, " has a negative dimension"));
+      }
+      count *= static_cast<uint64_t>(d);
+    }
+    if (element == 0 || a.shape.empty() || count * element != a.data.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "array ", a.name, ": ", a.data.size(), " bytes do not make shape (",
+          absl::StrJoin(a.shape, ", "), ") of ", a.descr));
+    }
+    if (a.data.size() >= kMaxZipSize) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "array ", a.name, " has ", a.data.size(),
+          " bytes: .npz members of 4 GiB or more are not supported"));
+    }
+  }
+  const std::string tmp = path + ".tmp";
+  File f(std::fopen(tmp.c_str(), "wb"));
+  if (f == nullptr) return IoError(tmp, "cannot create");
+  if (absl::Status s = WriteZip(std::move(f), tmp, path, arrays, compression);
+      !s.ok()) {
+    std::remove(tmp.c_str());
+    return s;
+  }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     return IoError(path, "cannot rename the temporary file to");
   }
