@@ -1,6 +1,5 @@
 #include "train/row_batch.h"
 
-#include <algorithm>
 
 namespace qipu::train {
 namespace {

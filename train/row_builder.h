@@ -16,6 +16,7 @@
 #ifndef QIPU_TRAIN_ROW_BUILDER_H_
 #define QIPU_TRAIN_ROW_BUILDER_H_
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
