@@ -5,6 +5,7 @@
 // the seeded sampling.
 #include "train/row_builder.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
