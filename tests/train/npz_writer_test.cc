@@ -44,7 +44,14 @@ with np.load(npz) as d:
         assert a.tobytes() == raw, name
         names.append(name)
     assert sorted(names) == sorted(d.files), (names, d.files)
+    # What a KataGo-style loader asserts.
     planes = np.unpackbits(d["binaryInputNCHWPacked"], axis=2)
+    assert planes.shape[1] == 22
+    assert planes.shape[2] == ((pos_len * pos_len + 7) // 8) * 8
+    assert d["globalInputNC"].shape[1] == 19
+    assert d["globalTargetsNC"].shape[1] == 80
+    assert d["policyTargetsNCMove"].shape[1:] == (2, pos_len * pos_len + 1)
+    assert d["valueTargetsNCHW"].shape[1:] == (5, pos_len, pos_len)
     planes = planes[:, :, :pos_len * pos_len]
     want = np.fromfile(ref + "/planes.raw", dtype=np.uint8).reshape(planes.shape)
     assert (planes == want).all(), "planes differ"
