@@ -20,7 +20,8 @@ absl::StatusOr<TrainingGame> TrainingGameFromProto(const qipu::v1::Game& game,
   if (!record.ok()) return fail(record.status());
   absl::StatusOr<rules::Rules> rules = wire::RulesFromProto(game.rules());
   if (!rules.ok()) return fail(rules.status());
-  absl::StatusOr<rules::GameResult> result = wire::ResultFromProto(game.result());
+  absl::StatusOr<rules::GameResult> result =
+      wire::ResultFromProto(game.result());
   if (!result.ok()) return fail(result.status());
   out.record = *std::move(record);
   out.rules = *rules;
@@ -49,8 +50,7 @@ absl::StatusOr<bool> GameSource::Next(TrainingGame* game) {
     cursor_.Next();
   }
   for (; cursor_.Valid(); cursor_.Next()) {
-    const std::optional<store::GameId> id =
-        store::DecodeGameKey(cursor_.key());
+    const std::optional<store::GameId> id = store::DecodeGameKey(cursor_.key());
     if (!id.has_value()) {
       return absl::DataLossError(
           absl::StrCat("undecodable key in the games column family (",

@@ -77,8 +77,8 @@ class MemberWriter {
       : f_(f), deflate_(compression == NpzCompression::kDeflate) {
     if (deflate_) {
       std::memset(&zs_, 0, sizeof(zs_));
-      ok_ = deflateInit2(&zs_, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS,
-                         8, Z_DEFAULT_STRATEGY) == Z_OK;
+      ok_ = deflateInit2(&zs_, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8,
+                         Z_DEFAULT_STRATEGY) == Z_OK;
       zs_live_ = ok_;
     }
   }
@@ -150,14 +150,13 @@ absl::Status IoError(const std::string& path, const char* what) {
 std::string NpyHeader(const NpyArray& array) {
   std::string shape = "(";
   for (size_t i = 0; i < array.shape.size(); ++i) {
-    absl::StrAppend(&shape, array.shape[i],
-                    array.shape.size() == 1 ? "," : "",
+    absl::StrAppend(&shape, array.shape[i], array.shape.size() == 1 ? "," : "",
                     i + 1 < array.shape.size() ? ", " : "");
   }
   shape += ")";
-  std::string dict = absl::StrCat("{'descr': '", array.descr,
-                                  "', 'fortran_order': False, 'shape': ",
-                                  shape, ", }");
+  std::string dict =
+      absl::StrCat("{'descr': '", array.descr,
+                   "', 'fortran_order': False, 'shape': ", shape, ", }");
   // Magic (6), version (2), header length (2), dict, spaces, '\n': a
   // multiple of 64 in all.
   const size_t unpadded = 10 + dict.size() + 1;
@@ -209,8 +208,8 @@ absl::Status WriteZip(File f, const std::string& tmp, const std::string& path,
     }
     if (writer.written() >= kMaxZipSize ||
         offset + local.size() + writer.written() >= kMaxZipSize) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(path, ": .npz files of 4 GiB or more are not supported"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ": .npz files of 4 GiB or more are not supported"));
     }
     e.crc = writer.crc();
     e.compressed = static_cast<uint32_t>(writer.written());
@@ -316,30 +315,40 @@ std::vector<NpyArray> BatchArrays(const RowBatch& batch) {
   const RowShape& s = batch.shape();
   const int64_t n = batch.rows();
   auto bytes = [](const auto& v) {
-    return absl::Span<const uint8_t>(
-        reinterpret_cast<const uint8_t*>(v.data()),
-        v.size() * sizeof(v[0]));
+    return absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(v.data()),
+                                     v.size() * sizeof(v[0]));
   };
   std::vector<NpyArray> out;
-  out.push_back({"binaryInputNCHWPacked", "|u1",
+  out.push_back({"binaryInputNCHWPacked",
+                 "|u1",
                  {n, kNumBinaryChannels, s.packed_channel_bytes()},
                  bytes(batch.packed_inputs())});
-  out.push_back({"globalInputNC", "<f4", {n, kNumGlobalInputs},
+  out.push_back({"globalInputNC",
+                 "<f4",
+                 {n, kNumGlobalInputs},
                  bytes(batch.global_inputs())});
-  out.push_back({"policyTargetsNCMove", "<i2",
+  out.push_back({"policyTargetsNCMove",
+                 "<i2",
                  {n, kNumPolicyChannels, s.policy_size()},
                  bytes(batch.policy_targets())});
-  out.push_back({"globalTargetsNC", "<f4", {n, kNumGlobalTargets},
+  out.push_back({"globalTargetsNC",
+                 "<f4",
+                 {n, kNumGlobalTargets},
                  bytes(batch.global_targets())});
-  out.push_back({"scoreDistrN", "|i1", {n, s.score_bins()},
+  out.push_back({"scoreDistrN",
+                 "|i1",
+                 {n, s.score_bins()},
                  bytes(batch.score_distribution())});
-  out.push_back({"valueTargetsNCHW", "|i1",
+  out.push_back({"valueTargetsNCHW",
+                 "|i1",
                  {n, kNumValueChannels, s.pos_len, s.pos_len},
                  bytes(batch.value_targets())});
-  out.push_back({"qipuGlobalInputNC", "<f4", {n, kNumQipuGlobalInputs},
+  out.push_back({"qipuGlobalInputNC",
+                 "<f4",
+                 {n, kNumQipuGlobalInputs},
                  bytes(batch.qipu_inputs())});
-  out.push_back({"qipuRowIdNC", "<u8", {n, kNumRowIdColumns},
-                 bytes(batch.row_ids())});
+  out.push_back(
+      {"qipuRowIdNC", "<u8", {n, kNumRowIdColumns}, bytes(batch.row_ids())});
   return out;
 }
 

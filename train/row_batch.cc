@@ -1,6 +1,5 @@
 #include "train/row_batch.h"
 
-
 namespace qipu::train {
 namespace {
 

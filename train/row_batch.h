@@ -71,9 +71,7 @@ class RowBatch {
   const std::vector<uint8_t>& packed_inputs() const { return packed_inputs_; }
   const std::vector<float>& global_inputs() const { return global_inputs_; }
   const std::vector<float>& qipu_inputs() const { return qipu_inputs_; }
-  const std::vector<int16_t>& policy_targets() const {
-    return policy_targets_;
-  }
+  const std::vector<int16_t>& policy_targets() const { return policy_targets_; }
   const std::vector<float>& global_targets() const { return global_targets_; }
   const std::vector<int8_t>& score_distribution() const {
     return score_distribution_;

@@ -69,8 +69,8 @@ absl::Status ValidateRowOptions(const RowOptions& o) {
                      ", ", kMaxPosLen, "]"));
   }
   if (o.symmetries != 1 && o.symmetries != 8) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "symmetries must be 1 or 8, not ", o.symmetries));
+    return absl::InvalidArgumentError(
+        absl::StrCat("symmetries must be 1 or 8, not ", o.symmetries));
   }
   if (o.positions_per_game < 0) {
     return absl::InvalidArgumentError(

@@ -20,9 +20,9 @@ qipu::v1::Game StoredGame(int n, rules::KoRule ko) {
   r.width = 9;
   r.height = 9;
   for (int i = 0; i < n; ++i) {
-    r.moves.push_back(rules::Move{
-        i % 2 == 0 ? rules::Color::kBlack : rules::Color::kWhite,
-        rules::At(i % 9, i / 9 * 2)});
+    r.moves.push_back(
+        rules::Move{i % 2 == 0 ? rules::Color::kBlack : rules::Color::kWhite,
+                    rules::At(i % 9, i / 9 * 2)});
   }
   qipu::v1::Game g;
   wire::RecordToGame(r, &g);
@@ -42,17 +42,16 @@ TEST(GameSource, FiltersAndResumes) {
                                           store::GameId::SelfPlay(1, 1),
                                           store::GameId::SelfPlay(2, 0)};
   for (size_t i = 0; i < ids.size(); ++i) {
-    const qipu::v1::Game g = StoredGame(
-        5 + static_cast<int>(i),
-        i == 1 ? rules::KoRule::kPositional : rules::KoRule::kSimple);
+    const qipu::v1::Game g =
+        StoredGame(5 + static_cast<int>(i), i == 1 ? rules::KoRule::kPositional
+                                                   : rules::KoRule::kSimple);
     ASSERT_TRUE((*store)
                     ->Put((*store)->games(), store::GameKey(ids[i]),
                           g.SerializeAsString())
                     .ok());
   }
   // Simple-ko games only.
-  const GameFilter simple = [](const store::GameId&,
-                               const qipu::v1::Game& g) {
+  const GameFilter simple = [](const store::GameId&, const qipu::v1::Game& g) {
     return g.rules().ko() == qipu::v1::KO_RULE_SIMPLE;
   };
   GameSource source(**store, simple);

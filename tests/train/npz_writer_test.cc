@@ -79,17 +79,16 @@ void WriteFile(const std::string& path, const void* data, size_t size) {
 // Rows of a few games: a 9x9 game and a 7x7 one, all positions.
 RowBatch SomeRows(int pos_len, int symmetries) {
   RowBatch batch(pos_len);
-  RowBuilder builder(RowOptions{.pos_len = pos_len,
-                                .symmetries = symmetries,
-                                .seed = 3});
+  RowBuilder builder(
+      RowOptions{.pos_len = pos_len, .symmetries = symmetries, .seed = 3});
   for (int size : {9, 7}) {
     TrainingGame g;
     g.record.width = size;
     g.record.height = size;
     for (int i = 0; i < 10; ++i) {
-      g.record.moves.push_back(rules::Move{
-          i % 2 == 0 ? rules::Color::kBlack : rules::Color::kWhite,
-          rules::At((i * 3) % size, (i * 5) % size)});
+      g.record.moves.push_back(
+          rules::Move{i % 2 == 0 ? rules::Color::kBlack : rules::Color::kWhite,
+                      rules::At((i * 3) % size, (i * 5) % size)});
     }
     g.rules = rules::Rules{};
     g.result = {rules::Winner::kWhite, rules::EndReason::kResign, 0};
@@ -109,8 +108,7 @@ void CheckWithNumpy(const RowBatch& batch, NpzCompression compression) {
   for (const NpyArray& a : BatchArrays(batch)) {
     absl::StrAppend(&manifest, a.name, " ", a.descr, " ",
                     absl::StrJoin(a.shape, ","), "\n");
-    WriteFile(dir.path() + "/" + a.name + ".raw", a.data.data(),
-              a.data.size());
+    WriteFile(dir.path() + "/" + a.name + ".raw", a.data.data(), a.data.size());
   }
   WriteFile(dir.path() + "/manifest.txt", manifest.data(), manifest.size());
   const RowShape& s = batch.shape();
@@ -179,8 +177,8 @@ TEST(NpzWriter, RefusesBadArraysAndUnwritablePaths) {
   test_util::TempDir dir("npz");
   const uint8_t data[5] = {};
   const NpyArray wrong{"x", "<f4", {2}, data};
-  absl::Status s = WriteNpz(dir.path() + "/x.npz", {&wrong, 1},
-                            NpzCompression::kStored);
+  absl::Status s =
+      WriteNpz(dir.path() + "/x.npz", {&wrong, 1}, NpzCompression::kStored);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("array x"), std::string::npos) << s;
   const NpyArray ok{"x", "|u1", {5}, data};

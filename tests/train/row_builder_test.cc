@@ -99,8 +99,7 @@ TEST(RowBuilder, StonesAndLibertiesFromTheSideToMove) {
       GameFrom(kLiberties, rules::Rules{}, {At(2, 2)}, Color::kWhite);
   const RowBatch b = Rows(g, RowOptions{.pos_len = 5});
   ASSERT_EQ(b.rows(), 1);
-  EXPECT_EQ(Plane(b, 0, bin::kOwnStone),
-            (Points{"2,0", "3,0", "2,1", "3,4"}));
+  EXPECT_EQ(Plane(b, 0, bin::kOwnStone), (Points{"2,0", "3,0", "2,1", "3,4"}));
   EXPECT_EQ(Plane(b, 0, bin::kOpponentStone),
             (Points{"0,0", "0,1", "1,3", "2,3", "4,4"}));
   // X (4,4) has one liberty, O (3,4) two, every other chain three or more.
@@ -217,8 +216,8 @@ TEST(RowBuilder, LastFiveMovesAndPasses) {
 }
 
 TEST(RowBuilder, HistoryStartsAfterASetup) {
-  TrainingGame g =
-      GameFrom(kEmpty5, rules::Rules{}, {At(0, 0), At(1, 1), At(2, 2), At(3, 3)});
+  TrainingGame g = GameFrom(kEmpty5, rules::Rules{},
+                            {At(0, 0), At(1, 1), At(2, 2), At(3, 3)});
   rules::SetupStep later;
   later.before_move = 2;
   later.black = {At(4, 0)};
@@ -300,9 +299,9 @@ constexpr char kFinal[] = R"(
 
 // kFinal played out: Black 10 points, White 15, komi 7.5: W+12.5.
 TrainingGame CountedGame() {
-  TrainingGame g = GameFrom(kFinal, rules::Rules{},
-                            {At(0, 0), At(4, 4), At(0, 2), At(3, 0), kPass,
-                             kPass});
+  TrainingGame g =
+      GameFrom(kFinal, rules::Rules{},
+               {At(0, 0), At(4, 4), At(0, 2), At(3, 0), kPass, kPass});
   g.result = {rules::Winner::kWhite, rules::EndReason::kScore, 12.5};
   return g;
 }
@@ -427,8 +426,7 @@ TEST(RowBuilder, HandicapGame) {
   const RowBatch b = Rows(g, RowOptions{.pos_len = 9});
   ASSERT_EQ(b.rows(), 2);
   const double white_komi = 7.5 + rules::HandicapPoints(g.rules, 2);
-  EXPECT_EQ(b.global_targets()[gtg::kSelfKomi],
-            static_cast<float>(white_komi));
+  EXPECT_EQ(b.global_targets()[gtg::kSelfKomi], static_cast<float>(white_komi));
   EXPECT_EQ(b.global_targets()[kNumGlobalTargets + gtg::kSelfKomi],
             static_cast<float>(-white_komi));
   EXPECT_EQ(b.global_targets()[gtg::kHandicapStones], 2.0f);
@@ -441,7 +439,8 @@ TEST(RowBuilder, HandicapGame) {
 }
 
 TEST(RowBuilder, NineByNinePaddedToNineteen) {
-  TrainingGame g = GameFrom(R"(
+  TrainingGame g =
+      GameFrom(R"(
     . . . . . . . . .
     . . . . . . . . .
     . . . . . . . . .
@@ -451,7 +450,8 @@ TEST(RowBuilder, NineByNinePaddedToNineteen) {
     . . . . . . . . .
     . . . . . . . . .
     . . . . . . . . .
-  )", rules::Rules{}, {At(3, 5), At(8, 8), At(0, 8), kPass, kPass});
+  )",
+               rules::Rules{}, {At(3, 5), At(8, 8), At(0, 8), kPass, kPass});
   g.result = {rules::Winner::kBlack, rules::EndReason::kScore, 0};
   // Whatever the count, only check the geometry: every symmetry.
   for (int sym : {1, 8}) {
@@ -536,12 +536,14 @@ TEST(RowBuilder, SymmetriesApplyToEveryPlaneAndTarget) {
     // A square board and a rectangular one (transposed within the pad).
     TrainingGame square = CountedGame();
     square.id = store::GameId::SelfPlay(seed, 1);
-    TrainingGame wide = GameFrom(R"(
+    TrainingGame wide = GameFrom(
+        R"(
       . X . O . .
       . X . O . O
       X X . O O .
       . . . . . .
-    )", rules::Rules{}, {At(0, 0), At(4, 3), At(2, 2), At(5, 2), At(0, 3)});
+    )",
+        rules::Rules{}, {At(0, 0), At(4, 3), At(2, 2), At(5, 2), At(0, 3)});
     wide.id = store::GameId::SelfPlay(seed, 2);
     for (const TrainingGame* g : {&square, &wide}) {
       const RowBatch plain = Rows(*g, RowOptions{.pos_len = 7, .seed = seed});
@@ -572,13 +574,15 @@ TEST(RowBuilder, TransformMatchesTheRulesOnSquareBoards) {
 }
 
 TEST(RowBuilder, SamplingIsSeededAndOrderFree) {
-  TrainingGame g = GameFrom(
-      kEmpty5, rules::Rules{},
-      {At(0, 0), At(1, 1), At(2, 2), At(3, 3), At(4, 4), At(0, 4), At(1, 4),
-       At(2, 4), At(3, 4), At(4, 3), At(0, 3), At(1, 3)});
-  const RowOptions options{
-      .pos_len = 5, .symmetries = 8, .seed = 11, .positions_per_game = 4,
-      .min_move = 2};
+  TrainingGame g =
+      GameFrom(kEmpty5, rules::Rules{},
+               {At(0, 0), At(1, 1), At(2, 2), At(3, 3), At(4, 4), At(0, 4),
+                At(1, 4), At(2, 4), At(3, 4), At(4, 3), At(0, 3), At(1, 3)});
+  const RowOptions options{.pos_len = 5,
+                           .symmetries = 8,
+                           .seed = 11,
+                           .positions_per_game = 4,
+                           .min_move = 2};
   const RowBatch a = Rows(g, options);
   ASSERT_EQ(a.rows(), 4);
   std::vector<uint64_t> turns;
