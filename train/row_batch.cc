@@ -1,5 +1,7 @@
 #include "train/row_batch.h"
 
+#include <algorithm>
+
 namespace qipu::train {
 namespace {
 
@@ -15,6 +17,14 @@ void CopyRow(const std::vector<T>& from, int r, size_t per_row,
              std::vector<T>& to) {
   const auto begin = from.begin() + static_cast<ptrdiff_t>(r * per_row);
   to.insert(to.end(), begin, begin + static_cast<ptrdiff_t>(per_row));
+}
+
+// Overwrites row dst of `to` with row r of `from` (per_row entries each).
+template <typename T>
+void SetRow(std::vector<T>& to, int dst, const std::vector<T>& from, int r,
+            size_t per_row) {
+  std::copy_n(from.begin() + static_cast<ptrdiff_t>(r * per_row), per_row,
+              to.begin() + static_cast<ptrdiff_t>(dst * per_row));
 }
 
 }  // namespace
@@ -66,6 +76,21 @@ void RowBatch::AppendRowFrom(const RowBatch& other, int r) {
           value_targets_);
   CopyRow(other.row_ids_, r, kNumRowIdColumns, row_ids_);
   ++rows_;
+}
+
+void RowBatch::CopyRowFrom(int dst, const RowBatch& other, int r) {
+  SetRow(packed_inputs_, dst, other.packed_inputs_, r,
+         shape_.packed_row_bytes());
+  SetRow(global_inputs_, dst, other.global_inputs_, r, kNumGlobalInputs);
+  SetRow(qipu_inputs_, dst, other.qipu_inputs_, r, kNumQipuGlobalInputs);
+  SetRow(policy_targets_, dst, other.policy_targets_, r,
+         kNumPolicyChannels * shape_.policy_size());
+  SetRow(global_targets_, dst, other.global_targets_, r, kNumGlobalTargets);
+  SetRow(score_distribution_, dst, other.score_distribution_, r,
+         shape_.score_bins());
+  SetRow(value_targets_, dst, other.value_targets_, r,
+         kNumValueChannels * shape_.area());
+  SetRow(row_ids_, dst, other.row_ids_, r, kNumRowIdColumns);
 }
 
 }  // namespace qipu::train

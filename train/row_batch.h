@@ -30,9 +30,12 @@ class RowBatch {
   void Reserve(int rows);
   // Appends one row, every field zero; returns its index.
   int AddRow();
-  // Appends a copy of row r of `other`. Precondition: same pos_len,
-  // 0 <= r < other.rows().
+  // Appends a copy of row r of `other`. Preconditions: same pos_len,
+  // &other != this, 0 <= r < other.rows().
   void AppendRowFrom(const RowBatch& other, int r);
+  // Overwrites row `dst` with row r of `other`. Preconditions: same
+  // pos_len, 0 <= dst < rows(), 0 <= r < other.rows().
+  void CopyRowFrom(int dst, const RowBatch& other, int r);
   // Drops the rows from `rows` on. Precondition: 0 <= rows <= this->rows().
   void Truncate(int rows);
 
