@@ -1,6 +1,7 @@
 #include "train/row_batch.h"
 
 #include <algorithm>
+#include <cstddef>
 
 namespace qipu::train {
 namespace {
@@ -15,16 +16,16 @@ void ResizeRows(std::vector<T>& v, int rows, size_t per_row) {
 template <typename T>
 void CopyRow(const std::vector<T>& from, int r, size_t per_row,
              std::vector<T>& to) {
-  const auto begin = from.begin() + static_cast<ptrdiff_t>(r * per_row);
-  to.insert(to.end(), begin, begin + static_cast<ptrdiff_t>(per_row));
+  const auto begin = from.begin() + static_cast<std::ptrdiff_t>(r * per_row);
+  to.insert(to.end(), begin, begin + static_cast<std::ptrdiff_t>(per_row));
 }
 
 // Overwrites row dst of `to` with row r of `from` (per_row entries each).
 template <typename T>
 void SetRow(std::vector<T>& to, int dst, const std::vector<T>& from, int r,
             size_t per_row) {
-  std::copy_n(from.begin() + static_cast<ptrdiff_t>(r * per_row), per_row,
-              to.begin() + static_cast<ptrdiff_t>(dst * per_row));
+  std::copy_n(from.begin() + static_cast<std::ptrdiff_t>(r * per_row), per_row,
+              to.begin() + static_cast<std::ptrdiff_t>(dst * per_row));
 }
 
 }  // namespace

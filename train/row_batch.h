@@ -7,6 +7,7 @@
 #ifndef QIPU_TRAIN_ROW_BATCH_H_
 #define QIPU_TRAIN_ROW_BATCH_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -42,32 +43,32 @@ class RowBatch {
   // Row r's slices. Precondition: 0 <= r < rows().
   // kNumBinaryChannels channels of packed_channel_bytes() each.
   uint8_t* packed_inputs(int r) {
-    return &packed_inputs_[static_cast<size_t>(r) * shape_.packed_row_bytes()];
+    return &packed_inputs_[static_cast<std::size_t>(r) * shape_.packed_row_bytes()];
   }
   float* global_inputs(int r) {
-    return &global_inputs_[static_cast<size_t>(r) * kNumGlobalInputs];
+    return &global_inputs_[static_cast<std::size_t>(r) * kNumGlobalInputs];
   }
   float* qipu_inputs(int r) {
-    return &qipu_inputs_[static_cast<size_t>(r) * kNumQipuGlobalInputs];
+    return &qipu_inputs_[static_cast<std::size_t>(r) * kNumQipuGlobalInputs];
   }
   // kNumPolicyChannels channels of policy_size() entries each.
   int16_t* policy_targets(int r) {
-    return &policy_targets_[static_cast<size_t>(r) * kNumPolicyChannels *
+    return &policy_targets_[static_cast<std::size_t>(r) * kNumPolicyChannels *
                             shape_.policy_size()];
   }
   float* global_targets(int r) {
-    return &global_targets_[static_cast<size_t>(r) * kNumGlobalTargets];
+    return &global_targets_[static_cast<std::size_t>(r) * kNumGlobalTargets];
   }
   int8_t* score_distribution(int r) {
-    return &score_distribution_[static_cast<size_t>(r) * shape_.score_bins()];
+    return &score_distribution_[static_cast<std::size_t>(r) * shape_.score_bins()];
   }
   // kNumValueChannels planes of area() entries each.
   int8_t* value_targets(int r) {
-    return &value_targets_[static_cast<size_t>(r) * kNumValueChannels *
+    return &value_targets_[static_cast<std::size_t>(r) * kNumValueChannels *
                            shape_.area()];
   }
   uint64_t* row_ids(int r) {
-    return &row_ids_[static_cast<size_t>(r) * kNumRowIdColumns];
+    return &row_ids_[static_cast<std::size_t>(r) * kNumRowIdColumns];
   }
 
   // The whole columns (rows() rows each), in .npz member order.
@@ -86,8 +87,8 @@ class RowBatch {
   // set (tests and readers).
   bool InputBit(int r, int c, int i) const {
     const uint8_t* p =
-        &packed_inputs_[static_cast<size_t>(r) * shape_.packed_row_bytes() +
-                        static_cast<size_t>(c) * shape_.packed_channel_bytes()];
+        &packed_inputs_[static_cast<std::size_t>(r) * shape_.packed_row_bytes() +
+                        static_cast<std::size_t>(c) * shape_.packed_channel_bytes()];
     return (p[i >> 3] >> (7 - (i & 7))) & 1;
   }
 

@@ -36,7 +36,9 @@ qipu::v1::Game StoredGame(int n, rules::KoRule ko) {
 
 TEST(GameSource, FiltersAndResumes) {
   test_util::TempDir dir("train-source");
-  auto store = store::Store::Open(dir.path() + "/db", {.sync = false});
+  store::StoreOptions options;
+  options.sync = false;
+  auto store = store::Store::Open(dir.path() + "/db", options);
   ASSERT_TRUE(store.ok()) << store.status();
   const std::vector<store::GameId> ids = {store::GameId::SelfPlay(1, 0),
                                           store::GameId::SelfPlay(1, 1),

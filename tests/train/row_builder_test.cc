@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "rules/diagram.h"
 #include "rules/scoring.h"
+#include "rules/symmetry.h"
 #include "train/area_map.h"
 #include "train/row_layout.h"
 
