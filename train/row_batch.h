@@ -43,7 +43,8 @@ class RowBatch {
   // Row r's slices. Precondition: 0 <= r < rows().
   // kNumBinaryChannels channels of packed_channel_bytes() each.
   uint8_t* packed_inputs(int r) {
-    return &packed_inputs_[static_cast<std::size_t>(r) * shape_.packed_row_bytes()];
+    return &packed_inputs_[static_cast<std::size_t>(r) *
+                           shape_.packed_row_bytes()];
   }
   float* global_inputs(int r) {
     return &global_inputs_[static_cast<std::size_t>(r) * kNumGlobalInputs];
@@ -60,7 +61,8 @@ class RowBatch {
     return &global_targets_[static_cast<std::size_t>(r) * kNumGlobalTargets];
   }
   int8_t* score_distribution(int r) {
-    return &score_distribution_[static_cast<std::size_t>(r) * shape_.score_bins()];
+    return &score_distribution_[static_cast<std::size_t>(r) *
+                                shape_.score_bins()];
   }
   // kNumValueChannels planes of area() entries each.
   int8_t* value_targets(int r) {
@@ -86,9 +88,10 @@ class RowBatch {
   // True when plane c of row r has the bit of index i (y * pos_len + x)
   // set (tests and readers).
   bool InputBit(int r, int c, int i) const {
-    const uint8_t* p =
-        &packed_inputs_[static_cast<std::size_t>(r) * shape_.packed_row_bytes() +
-                        static_cast<std::size_t>(c) * shape_.packed_channel_bytes()];
+    const uint8_t* p = &packed_inputs_[static_cast<std::size_t>(r) *
+                                           shape_.packed_row_bytes() +
+                                       static_cast<std::size_t>(c) *
+                                           shape_.packed_channel_bytes()];
     return (p[i >> 3] >> (7 - (i & 7))) & 1;
   }
 
