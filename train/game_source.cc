@@ -30,9 +30,20 @@ absl::StatusOr<TrainingGame> TrainingGameFromProto(const qipu::v1::Game& game,
   return out;
 }
 
+namespace {
+
+// One pass over the games: keep the block cache for the hot blocks.
+store::ScanOptions ScanOptionsForExport() {
+  store::ScanOptions options;
+  options.fill_cache = false;
+  return options;
+}
+
+}  // namespace
+
 GameSource::GameSource(const store::Store& store, GameFilter filter,
                        std::optional<store::GameId> resume_after)
-    : cursor_(store.NewCursor(store.games(), {.fill_cache = false})),
+    : cursor_(store.NewCursor(store.games(), ScanOptionsForExport())),
       filter_(std::move(filter)),
       last_(resume_after) {}
 
