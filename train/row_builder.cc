@@ -1,0 +1,428 @@
+#include "train/row_builder.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "rules/playout.h"
+#include "rules/replay.h"
+#include "rules/scoring.h"
+
+namespace qipu::train {
+
+using rules::Color;
+using rules::Move;
+using rules::Point;
+
+namespace {
+
+// SplitMix64's finaliser: a well-mixed 64-bit value of x.
+uint64_t Mix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+// The seed of everything random about game `id` under `seed`; `salt`
+// separates the uses (sampling, symmetries).
+uint64_t GameSeed(uint64_t seed, const store::GameId& id, uint64_t salt) {
+  uint64_t h = Mix(seed ^ salt);
+  h = Mix(h ^ static_cast<uint64_t>(id.kind));
+  h = Mix(h ^ id.hi);
+  return Mix(h ^ id.lo);
+}
+
+constexpr uint64_t kSampleSalt = 0x73616d706c65ULL;    // "sample"
+constexpr uint64_t kSymmetrySalt = 0x73796d6d6574ULL;  // "symmet"
+
+// Sets bit i of a packed channel (numpy.packbits order: MSB first).
+inline void SetBit(uint8_t* channel, int i) {
+  channel[i >> 3] |= static_cast<uint8_t>(0x80u >> (i & 7));
+}
+
+// Applies a root handicap or a setup step as rules/replay.cc does.
+absl::Status ApplyStep(const rules::SetupStep& step, bool root_handicap,
+                       rules::Game* game) {
+  if (root_handicap && step.white.empty() && step.empty.empty()) {
+    return game->PlaceFreeHandicap(step.black);
+  }
+  return game->ApplySetup(step.black, step.white, step.empty, step.to_play);
+}
+
+}  // namespace
+
+// What every row of one game shares.
+struct RowBuilder::GameFacts {
+  const TrainingGame* game = nullptr;
+  // Moves the replay played.
+  int played = 0;
+  bool ownership = false;
+  // White's komi with the handicap compensation, in points.
+  double white_komi = 0;
+};
+
+absl::Status ValidateRowOptions(const RowOptions& o) {
+  if (o.pos_len < rules::kMinSize || o.pos_len > kMaxPosLen) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("pos_len ", o.pos_len, " is outside [", rules::kMinSize,
+                     ", ", kMaxPosLen, "]"));
+  }
+  if (o.symmetries != 1 && o.symmetries != 8) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("symmetries must be 1 or 8, not ", o.symmetries));
+  }
+  if (o.positions_per_game < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("positions per game must be >= 0 (0 for all), not ",
+                     o.positions_per_game));
+  }
+  if (o.min_move < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("min move must be >= 0, not ", o.min_move));
+  }
+  return absl::OkStatus();
+}
+
+void ComputeLibertiesCapped(const rules::Board& board,
+                            std::array<uint8_t, rules::kNumCells>* libs) {
+  constexpr int kDirs[4] = {-rules::kStride, -1, 1, rules::kStride};
+  std::array<Point, rules::kMaxPoints> chain;
+  // stamp[p] == current chain's number: p already counted for it.
+  std::array<uint16_t, rules::kNumCells> stamp{};
+  std::array<bool, rules::kNumCells> done{};
+  uint16_t number = 0;
+  libs->fill(0);
+  for (int y = 0; y < board.height(); ++y) {
+    for (int x = 0; x < board.width(); ++x) {
+      const Point p = rules::MakePoint(x, y);
+      const Color c = board.at(p);
+      if ((c != Color::kBlack && c != Color::kWhite) || done[p]) continue;
+      ++number;
+      int count = 0;
+      int next = 0;
+      int liberties = 0;
+      chain[count++] = p;
+      done[p] = true;
+      while (next < count) {
+        const Point q = chain[next++];
+        for (int d : kDirs) {
+          const Point n = static_cast<Point>(q + d);
+          const Color nc = board.at(n);
+          if (nc == c && !done[n]) {
+            done[n] = true;
+            chain[count++] = n;
+          } else if (nc == Color::kEmpty && stamp[n] != number) {
+            stamp[n] = number;
+            ++liberties;
+          }
+        }
+      }
+      const uint8_t capped = static_cast<uint8_t>(std::min(liberties, 3));
+      for (int i = 0; i < count; ++i) (*libs)[chain[i]] = capped;
+    }
+  }
+}
+
+RowBuilder::RowBuilder(const RowOptions& options)
+    : options_(options), game_(rules::kMinSize, rules::kMinSize, {}) {}
+
+int RowBuilder::SymmetryOf(const store::GameId& id, int turn) const {
+  if (options_.symmetries == 1) return 0;
+  rules::Rng rng(GameSeed(options_.seed, id, kSymmetrySalt) ^
+                 Mix(static_cast<uint64_t>(turn)));
+  return static_cast<int>(rng.Below(8));
+}
+
+void RowBuilder::SampleTurns(const store::GameId& id, int positions) {
+  turns_.clear();
+  for (int t = options_.min_move; t < positions; ++t) turns_.push_back(t);
+  const int k = options_.positions_per_game;
+  if (k == 0 || k >= static_cast<int>(turns_.size())) return;
+  // A partial Fisher-Yates shuffle picks k distinct turns; then they go
+  // back into turn order (one replay visits them in passing).
+  rules::Rng rng(GameSeed(options_.seed, id, kSampleSalt));
+  const int n = static_cast<int>(turns_.size());
+  for (int i = 0; i < k; ++i) {
+    const int j = i + static_cast<int>(rng.Below(static_cast<uint32_t>(n - i)));
+    std::swap(turns_[i], turns_[j]);
+  }
+  turns_.resize(k);
+  std::sort(turns_.begin(), turns_.end());
+}
+
+void RowBuilder::ResetGame(const rules::GameRecord& record,
+                           const rules::Rules& rules) {
+  if (game_.width() != record.width || game_.height() != record.height) {
+    game_ = rules::Game(record.width, record.height, rules);
+  } else {
+    game_.Reset(rules);
+  }
+}
+
+absl::StatusOr<GameRowsInfo> RowBuilder::AddGame(const TrainingGame& tg,
+                                                 RowBatch* batch) {
+  const rules::GameRecord& record = tg.record;
+  if (std::max(record.width, record.height) > options_.pos_len) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "game ", store::GameIdText(tg.id), ": a ", record.width, "x",
+        record.height, " board does not fit in pos_len ", options_.pos_len));
+  }
+  // Pass 1: the whole game, for the final position and the moves the
+  // rules accept.
+  absl::StatusOr<rules::ReplayReport> report =
+      rules::ReplayInto(record, tg.rules, {}, &game_);
+  if (!report.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("game ", store::GameIdText(tg.id),
+                     " does not replay: ", report.status().message()));
+  }
+  GameFacts facts;
+  facts.game = &tg;
+  facts.played = report->played;
+  facts.white_komi =
+      tg.rules.komi + rules::HandicapPoints(tg.rules, report->handicap);
+  const rules::GameResult& counted = report->rules_result;
+  facts.ownership = tg.result.reason == rules::EndReason::kScore &&
+                    counted.reason == rules::EndReason::kScore &&
+                    counted.winner == tg.result.winner &&
+                    counted.margin == tg.result.margin;
+  if (facts.ownership) ComputeArea(game_.board(), &final_area_);
+
+  GameRowsInfo info;
+  info.positions = report->played;
+  info.ownership = facts.ownership;
+  info.void_result = tg.result.winner == rules::Winner::kNone;
+  SampleTurns(tg.id, report->played);
+  if (turns_.empty()) return info;
+
+  // Pass 2: move by move, a row before each sampled turn. Setups apply
+  // as in rules::ReplayInto(); the move history shown starts after the
+  // last setup.
+  ResetGame(record, tg.rules);
+  size_t next_setup = 0;
+  int history_start = 0;
+  size_t next_turn = 0;
+  for (int k = 0; k < report->played && next_turn < turns_.size(); ++k) {
+    while (next_setup < record.setup.size() &&
+           record.setup[next_setup].before_move <= k) {
+      const rules::SetupStep& step = record.setup[next_setup];
+      const bool root_handicap =
+          step.before_move == 0 && record.handicap >= 2 && next_setup == 0;
+      if (absl::Status s = ApplyStep(step, root_handicap, &game_); !s.ok()) {
+        return s;  // pass 1 applied the same step
+      }
+      history_start = k;
+      ++next_setup;
+    }
+    if (turns_[next_turn] == k) {
+      AddRow(facts, k, history_start, batch);
+      ++info.rows;
+      ++next_turn;
+    }
+    const Move& m = record.moves[k];
+    if (!game_.TryPlay(m.color, m.point).legal()) break;
+  }
+  return info;
+}
+
+void RowBuilder::AddRow(const GameFacts& facts, int turn, int history_start,
+                        RowBatch* batch) {
+  const TrainingGame& tg = *facts.game;
+  const rules::Board& board = game_.board();
+  const int width = board.width();
+  const int height = board.height();
+  const RowShape& shape = batch->shape();
+  const int pos_len = shape.pos_len;
+  const int t = SymmetryOf(tg.id, turn);
+  // Row index of a board point after the row's symmetry.
+  auto index = [&](Point p) {
+    int x = rules::PointX(p);
+    int y = rules::PointY(p);
+    TransformXY(t, width, height, &x, &y);
+    return y * pos_len + x;
+  };
+  const Move& next = tg.record.moves[turn];
+  const Color pla = next.color;
+  const Color opp = rules::Opponent(pla);
+  const rules::Rules& rules = tg.rules;
+
+  const int r = batch->AddRow();
+  uint8_t* packed = batch->packed_inputs(r);
+  const int cb = shape.packed_channel_bytes();
+  auto channel = [&](int c) { return packed + c * cb; };
+
+  // Stones, liberties, ko bans, area.
+  std::array<uint8_t, rules::kNumCells> libs;
+  ComputeLibertiesCapped(board, &libs);
+  ComputeArea(board, &area_);
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      const Point p = rules::MakePoint(x, y);
+      const int i = index(p);
+      SetBit(channel(bin::kOnBoard), i);
+      const Color c = board.at(p);
+      if (c == pla || c == opp) {
+        SetBit(channel(c == pla ? bin::kOwnStone : bin::kOpponentStone), i);
+        if (libs[p] > 0) SetBit(channel(bin::kLiberties1 + libs[p] - 1), i);
+      } else {
+        const rules::IllegalReason why = game_.Check(pla, p).reason;
+        if (why == rules::IllegalReason::kKo ||
+            why == rules::IllegalReason::kSuperko ||
+            why == rules::IllegalReason::kCycle) {
+          SetBit(channel(bin::kKoBan), i);
+        }
+      }
+      if (area_[p] == pla) SetBit(channel(bin::kOwnArea), i);
+      if (area_[p] == opp) SetBit(channel(bin::kOpponentArea), i);
+    }
+  }
+
+  // The last five moves, as long as they alternate back from the
+  // opponent's; passes go to the global inputs.
+  float* gin = batch->global_inputs(r);
+  const std::vector<Move>& history = game_.moves();
+  const int n = static_cast<int>(history.size());
+  for (int i = 0; i < bin::kNumLastMoves; ++i) {
+    const int j = n - 1 - i;
+    if (j < history_start) break;
+    if (history[j].color != (i % 2 == 0 ? opp : pla)) break;
+    if (history[j].point == rules::kPass) {
+      gin[gin::kPass1 + i] = 1.0f;
+    } else {
+      SetBit(channel(bin::kLastMove1 + i), index(history[j].point));
+    }
+  }
+  const double self_komi =
+      pla == Color::kWhite ? facts.white_komi : -facts.white_komi;
+  gin[gin::kSelfKomi] = static_cast<float>(self_komi / 20.0);
+  if (rules.ko == rules::KoRule::kPositional) {
+    gin[gin::kSuperko] = 1.0f;
+    gin[gin::kSuperkoKind] = 0.5f;
+  } else if (rules.ko == rules::KoRule::kSituational) {
+    gin[gin::kSuperko] = 1.0f;
+    gin[gin::kSuperkoKind] = -0.5f;
+  }
+  if (rules.multi_stone_suicide) gin[gin::kSuicide] = 1.0f;
+  if (n > history_start && history[n - 1].point == rules::kPass) {
+    gin[gin::kPassEndsGame] = 1.0f;
+  }
+
+  float* qin = batch->qipu_inputs(r);
+  qin[qin::kHandicapStones] = static_cast<float>(game_.handicap());
+  qin[qin::kMovesPlayed] = static_cast<float>(turn);
+  qin[qin::kCycleRule] = rules.cycle != rules::CycleRule::kNone ? 1.0f : 0.0f;
+  qin[qin::kCycleDraw] = rules.cycle == rules::CycleRule::kDraw ? 1.0f : 0.0f;
+  qin[qin::kDameHalf] = rules.dame == rules::DameRule::kHalf ? 1.0f : 0.0f;
+  qin[qin::kSuicide] = rules.multi_stone_suicide ? 1.0f : 0.0f;
+
+  // Policy: the move played, then the next one (uniform when none).
+  int16_t* policy = batch->policy_targets(r);
+  const int pass_index = shape.area();
+  auto move_index = [&](Point p) {
+    return p == rules::kPass ? pass_index : index(p);
+  };
+  policy[move_index(next.point)] = 1;
+  int16_t* policy1 = policy + shape.policy_size();
+  const bool has_next = turn + 1 < facts.played;
+  if (has_next) {
+    policy1[move_index(tg.record.moves[turn + 1].point)] = 1;
+  } else {
+    std::fill(policy1, policy1 + shape.policy_size(), int16_t{1});
+  }
+
+  // Value and metadata.
+  float* gt = batch->global_targets(r);
+  const rules::GameResult& result = tg.result;
+  const Color winner = result.winner == rules::Winner::kBlack   ? Color::kBlack
+                       : result.winner == rules::Winner::kWhite ? Color::kWhite
+                                                                : Color::kEmpty;
+  double score = 0;
+  if (result.winner == rules::Winner::kDraw) {
+    gt[gtg::kWin] = 0.5f;
+    gt[gtg::kLoss] = 0.5f;
+  } else if (winner == Color::kEmpty) {
+    gt[gtg::kNoResult] = 1.0f;
+  } else {
+    gt[winner == pla ? gtg::kWin : gtg::kLoss] = 1.0f;
+    if (result.reason == rules::EndReason::kScore && result.margin >= 0) {
+      score = winner == pla ? result.margin : -result.margin;
+    }
+  }
+  gt[gtg::kScore] = static_cast<float>(score);
+  gt[gtg::kTdWeightComplement] = 1.0f;
+  gt[gtg::kRowWeight] = 1.0f;
+  gt[gtg::kPolicyWeight] = 1.0f;
+  gt[gtg::kNextPolicyWeight] = has_next ? 1.0f : 0.0f;
+  for (int i = 0; i < bin::kNumLastMoves; ++i) gt[gtg::kHistoryMask1 + i] = 1;
+  const uint64_t h0 = tg.id.hi;
+  const uint64_t h1 = tg.id.lo;
+  gt[gtg::kGameHash + 0] = static_cast<float>(h0 & 0x3FFFFF);
+  gt[gtg::kGameHash + 1] = static_cast<float>((h0 >> 22) & 0x3FFFFF);
+  gt[gtg::kGameHash + 2] = static_cast<float>((h0 >> 44) & 0xFFFFF);
+  gt[gtg::kGameHash + 3] = static_cast<float>(h1 & 0x3FFFFF);
+  gt[gtg::kGameHash + 4] = static_cast<float>((h1 >> 22) & 0x3FFFFF);
+  gt[gtg::kGameHash + 5] = static_cast<float>((h1 >> 44) & 0xFFFFF);
+  gt[gtg::kSelfKomi] = static_cast<float>(self_komi);
+  gt[gtg::kAreaScoring] = 1.0f;
+  gt[gtg::kTurn] = static_cast<float>(turn);
+  gt[gtg::kHitMoveCap] =
+      result.reason == rules::EndReason::kMoveLimit ? 1.0f : 0.0f;
+  gt[gtg::kHandicapStones] = static_cast<float>(game_.handicap());
+  gt[gtg::kMode] = game_.handicap() > 0 ? kModeHandicap : 0.0f;
+  const bool finished = result.reason != rules::EndReason::kNotOver &&
+                        result.reason != rules::EndReason::kUnknown &&
+                        result.reason != rules::EndReason::kMoveLimit;
+  gt[gtg::kGameFinished] = finished ? 1.0f : 0.0f;
+  gt[gtg::kDataVersion] = kGlobalTargetsVersion;
+
+  // Final ownership, area scoring and the score distribution.
+  int8_t* value = batch->value_targets(r);
+  int8_t* distr = batch->score_distribution(r);
+  const int bins = shape.score_bins();
+  const int mid = shape.area() + kExtraScoreRadius;
+  if (facts.ownership) {
+    gt[gtg::kFinalScore] = static_cast<float>(score);
+    gt[gtg::kOwnershipWeight] = 1.0f;
+    gt[gtg::kAreaWeight] = 1.0f;
+    int8_t* own = value + vtg::kOwnership * shape.area();
+    int8_t* scoring = value + vtg::kAreaScoring * shape.area();
+    for (int y = 0; y < height; ++y) {
+      for (int x = 0; x < width; ++x) {
+        const Point p = rules::MakePoint(x, y);
+        const Color c = final_area_[p];
+        if (c != pla && c != opp) continue;
+        const int i = index(p);
+        own[i] = c == pla ? 1 : -1;
+        scoring[i] = c == pla ? 120 : -120;
+      }
+    }
+    // Bin b stands for the score b - mid + 0.5; a score between two bin
+    // centres is split between them.
+    const double at = score + mid - 0.5;
+    const int lower = static_cast<int>(std::floor(at));
+    if (lower < 0) {
+      distr[0] = 100;
+    } else if (lower >= bins - 1) {
+      distr[bins - 1] = 100;
+    } else {
+      const int upper_share =
+          static_cast<int>(std::lround((at - lower) * 100.0));
+      distr[lower] = static_cast<int8_t>(100 - upper_share);
+      distr[lower + 1] = static_cast<int8_t>(upper_share);
+    }
+  } else {
+    // KataGo's placeholder when the score is unknown: it still sums to 100.
+    distr[mid - 1] = 50;
+    distr[mid] = 50;
+  }
+
+  uint64_t* ids = batch->row_ids(r);
+  ids[rid::kKind] = static_cast<uint64_t>(tg.id.kind);
+  ids[rid::kHi] = tg.id.hi;
+  ids[rid::kLo] = tg.id.lo;
+  ids[rid::kTurn] = static_cast<uint64_t>(turn);
+  ids[rid::kSymmetry] = static_cast<uint64_t>(t);
+}
+
+}  // namespace qipu::train

@@ -1,0 +1,126 @@
+// RowBuilder: training rows from one stored game. The game is replayed
+// under its own rules with the rules core (rules/replay.h); a row is made
+// for each sampled position, from the point of view of the side to move
+// there (the colour of the move the record plays next, as the position
+// index files it), with the input planes, global inputs and targets that
+// train/row_layout.h numbers and train/README.md describes channel by
+// channel. A random one of the board's 8 symmetries (with
+// `symmetries == 8`) is applied to every plane and target of a row.
+//
+// Deterministic: which positions a game gives and each row's symmetry
+// depend only on the options' seed, the game's id and the position's turn
+// -- not on the order games come in -- so the export and a gRPC stream
+// make byte-identical rows for the same seed.
+//
+// Not thread-safe (it reuses one rules::Game); use one builder per thread.
+#ifndef QIPU_TRAIN_ROW_BUILDER_H_
+#define QIPU_TRAIN_ROW_BUILDER_H_
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "rules/game.h"
+#include "rules/record.h"
+#include "rules/result.h"
+#include "rules/rules.h"
+#include "store/game_id.h"
+#include "train/area_map.h"
+#include "train/row_batch.h"
+
+namespace qipu::train {
+
+// How rows are made.
+struct RowOptions {
+  // Side of the square rows are padded to; each game's board must fit.
+  int pos_len = kDefaultPosLen;
+  // 1: rows as the board stands; 8: a random symmetry per row (4 of the 8
+  // keep a rectangular board's orientation, the other 4 transpose it).
+  int symmetries = 1;
+  // Seed of the position sampling and the symmetries.
+  uint64_t seed = 0;
+  // Positions sampled per game (distinct turns, in turn order); 0 for all.
+  int positions_per_game = 0;
+  // Turns before this one (moves played before the position) are skipped.
+  int min_move = 0;
+};
+
+// OK, or InvalidArgument naming the option and the accepted range.
+absl::Status ValidateRowOptions(const RowOptions& options);
+
+// One game to make rows from.
+struct TrainingGame {
+  // The record: size, setup, handicap and main-line moves.
+  rules::GameRecord record;
+  // The rules it was played (or replayed) under.
+  rules::Rules rules;
+  // The stored result: self-play's counted result, an import's RE.
+  rules::GameResult result;
+  store::GameId id;
+};
+
+// What one game gave.
+struct GameRowsInfo {
+  // Rows appended.
+  int rows = 0;
+  // Moves the replay played (positions with a move target).
+  int positions = 0;
+  // True when the final ownership and score targets are filled: the game
+  // ended by counting and the final position's count gives the stored
+  // result (always for self-play; for imports only when the record was
+  // played out until the dead stones were captured).
+  bool ownership = false;
+  // True when the rows are void (no result: winner none).
+  bool void_result = false;
+};
+
+class RowBuilder {
+ public:
+  // Precondition: ValidateRowOptions(options).ok().
+  explicit RowBuilder(const RowOptions& options);
+
+  const RowOptions& options() const { return options_; }
+
+  // Replays `game` and appends its sampled rows to *batch. InvalidArgument
+  // when the board does not fit in pos_len or the record cannot be set up
+  // under its rules; nothing is appended then. A record with an illegal
+  // move gives the rows of the positions before it.
+  // Precondition: batch->pos_len() == options().pos_len.
+  absl::StatusOr<GameRowsInfo> AddGame(const TrainingGame& game,
+                                       RowBatch* batch);
+
+  // The symmetry of the row at `turn` of game `id` (0 with symmetries 1).
+  int SymmetryOf(const store::GameId& id, int turn) const;
+
+ private:
+  // What every row of one game shares.
+  struct GameFacts;
+
+  // The turns sampled among [min_move, positions), ascending, into turns_.
+  void SampleTurns(const store::GameId& id, int positions);
+  // Resets game_ for `record` under `rules`.
+  void ResetGame(const rules::GameRecord& record, const rules::Rules& rules);
+  // Appends the row of the position game_ holds, whose next move is
+  // moves[turn].
+  void AddRow(const GameFacts& facts, int turn, int history_start,
+              RowBatch* batch);
+
+  RowOptions options_;
+  rules::Game game_;
+  // Final ownership of the game being built.
+  AreaMap final_area_{};
+  // Scratch: the current position's area and liberties.
+  AreaMap area_{};
+  std::vector<int> turns_;
+};
+
+// Liberties of the chain of every stone of `board` (0 elsewhere), capped
+// at 3 (the planes need no more). (OUT) *libs.
+void ComputeLibertiesCapped(const rules::Board& board,
+                            std::array<uint8_t, rules::kNumCells>* libs);
+
+}  // namespace qipu::train
+
+#endif  // QIPU_TRAIN_ROW_BUILDER_H_
