@@ -277,7 +277,14 @@ bool Cursor::Valid() const {
   return state_->it->Valid() && absl::StartsWith(key(), state_->prefix);
 }
 
+void Cursor::SeekToLast() {
+  // The upper bound (set for a prefix) makes SeekToLast stop below it.
+  state_->it->SeekToLast();
+}
+
 void Cursor::Next() { state_->it->Next(); }
+
+void Cursor::Prev() { state_->it->Prev(); }
 
 absl::string_view Cursor::key() const {
   const rocksdb::Slice k = state_->it->key();

@@ -119,8 +119,13 @@ class Cursor {
   void Seek(absl::string_view target);
   // True at a key; false past the last one (or the prefix's) or on error.
   bool Valid() const;
+  // To the last key (under the prefix); with a prefix the iterator must
+  // have its upper bound (NewCursor() sets it).
+  void SeekToLast();
   // To the next key. Precondition: Valid().
   void Next();
+  // To the previous key. Precondition: Valid().
+  void Prev();
   // The current entry; valid until the cursor moves. Precondition: Valid().
   absl::string_view key() const;
   absl::string_view value() const;
