@@ -40,9 +40,8 @@ absl::StatusOr<MoveChoice> MctsPolicy::Choose(const rules::Game& game,
   }
   const rules::Color c = game.to_play();
   const bool after_pass = LastMovePoint(game) == rules::kPass;
-  const rules::Winner c_wins = c == rules::Color::kBlack
-                                   ? rules::Winner::kBlack
-                                   : rules::Winner::kWhite;
+  const rules::Winner c_wins =
+      c == rules::Color::kBlack ? rules::Winner::kBlack : rules::Winner::kWhite;
   MoveChoice choice;
   if (after_pass && game.ScoreNow().winner == c_wins) {
     choice.point = rules::kPass;
@@ -50,9 +49,8 @@ absl::StatusOr<MoveChoice> MctsPolicy::Choose(const rules::Game& game,
     return choice;
   }
 
-  const int64_t budget =
-      std::max<int64_t>(1, limits.playouts > 0 ? limits.playouts
-                                               : options_.playouts);
+  const int64_t budget = std::max<int64_t>(
+      1, limits.playouts > 0 ? limits.playouts : options_.playouts);
   const absl::Time deadline = limits.time == absl::InfiniteDuration()
                                   ? absl::InfiniteFuture()
                                   : absl::Now() + limits.time;
@@ -91,8 +89,8 @@ absl::StatusOr<MoveChoice> MctsPolicy::Choose(const rules::Game& game,
     if (p != rules::kPass && fallback == rules::kPass) fallback = p;
     if (stats->visits[p] == 0) continue;
     choice.visits.push_back(
-        MoveVisits{p, static_cast<uint32_t>(std::min<uint64_t>(
-                          stats->visits[p], UINT32_MAX))});
+        MoveVisits{p, static_cast<uint32_t>(
+                          std::min<uint64_t>(stats->visits[p], UINT32_MAX))});
   }
   std::stable_sort(choice.visits.begin(), choice.visits.end(),
                    [](const MoveVisits& a, const MoveVisits& b) {

@@ -15,9 +15,9 @@ constexpr const char* kKeys =
 
 absl::Status BadValue(const std::string& key, const std::string& value,
                       absl::string_view accepted) {
-  return absl::InvalidArgumentError(absl::StrCat(
-      "mcts: bad value \"", value, "\" for ", key, " (accepted: ", accepted,
-      ")"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("mcts: bad value \"", value, "\" for ", key,
+                   " (accepted: ", accepted, ")"));
 }
 
 absl::Status ParseInt(const std::string& key, const std::string& value,

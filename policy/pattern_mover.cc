@@ -19,8 +19,7 @@ double Uniform(rules::Rng& rng) {
 
 }  // namespace
 
-PatternMover::PatternMover(const PatternWeights& weights)
-    : weights_(weights) {}
+PatternMover::PatternMover(const PatternWeights& weights) : weights_(weights) {}
 
 void PatternMover::NewWalk() {
   if (++epoch_ == 0) {
@@ -29,7 +28,8 @@ void PatternMover::NewWalk() {
   }
 }
 
-int PatternMover::ChainLiberties(const Board& board, Point p, Point libs[2]) {
+int PatternMover::ChainLiberties(const Board& board, Point p, Point libs[2],
+                                 Point ignore) {
   NewWalk();
   num_adjacent_ = 0;
   const Color own = board.at(p);
@@ -49,6 +49,7 @@ int PatternMover::ChainLiberties(const Board& board, Point p, Point libs[2]) {
         stack_[sp++] = r;
       } else if (col == Color::kEmpty) {
         Mark(r);
+        if (r == ignore) continue;
         libs[n++] = r;
         if (n == 2) return 2;
       } else if (col == opp) {
@@ -58,6 +59,34 @@ int PatternMover::ChainLiberties(const Board& board, Point p, Point libs[2]) {
     }
   }
   return n;
+}
+
+bool PatternMover::SelfAtari(const Board& board, Point p, Color c) {
+  if (board.Captures(p, c)) return false;
+  Point found[2];
+  int n = 0;
+  auto add = [&](Point q) {
+    if (n == 1 && found[0] == q) return;
+    found[n++] = q;
+  };
+  for (int d : kDirs) {
+    const Point r = static_cast<Point>(p + d);
+    if (board.at(r) == Color::kEmpty) {
+      add(r);
+      if (n == 2) return false;
+    }
+  }
+  Point libs[2];
+  for (int d : kDirs) {
+    const Point r = static_cast<Point>(p + d);
+    if (board.at(r) != c) continue;
+    const int k = ChainLiberties(board, r, libs, p);
+    for (int j = 0; j < k; ++j) {
+      add(libs[j]);
+      if (n == 2) return false;
+    }
+  }
+  return true;
 }
 
 Point PatternMover::Save(const Board& board, Color c, Point s, Point lib,
@@ -72,7 +101,8 @@ Point PatternMover::Save(const Board& board, Color c, Point s, Point lib,
   for (int i = 0; i < num_attackers; ++i) {
     const Point a = attackers[i];
     bool seen = false;
-    for (int j = 0; j < i && !seen; ++j) seen = board.SameChain(a, attackers[j]);
+    for (int j = 0; j < i && !seen; ++j)
+      seen = board.SameChain(a, attackers[j]);
     if (seen) continue;
     if (ChainLiberties(board, a, libs) == 1 &&
         Playable(board, libs[0], c, multi_stone_suicide)) {
@@ -80,23 +110,9 @@ Point PatternMover::Save(const Board& board, Color c, Point s, Point lib,
     }
   }
   if (!Playable(board, lib, c, multi_stone_suicide)) return rules::kNoPoint;
-  if (board.Captures(lib, c)) return lib;
-  // Liberties after extending: the empty neighbours of `lib` (all new, as
-  // `lib` was the chain's only liberty), plus those of other own chains
-  // it joins (counted as one more when such a chain has two or more: an
-  // approximation that may overcount when they coincide).
-  int empty = 0;
-  bool joins_free_chain = false;
-  for (int d : kDirs) {
-    const Point r = static_cast<Point>(lib + d);
-    const Color col = board.at(r);
-    if (col == Color::kEmpty) {
-      ++empty;
-    } else if (col == c && !board.SameChain(r, s) && !joins_free_chain) {
-      joins_free_chain = ChainLiberties(board, r, libs) == 2;
-    }
-  }
-  if (empty + (joins_free_chain ? 1 : 0) >= 2) return lib;
+  // Extending must leave the chain two liberties or more (a capture by
+  // the extension counts as enough).
+  if (!SelfAtari(board, lib, c)) return lib;
   return rules::kNoPoint;
 }
 
@@ -139,7 +155,10 @@ Point PatternMover::Choose(const Board& board, Color c, Point last,
     double sum = 0;
     for (int off : kNeighbours8) {
       const Point q = static_cast<Point>(last + off);
-      if (!Playable(board, q, c, multi_stone_suicide)) continue;
+      if (!Playable(board, q, c, multi_stone_suicide) ||
+          SelfAtari(board, q, c)) {
+        continue;
+      }
       gamma[k] = weights_.Gamma(board, q, c);
       sum += gamma[k];
       cand[k++] = q;
@@ -155,9 +174,11 @@ Point PatternMover::Choose(const Board& board, Color c, Point last,
   const int n = board.num_empty();
   if (n == 0) return rules::kPass;
   for (int t = 0; t < kGlobalTries; ++t) {
-    const Point q =
-        board.empty_point(static_cast<int>(rng.Below(static_cast<uint32_t>(n))));
-    if (!Playable(board, q, c, multi_stone_suicide)) continue;
+    const Point q = board.empty_point(
+        static_cast<int>(rng.Below(static_cast<uint32_t>(n))));
+    if (!Playable(board, q, c, multi_stone_suicide) || SelfAtari(board, q, c)) {
+      continue;
+    }
     const double g = weights_.Gamma(board, q, c);
     if (g >= kGlobalAccept || Uniform(rng) * kGlobalAccept < g) return q;
   }

@@ -8,14 +8,18 @@
 //       adjacent opponent chain in atari if there is one, else extend on
 //       the liberty when that leaves the chain at least two liberties (no
 //       running into a ladder).
-//  2. Local 3x3 patterns: the empty points among the 8 neighbours of the
+//  2. Local 3x3 patterns (self-ataris excluded, as in steps 3 and 1's
+//     extensions): the empty points among the 8 neighbours of the
 //     last move compete with their pattern weights gamma (patterns.h)
 //     against a fixed mass kLocalRest that stands for "play elsewhere":
 //     neighbour q is chosen with probability gamma(q) / (sum + kLocalRest).
 //  3. Global: up to kGlobalTries random empty points, each accepted with
 //     probability min(1, gamma / kGlobalAccept) (bad shapes -- first-line
-//     crawls, filling own territory -- are mostly rejected).
+//     crawls, filling own territory -- are mostly rejected) unless it is a
+//     self-atari (SelfAtari()).
 //  4. The light policy: a uniformly random point from a random start.
+// Without the self-atari test the tactics make playouts lopsided: the side
+// whose stones are in contact more often loses them one by one.
 // Every candidate must be legal for the board and not the mover's own eye
 // (Board::IsOwnEye); with none left the mover passes.
 //
@@ -59,11 +63,16 @@ class PatternMover {
   rules::Point Tactic(const rules::Board& board, rules::Color c,
                       rules::Point last, bool multi_stone_suicide = false);
 
-  // Up to two distinct liberties of the chain through stone p, in
-  // libs[0..n) where n (returned) is 0, 1 or 2 (2 means "two or more").
-  // Walks the chain from p and stops at the second liberty.
+  // Up to two distinct liberties of the chain through stone p other than
+  // `ignore`, in libs[0..n) where n (returned) is 0, 1 or 2 (2 means "two
+  // or more"). Walks the chain from p and stops at the second liberty.
   int ChainLiberties(const rules::Board& board, rules::Point p,
-                     rules::Point libs[2]);
+                     rules::Point libs[2],
+                     rules::Point ignore = rules::kNoPoint);
+
+  // True when c at empty point p would leave its chain with one liberty
+  // (or none) without capturing anything: a self-atari.
+  bool SelfAtari(const rules::Board& board, rules::Point p, rules::Color c);
 
   const PatternWeights& weights() const { return weights_; }
 

@@ -17,9 +17,8 @@ absl::StatusOr<MoveChoice> PatternPolicy::Choose(const rules::Game& game,
   }
   MoveChoice choice;
   const rules::Color c = game.to_play();
-  const rules::Point p =
-      mover_.Choose(game.board(), c, LastMovePoint(game), rng_,
-                    game.rules().multi_stone_suicide);
+  const rules::Point p = mover_.Choose(game.board(), c, LastMovePoint(game),
+                                       rng_, game.rules().multi_stone_suicide);
   // kPass: the mover's last step, the light scan, found nothing the board
   // allows; the full rules allow no more.
   if (p == rules::kPass || game.CheckBoardLegal(c, p).legal()) {

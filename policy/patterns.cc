@@ -88,8 +88,8 @@ PatternWeights::PatternWeights(absl::Span<const PatternCount> counts) {
   // Canonical code -> gamma; 1 for patterns never seen.
   std::vector<float> canonical(kNumPatternCodes, 1.0f);
   for (const PatternCount& c : counts) {
-    canonical[c.code] = static_cast<float>(
-        (c.played + kSmoothing * rate) / (c.available + kSmoothing) / rate);
+    canonical[c.code] = static_cast<float>((c.played + kSmoothing * rate) /
+                                           (c.available + kSmoothing) / rate);
   }
   for (int player = 0; player < 2; ++player) {
     const rules::Color to_play =

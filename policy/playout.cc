@@ -12,9 +12,8 @@ const char* PlayoutKindName(PlayoutKind k) {
 absl::StatusOr<PlayoutKind> ParsePlayoutKind(absl::string_view s) {
   if (s == "random") return PlayoutKind::kRandom;
   if (s == "pattern") return PlayoutKind::kPattern;
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown playout policy \"", s,
-                   "\" (accepted: random, pattern)"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown playout policy \"", s, "\" (accepted: random, pattern)"));
 }
 
 rules::Point LastMovePoint(const rules::Game& game) {

@@ -48,8 +48,8 @@ absl::StatusOr<PolicySpec> ParsePolicySpec(absl::string_view spec) {
   const size_t colon = spec.find(':');
   out.name = std::string(absl::StripAsciiWhitespace(spec.substr(0, colon)));
   if (out.name.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "policy spec \"", spec, "\": no policy name before ':'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("policy spec \"", spec, "\": no policy name before ':'"));
   }
   if (colon == absl::string_view::npos) return out;
   const absl::string_view rest = spec.substr(colon + 1);
@@ -61,9 +61,9 @@ absl::StatusOr<PolicySpec> ParsePolicySpec(absl::string_view spec) {
   for (absl::string_view arg : absl::StrSplit(rest, ',')) {
     const size_t eq = arg.find('=');
     if (eq == absl::string_view::npos) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("policy spec \"", spec, "\": argument \"", arg,
-                       "\" is not key=value"));
+      return absl::InvalidArgumentError(absl::StrCat("policy spec \"", spec,
+                                                     "\": argument \"", arg,
+                                                     "\" is not key=value"));
     }
     const std::string key(absl::StripAsciiWhitespace(arg.substr(0, eq)));
     const std::string value(absl::StripAsciiWhitespace(arg.substr(eq + 1)));
@@ -73,9 +73,8 @@ absl::StatusOr<PolicySpec> ParsePolicySpec(absl::string_view spec) {
                        "\" in \"", arg, "\" (keys are a-z and _)"));
     }
     if (value.empty() || value.find('=') != std::string::npos) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("policy spec \"", spec, "\": bad value \"", value,
-                       "\" for ", key));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "policy spec \"", spec, "\": bad value \"", value, "\" for ", key));
     }
     for (const auto& seen : out.args) {
       if (seen.first == key) {

@@ -46,8 +46,9 @@ absl::StatusOr<std::string> CanonicalPolicySpec(absl::string_view spec);
 
 // The policy `spec` names: "random", "pattern" (no arguments),
 // "mcts[:k=v,...]" (MctsOptions, policy/mcts_options.h). `seed` seeds its
-// generator, unless an mcts spec has a `seed` key, which wins. InvalidArgument naming the bad
-// name, key or value (and the accepted ones), or for a "gtp:" spec.
+// generator, unless an mcts spec has a `seed` key, which wins. InvalidArgument
+// naming the bad name, key or value (and the accepted ones), or for a "gtp:"
+// spec.
 absl::StatusOr<std::unique_ptr<Policy>> MakePolicy(absl::string_view spec,
                                                    uint64_t seed);
 

@@ -54,8 +54,7 @@ bool CountGame(const rules::GameRecord& record, Totals* t) {
     absl::Status s =
         (record.handicap > 0 && step.white.empty() && step.empty.empty())
             ? game.PlaceFreeHandicap(step.black)
-            : game.ApplySetup(step.black, step.white, step.empty,
-                              step.to_play);
+            : game.ApplySetup(step.black, step.white, step.empty, step.to_play);
     if (!s.ok()) return false;
   }
   for (const rules::Move& m : record.moves) {
@@ -143,8 +142,7 @@ int Main(int argc, char** argv) {
   std::fprintf(stderr,
                "fit_patterns: %lld files, %lld games (%lld skipped), %lld "
                "moves, %d patterns -> %s\n",
-               static_cast<long long>(t.files),
-               static_cast<long long>(t.games),
+               static_cast<long long>(t.files), static_cast<long long>(t.games),
                static_cast<long long>(t.skipped_games),
                static_cast<long long>(t.moves), patterns, argv[2]);
   return 0;
