@@ -155,20 +155,23 @@ Point PatternMover::Choose(const Board& board, Color c, Point last,
     double sum = 0;
     for (int off : kNeighbours8) {
       const Point q = static_cast<Point>(last + off);
-      if (!Playable(board, q, c, multi_stone_suicide) ||
-          SelfAtari(board, q, c)) {
-        continue;
-      }
+      if (!Playable(board, q, c, multi_stone_suicide)) continue;
       gamma[k] = weights_.Gamma(board, q, c);
       sum += gamma[k];
       cand[k++] = q;
     }
-    if (k > 0) {
+    // Draw by weight; a self-atari drawn is dropped (as if it had never
+    // been a candidate) and the draw repeated. Testing only what is drawn keeps the chain walks few.
+    while (k > 0) {
       double u = Uniform(rng) * (sum + kLocalRest);
-      for (int i = 0; i < k; ++i) {
-        u -= gamma[i];
-        if (u < 0) return cand[i];
-      }
+      int i = 0;
+      while (i < k && (u -= gamma[i]) >= 0) ++i;
+      if (i == k) break;  // Elsewhere.
+      if (!SelfAtari(board, cand[i], c)) return cand[i];
+      sum -= gamma[i];
+      gamma[i] = gamma[k - 1];
+      cand[i] = cand[k - 1];
+      --k;
     }
   }
   const int n = board.num_empty();
@@ -176,11 +179,12 @@ Point PatternMover::Choose(const Board& board, Color c, Point last,
   for (int t = 0; t < kGlobalTries; ++t) {
     const Point q = board.empty_point(
         static_cast<int>(rng.Below(static_cast<uint32_t>(n))));
-    if (!Playable(board, q, c, multi_stone_suicide) || SelfAtari(board, q, c)) {
-      continue;
-    }
+    if (!Playable(board, q, c, multi_stone_suicide)) continue;
     const double g = weights_.Gamma(board, q, c);
-    if (g >= kGlobalAccept || Uniform(rng) * kGlobalAccept < g) return q;
+    if ((g >= kGlobalAccept || Uniform(rng) * kGlobalAccept < g) &&
+        !SelfAtari(board, q, c)) {
+      return q;
+    }
   }
   const int start = static_cast<int>(rng.Below(static_cast<uint32_t>(n)));
   const int j = board.ScanLight(c, start, n, multi_stone_suicide);
