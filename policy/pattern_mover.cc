@@ -161,7 +161,8 @@ Point PatternMover::Choose(const Board& board, Color c, Point last,
       cand[k++] = q;
     }
     // Draw by weight; a self-atari drawn is dropped (as if it had never
-    // been a candidate) and the draw repeated. Testing only what is drawn keeps the chain walks few.
+    // been a candidate) and the draw repeated. Testing only what is drawn keeps
+    // the chain walks few.
     while (k > 0) {
       double u = Uniform(rng) * (sum + kLocalRest);
       int i = 0;
