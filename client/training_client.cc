@@ -1,10 +1,12 @@
 #include "client/training_client.h"
 
+#include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "base/channel.h"
 #include "base/grpc_status.h"
+#include "base/work_pool.h"
 #include "client/database.h"
 #include "coordinator/training.h"
 #include "grpcpp/grpcpp.h"
@@ -23,8 +25,10 @@ absl::StatusOr<TrainingPullStats> PullLocal(
   absl::StatusOr<coordinator::TrainingPlan> plan =
       coordinator::PlanTraining(store, req);
   if (!plan.ok()) return plan.status();
+  base::WorkPool pool(static_cast<int>(std::thread::hardware_concurrency()) - 1,
+                      "qipu-train");
   train::RowStream stream(store, std::move(plan->filter), plan->options,
-                          plan->stream_key, plan->start);
+                          plan->stream_key, plan->start, &pool);
   train::RowBatch rows(plan->options.rows.pos_len);
   TrainingPullStats stats;
   while (true) {

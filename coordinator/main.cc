@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   std::string log_level = "info";
   int lease_ttl_ms = 30000;
   int block_cache_mb = 128;
+  int training_memory_mb = 2048;
   int memtable_mb = 128;
   bool no_sync = false;
   app.add_option("--db", o.db_dir, "Database directory")->required();
@@ -54,6 +55,10 @@ int main(int argc, char** argv) {
   app.add_option("--memtable-mb", memtable_mb, "Cap on all RocksDB memtables")
       ->check(CLI::Range(8, 1 << 20))
       ->capture_default_str();
+  app.add_option("--training-memory-mb", training_memory_mb,
+                 "Memory all training streams' mixing chunks may hold")
+      ->check(CLI::Range(16, 1 << 20))
+      ->capture_default_str();
   app.add_flag("--no-sync", no_sync,
                "Do not fsync the WAL per batch (survives process crashes, "
                "not power loss)");
@@ -68,6 +73,7 @@ int main(int argc, char** argv) {
   }
   o.jobs.lease_ttl = absl::Milliseconds(lease_ttl_ms);
   o.store.block_cache_bytes = static_cast<size_t>(block_cache_mb) << 20;
+  o.training.memory_budget_bytes = int64_t{training_memory_mb} << 20;
   o.store.total_write_buffer_bytes = static_cast<size_t>(memtable_mb) << 20;
   o.store.write_buffer_bytes =
       std::min<size_t>(o.store.total_write_buffer_bytes / 4, 64u << 20);

@@ -1,6 +1,7 @@
 #include "coordinator/training_service.h"
 
 #include <algorithm>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "base/grpc_status.h"
@@ -22,6 +23,15 @@ int64_t ChunkBytes(const train::StreamOptions& o) {
 }
 
 }  // namespace
+
+TrainingServiceImpl::TrainingServiceImpl(const store::Store* store,
+                                         const TrainingServiceOptions& options)
+    : store_(store),
+      options_(options),
+      pool_(options.threads >= 0
+                ? options.threads
+                : static_cast<int>(std::thread::hardware_concurrency()) - 1,
+            "qipu-train") {}
 
 int TrainingServiceImpl::active_streams() const {
   absl::MutexLock lock(&mu_);
@@ -57,7 +67,7 @@ grpc::Status TrainingServiceImpl::Batches(
                      " MiB: retry later or use a smaller shuffle_window"));
   }
   train::RowStream stream(*store_, std::move(plan->filter), plan->options,
-                          plan->stream_key, plan->start);
+                          plan->stream_key, plan->start, &pool_);
   train::RowBatch rows(plan->options.rows.pos_len);
   qipu::v1::TrainingBatch message;
   grpc::Status status = grpc::Status::OK;

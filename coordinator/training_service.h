@@ -15,6 +15,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
+#include "base/work_pool.h"
 #include "grpcpp/grpcpp.h"
 #include "qipu/v1/train.grpc.pb.h"
 #include "store/store.h"
@@ -24,6 +25,9 @@ namespace qipu::coordinator {
 struct TrainingServiceOptions {
   // Bytes of mixing chunks all streams may hold at once.
   int64_t memory_budget_bytes = int64_t{2} << 30;
+  // Threads that help the streams' handler threads replay games (shared
+  // by all streams); -1: cores - 1.
+  int threads = -1;
 };
 
 // TrainingService. Thread-safe; does not own the store, which must outlive
@@ -31,8 +35,7 @@ struct TrainingServiceOptions {
 class TrainingServiceImpl final : public qipu::v1::TrainingService::Service {
  public:
   TrainingServiceImpl(const store::Store* store,
-                      const TrainingServiceOptions& options)
-      : store_(store), options_(options) {}
+                      const TrainingServiceOptions& options);
 
   // Streams the batches of *req. INVALID_ARGUMENT for a bad request (the
   // reason named), RESOURCE_EXHAUSTED when the memory budget is taken,
@@ -53,6 +56,7 @@ class TrainingServiceImpl final : public qipu::v1::TrainingService::Service {
 
   const store::Store* store_;
   const TrainingServiceOptions options_;
+  base::WorkPool pool_;
   mutable absl::Mutex mu_;
   int64_t reserved_ ABSL_GUARDED_BY(mu_) = 0;
   int streams_ ABSL_GUARDED_BY(mu_) = 0;

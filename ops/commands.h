@@ -42,6 +42,9 @@ void AddBenchIngestCommand(CLI::App& bench, int* exit_code);
 // `qipu bench local` (on `bench`): qipu local against full playouts.
 void AddBenchLocalCommand(CLI::App& bench, int* exit_code);
 
+// `qipu bench train` (ops/bench_train_command.cc).
+void AddBenchTrainCommand(CLI::App& bench, int* exit_code);
+
 }  // namespace qipu::ops
 
 #endif  // QIPU_OPS_COMMANDS_H_

@@ -1,6 +1,7 @@
 #include "train/row_stream.h"
 
 #include <algorithm>
+#include <atomic>
 #include <utility>
 
 #include "absl/base/internal/endian.h"
@@ -143,23 +144,21 @@ absl::StatusOr<std::optional<store::GameId>> RecentWindowStart(
 
 RowStream::RowStream(const store::Store& store, GameFilter filter,
                      const StreamOptions& options, uint64_t stream_key,
-                     const StreamPosition& position)
+                     const StreamPosition& position, base::WorkPool* pool)
     : store_(store),
       filter_(std::move(filter)),
       options_(options),
       stream_key_(stream_key),
       position_(position),
-      builder_(options.rows),
-      chunk_(options.rows.pos_len) {}
+      pool_(pool) {
+  const int lanes = 1 + (pool_ != nullptr ? pool_->threads() : 0);
+  for (int i = 0; i < lanes; ++i) {
+    builders_.push_back(std::make_unique<RowBuilder>(options_.rows));
+  }
+}
 
 std::string RowStream::cursor() const {
   return EncodeStreamCursor(position_, stream_key_);
-}
-
-void RowStream::AddGame(const TrainingGame& game) {
-  absl::StatusOr<GameRowsInfo> info = builder_.AddGame(game, &chunk_);
-  if (!info.ok()) ++stats_.games_unusable;
-  ++chunk_games_;
 }
 
 StreamStats RowStream::stats() const {
@@ -179,9 +178,48 @@ void RowStream::TakeSourceCounts() {
   stats_.games_damaged += source_->damaged();
 }
 
+int RowStream::EstimatedRows(const TrainingGame& game) const {
+  const int moves = static_cast<int>(game.record.moves.size());
+  const int positions = std::max(0, moves - options_.rows.min_move);
+  const int k = options_.rows.positions_per_game;
+  return k > 0 ? std::min(k, positions) : positions;
+}
+
+void RowStream::TakeGame(TrainingGame* game) {
+  const size_t i = static_cast<size_t>(chunk_games_);
+  if (games_.size() <= i) {
+    games_.resize(i + 1);
+    game_rows_.emplace_back(options_.rows.pos_len);
+  }
+  std::swap(games_[i], *game);
+  ++chunk_games_;
+}
+
+void RowStream::BuildChunk() {
+  const size_t n = static_cast<size_t>(chunk_games_);
+  std::vector<char> unusable(n, 0);
+  std::atomic<size_t> lane{0};
+  auto build = [&](RowBuilder* builder, size_t i) {
+    RowBatch& rows = game_rows_[i];
+    rows.Clear();
+    if (!builder->AddGame(games_[i], &rows).ok()) unusable[i] = 1;
+  };
+  if (pool_ == nullptr || n < 2) {
+    for (size_t i = 0; i < n; ++i) build(builders_[0].get(), i);
+  } else {
+    base::ParallelForEach(
+        *pool_, n, [&] { return builders_[lane.fetch_add(1)].get(); }, build);
+  }
+  for (const char u : unusable) stats_.games_unusable += u;
+}
+
 void RowStream::ShuffleChunk() {
-  order_.resize(static_cast<size_t>(chunk_.rows()));
-  for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<int>(i);
+  order_.clear();
+  for (size_t g = 0; g < static_cast<size_t>(chunk_games_); ++g) {
+    for (int r = 0; r < game_rows_[g].rows(); ++r) {
+      order_.emplace_back(static_cast<int>(g), r);
+    }
+  }
   if (options_.shuffle_window <= 1 || order_.size() < 2) return;
   rules::Rng rng(
       GameSeed(options_.rows.seed, *position_.chunk_last, kChunkSalt));
@@ -192,40 +230,43 @@ void RowStream::ShuffleChunk() {
 }
 
 absl::StatusOr<bool> RowStream::LoadChunk() {
-  chunk_.Clear();
   chunk_games_ = 0;
   uint64_t skip = 0;
+  TrainingGame game;
   if (position_.chunk_last.has_value()) {
     // Rebuild the chunk in flight from its key range, then go on after it.
     const std::string last_key = store::GameKey(*position_.chunk_last);
     TakeSourceCounts();
     source_.emplace(store_, filter_, position_.done_through);
     while (true) {
-      QIPU_ASSIGN_OR_RETURN(const bool more, source_->Next(&game_));
-      if (!more || store::GameKey(game_.id) > last_key) break;
-      AddGame(game_);
-      if (game_.id == *position_.chunk_last) break;
+      QIPU_ASSIGN_OR_RETURN(const bool more, source_->Next(&game));
+      if (!more || store::GameKey(game.id) > last_key) break;
+      const bool last = game.id == *position_.chunk_last;
+      TakeGame(&game);
+      if (last) break;
     }
     TakeSourceCounts();
     source_.emplace(store_, filter_, position_.chunk_last);
-    skip = std::min<uint64_t>(position_.chunk_rows_sent,
-                              static_cast<uint64_t>(chunk_.rows()));
+    skip = position_.chunk_rows_sent;
   } else {
     if (!source_.has_value()) {
       source_.emplace(store_, filter_, position_.done_through);
     }
-    const int window = std::max(1, options_.shuffle_window);
-    chunk_.Reserve(window + 512);
-    while (chunk_.rows() < window) {
-      QIPU_ASSIGN_OR_RETURN(const bool more, source_->Next(&game_));
+    const int window = options_.shuffle_window > 1 ? options_.shuffle_window
+                                                   : kOrderedChunkRows;
+    int estimated = 0;
+    while (estimated < window) {
+      QIPU_ASSIGN_OR_RETURN(const bool more, source_->Next(&game));
       if (!more) break;
-      AddGame(game_);
-      position_.chunk_last = game_.id;
-      if (options_.shuffle_window <= 1) break;
+      estimated += std::max(1, EstimatedRows(game));
+      position_.chunk_last = game.id;
+      TakeGame(&game);
     }
     if (chunk_games_ == 0) return false;
   }
+  BuildChunk();
   ShuffleChunk();
+  skip = std::min<uint64_t>(skip, order_.size());
   next_ = static_cast<size_t>(skip);
   position_.chunk_rows_sent = skip;
   chunk_loaded_ = true;
@@ -259,7 +300,8 @@ absl::StatusOr<bool> RowStream::Next(RowBatch* batch) {
       take = std::min<uint64_t>(take, options_.max_rows - stats_.rows);
     }
     for (uint64_t i = 0; i < take; ++i) {
-      batch->AppendRowFrom(chunk_, order_[next_++]);
+      const auto [g, r] = order_[next_++];
+      batch->AppendRowFrom(game_rows_[static_cast<size_t>(g)], r);
     }
     position_.chunk_rows_sent += take;
     stats_.rows += take;

@@ -5,11 +5,14 @@
 // seed they give byte-identical batches.
 //
 // Mixing comes in chunks: games are taken in key order (GameSource) until
-// their rows reach `shuffle_window`; the chunk's rows then go out in a
-// random order drawn from the seed and the chunk's last game, and the next
-// chunk starts. (A sliding window mixes across its whole history and
-// cannot be resumed without replaying it; a chunk is rebuilt from its key
-// range alone.) With shuffle_window <= 1 each chunk is one game, in order.
+// their rows -- estimated from each record's length, so that the boundary
+// is known before the games are replayed -- reach `shuffle_window`; the
+// chunk's games are replayed (in parallel on a WorkPool when one is given),
+// its rows go out in a random order drawn from the seed and the chunk's
+// last game, and the next chunk starts. (A sliding window mixes across its
+// whole history and cannot be resumed without replaying it; a chunk is
+// rebuilt from its key range alone.) With shuffle_window <= 1 the rows go
+// out in game order (chunks of about kOrderedChunkRows rows).
 //
 // The cursor after a batch says which games are done (every row sent), the
 // last game of the chunk in flight and how many of its rows went out. A
@@ -26,12 +29,15 @@
 #define QIPU_TRAIN_ROW_STREAM_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "base/work_pool.h"
 #include "store/game_id.h"
 #include "store/store.h"
 #include "train/game_source.h"
@@ -43,6 +49,8 @@ namespace qipu::train {
 // Largest batch and mixing window a stream accepts (rows).
 inline constexpr int kMaxBatchRows = 8192;
 inline constexpr int kMaxShuffleWindow = 262144;
+// Estimated rows per chunk when rows go out in game order.
+inline constexpr int kOrderedChunkRows = 2048;
 
 // How a stream makes, mixes and cuts rows.
 struct StreamOptions {
@@ -107,11 +115,13 @@ struct StreamStats {
 class RowStream {
  public:
   // A stream over the games of `store` that `filter` takes, from
-  // `position`. Preconditions: ValidateStreamOptions(options).ok(); `store`
-  // outlives the stream.
+  // `position`, replaying each chunk's games on `pool` (and the calling
+  // thread; null: the caller alone). The rows do not depend on the pool.
+  // Preconditions: ValidateStreamOptions(options).ok(); `store` and `pool`
+  // outlive the stream.
   RowStream(const store::Store& store, GameFilter filter,
             const StreamOptions& options, uint64_t stream_key,
-            const StreamPosition& position);
+            const StreamPosition& position, base::WorkPool* pool = nullptr);
 
   // Replaces *batch (pos_len = options.rows.pos_len) with the next batch:
   // batch_size rows, fewer at the end. Returns false (and an empty batch)
@@ -125,13 +135,17 @@ class RowStream {
   StreamStats stats() const;
 
  private:
-  // Fills chunk_ with the next chunk: rebuilds the chunk in flight of
-  // position_ when there is one, else takes games after done_through until
-  // the window is full. Returns false when no game is left.
+  // Loads the next chunk into games_ / game_rows_ / order_: rebuilds the chunk
+  // in flight of position_ when there is one, else takes games after
+  // done_through until the window is full. Returns false when no game is left.
   absl::StatusOr<bool> LoadChunk();
-  // Appends the rows of `game` to chunk_ (counting unusable games).
-  void AddGame(const TrainingGame& game);
-  // Draws the chunk's row order into order_.
+  // Appends `game` to the chunk's games (games_[chunk_games_]).
+  void TakeGame(TrainingGame* game);
+  // Replays the chunk's games into their row batches, on the pool.
+  void BuildChunk();
+  // Rows `game` is expected to give (from its record's length).
+  int EstimatedRows(const TrainingGame& game) const;
+  // Lists the chunk's rows in order_ and draws their order.
   void ShuffleChunk();
   // Folds source_'s counters into stats_ (before source_ is replaced).
   void TakeSourceCounts();
@@ -142,17 +156,20 @@ class RowStream {
   uint64_t stream_key_;
   StreamPosition position_;
   StreamStats stats_;
-  RowBuilder builder_;
+  base::WorkPool* pool_;
+  // One builder per thread taking part in BuildChunk().
+  std::vector<std::unique_ptr<RowBuilder>> builders_;
   std::optional<GameSource> source_;
-  // The chunk being sent: its rows, their order, the next one to send, its
-  // games and last game.
-  RowBatch chunk_;
-  std::vector<int> order_;
+  // The chunk being sent: its games (the first chunk_games_; the vectors
+  // only grow, their buffers are reused), each game's rows, the rows in
+  // sending order as (game, row), the next one to send.
+  std::vector<TrainingGame> games_;
+  std::vector<RowBatch> game_rows_;
+  std::vector<std::pair<int, int>> order_;
   size_t next_ = 0;
   uint64_t chunk_games_ = 0;
   bool chunk_loaded_ = false;
   bool exhausted_ = false;
-  TrainingGame game_;
 };
 
 }  // namespace qipu::train

@@ -129,6 +129,23 @@ TEST_F(RowStreamTest, BatchSizeDoesNotChangeTheRows) {
   EXPECT_NE(Bytes(All(o)), one);
 }
 
+TEST_F(RowStreamTest, APoolBuildsTheSameRows) {
+  StreamOptions o;
+  o.rows.pos_len = 9;
+  o.rows.symmetries = 8;
+  o.shuffle_window = 90;
+  o.batch_size = 33;
+  const std::string alone = Bytes(All(o));
+  base::WorkPool pool(3, "test-pool");
+  RowStream stream(*store_, nullptr, o, kKey, {}, &pool);
+  RowBatch all(9);
+  RowBatch batch(9);
+  while (stream.Next(&batch).value_or(false)) {
+    for (int r = 0; r < batch.rows(); ++r) all.AppendRowFrom(batch, r);
+  }
+  EXPECT_EQ(Bytes(all), alone);
+}
+
 TEST_F(RowStreamTest, MixingPermutesTheGameOrderRows) {
   StreamOptions o;
   o.rows.pos_len = 9;
