@@ -9,8 +9,6 @@ import json
 import os
 import re
 import subprocess
-import sys
-import tempfile
 import time
 
 import pytest
