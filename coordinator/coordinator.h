@@ -1,7 +1,7 @@
 // Coordinator: the whole coordinator in one object -- the RocksDB store,
 // configuration buckets, jobs and leases, the ingest committer, Prometheus
 // metrics and the gRPC server (JobService, WorkService,
-// QueryService, CorpusService, health checking and reflection). Used by
+// QueryService, CorpusService, TrainingService, health checking and reflection). Used by
 // qipu-coordinator's main(), by `qipu local` in-process, and by tests.
 //
 // Start() opens everything and serves; Shutdown() stops accepting RPCs,
@@ -23,6 +23,7 @@
 #include "coordinator/jobs.h"
 #include "coordinator/metrics.h"
 #include "coordinator/queries.h"
+#include "coordinator/training_service.h"
 #include "coordinator/work_service.h"
 #include "grpcpp/server.h"
 #include "store/configs.h"
@@ -43,6 +44,8 @@ struct CoordinatorOptions {
   WorkServiceOptions work;
   // Corpus import (CorpusService): prepare threads, file limits.
   ImporterOptions import;
+  // Training batches (TrainingService): memory of the mixing chunks.
+  TrainingServiceOptions training;
   // Largest request message accepted, bytes (an SGF file for import).
   int max_message_bytes = 32 << 20;
   // How often leases are checked for expiry and gauges sampled.

@@ -31,6 +31,9 @@ void AddBenchQueryCommand(CLI::App& bench, int* exit_code);
 void AddImportCommand(CLI::App& app, int* exit_code);
 // `qipu export`: stored games out as SGF or JSON Lines.
 void AddExportCommand(CLI::App& app, int* exit_code);
+
+// `qipu train export` (ops/train_command.cc).
+void AddTrainCommand(CLI::App& app, int* exit_code);
 // `qipu bench import`: import throughput into a fresh temporary database
 // (on `bench`, the subcommand AddBenchCommand() created).
 void AddBenchImportCommand(CLI::App& bench, int* exit_code);

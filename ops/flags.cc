@@ -122,6 +122,7 @@ void FilterFlags::Add(CLI::App* cmd) {
   cmd->add_option(
       "--source", source,
       "Source: job:<id> for a self-play job, or an import source name");
+  cmd->add_option("--job", job, "Self-play job id (the source job:<id>)");
   cmd->add_option("--policy", policy,
                   "Playout policy (random), or import for imported games");
   cmd->add_option("--from", from, "First day, YYYYMMDD");
@@ -151,7 +152,15 @@ absl::StatusOr<qipu::v1::Filter> FilterFlags::ToProto() const {
     out.set_has_handicap(true);
     out.set_handicap(*handicap);
   }
-  out.set_source(source);
+  if (job.has_value()) {
+    if (!source.empty()) {
+      return absl::InvalidArgumentError(
+          "--job and --source: give one (--job N is --source job:N)");
+    }
+    out.set_source(absl::StrCat("job:", *job));
+  } else {
+    out.set_source(source);
+  }
   out.set_policy(policy);
   out.set_date_from(from);
   out.set_date_to(to);
@@ -177,6 +186,58 @@ absl::StatusOr<client::Target> TargetFlags::ToTarget() const {
   t.timeout = absl::Seconds(timeout_s);
   if (absl::Status s = client::ValidateTarget(t); !s.ok()) return s;
   return t;
+}
+
+void TrainingFlags::Add(CLI::App* cmd) {
+  filter.Add(cmd);
+  cmd->add_option("--cycles", cycles,
+                  "Games with cycles (with), without (without) or any")
+      ->check(CLI::IsMember({"any", "with", "without"}))
+      ->capture_default_str();
+  cmd->add_flag("--drop-void", drop_void,
+                "Skip games without a result (otherwise flagged void)");
+  auto* k = cmd->add_option("--positions-per-game", positions_per_game,
+                            "Positions sampled per game (default: all)");
+  cmd->add_flag("--all-positions", all_positions, "Every position of a game")
+      ->excludes(k);
+  cmd->add_option("--pos-len", pos_len, "Side rows are padded to")
+      ->capture_default_str();
+  cmd->add_option("--symmetries", symmetries,
+                  "1, or 8 for a random board symmetry per row")
+      ->check(CLI::IsMember({1, 8}))
+      ->capture_default_str();
+  cmd->add_option("--seed", seed, "Seed of sampling, symmetries, mixing")
+      ->capture_default_str();
+  cmd->add_option("--min-move", min_move, "Skip positions before this move")
+      ->capture_default_str();
+  cmd->add_option("--shuffle-window", shuffle_window,
+                  "Rows mixed before they go out (0 = game order)")
+      ->capture_default_str();
+  cmd->add_option("--recent-games", recent_games,
+                  "Only the last N games of the selection (0 = all)")
+      ->capture_default_str();
+  cmd->add_option("--max-rows", max_rows, "Stop after N rows (0 = all)")
+      ->capture_default_str();
+}
+
+absl::StatusOr<qipu::v1::TrainingRequest> TrainingFlags::Request() const {
+  qipu::v1::TrainingRequest req;
+  absl::StatusOr<qipu::v1::Filter> f = filter.ToProto();
+  if (!f.ok()) return f.status();
+  *req.mutable_filter() = *std::move(f);
+  req.set_cycles(cycles == "with"      ? qipu::v1::CYCLE_SELECTION_WITH
+                 : cycles == "without" ? qipu::v1::CYCLE_SELECTION_WITHOUT
+                                       : qipu::v1::CYCLE_SELECTION_ANY);
+  req.set_drop_void(drop_void);
+  req.set_pos_len(pos_len);
+  req.set_symmetries(symmetries);
+  req.set_seed(seed);
+  req.set_positions_per_game(all_positions ? 0 : positions_per_game);
+  req.set_min_move(min_move);
+  req.set_shuffle_window(shuffle_window);
+  req.set_recent_games(recent_games);
+  req.set_max_rows(max_rows);
+  return req;
 }
 
 }  // namespace qipu::ops

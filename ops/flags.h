@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "client/target.h"
 #include "qipu/v1/query.pb.h"
+#include "qipu/v1/train.pb.h"
 #include "qipu/v1/work.pb.h"
 #include "rules/rules.h"
 
@@ -59,6 +60,8 @@ struct FilterFlags {
   std::optional<double> komi;
   std::optional<uint32_t> handicap;
   std::string source;
+  // --job N: the source job:N.
+  std::optional<uint64_t> job;
   std::string policy;
   uint32_t from = 0;
   uint32_t to = 0;
@@ -66,6 +69,29 @@ struct FilterFlags {
   void Add(CLI::App* cmd);
   // The filter (the query engine checks the values further).
   absl::StatusOr<qipu::v1::Filter> ToProto() const;
+};
+
+// What `train export` and `bench train` ask for: the filter flags, --cycles,
+// --drop-void, --positions-per-game K | --all-positions, --pos-len,
+// --symmetries, --seed, --min-move, --shuffle-window, --recent-games,
+// --max-rows (batch size and cursor are the command's).
+struct TrainingFlags {
+  FilterFlags filter;
+  std::string cycles = "any";
+  bool drop_void = false;
+  uint32_t positions_per_game = 0;
+  bool all_positions = false;
+  uint32_t pos_len = 19;
+  uint32_t symmetries = 1;
+  uint64_t seed = 0;
+  uint32_t min_move = 0;
+  uint32_t shuffle_window = 0;
+  uint64_t recent_games = 0;
+  uint64_t max_rows = 0;
+
+  void Add(CLI::App* cmd);
+  // The request (the planner checks the values further).
+  absl::StatusOr<qipu::v1::TrainingRequest> Request() const;
 };
 
 // --server HOST:PORT or --db DIR, and --timeout SECONDS per call.

@@ -62,24 +62,22 @@ absl::StatusOr<bool> GameSource::Next(TrainingGame* game) {
   }
   for (; cursor_.Valid(); cursor_.Next()) {
     const std::optional<store::GameId> id = store::DecodeGameKey(cursor_.key());
-    if (!id.has_value()) {
-      return absl::DataLossError(
-          absl::StrCat("undecodable key in the games column family (",
-                       cursor_.key().size(), " bytes)"));
-    }
-    const absl::string_view value = cursor_.value();
-    if (!message_.ParseFromArray(value.data(),
-                                 static_cast<int>(value.size()))) {
-      return absl::DataLossError(absl::StrCat(
-          "stored game ", store::GameIdText(*id), " does not parse"));
-    }
     ++read_;
+    const absl::string_view value = cursor_.value();
+    if (!id.has_value() || !message_.ParseFromArray(
+                               value.data(), static_cast<int>(value.size()))) {
+      ++damaged_;  // As the exporter does: skipped, counted.
+      continue;
+    }
     if (filter_ && !filter_(*id, message_)) {
       ++dropped_;
       continue;
     }
     absl::StatusOr<TrainingGame> decoded = TrainingGameFromProto(message_, *id);
-    if (!decoded.ok()) return decoded.status();
+    if (!decoded.ok()) {
+      ++damaged_;
+      continue;
+    }
     *game = *std::move(decoded);
     last_ = *id;
     return true;

@@ -42,9 +42,9 @@ class GameSource {
              std::optional<store::GameId> resume_after = std::nullopt);
 
   // (OUT) *game: the next game taken. Returns false at the end. Errors: a
-  // read error of the store (as store/status.h maps it), DataLoss for a
-  // key or value that does not decode (naming the key), InvalidArgument
-  // from TrainingGameFromProto().
+  // read error of the store (as store/status.h maps it). A key or stored
+  // game that does not decode is skipped and counted (damaged()), as the
+  // exporter skips it.
   absl::StatusOr<bool> Next(TrainingGame* game);
 
   // The id of the last game Next() handed out (or the resume point when
@@ -53,6 +53,8 @@ class GameSource {
   // Games read and games the filter dropped so far.
   int64_t read() const { return read_; }
   int64_t dropped() const { return dropped_; }
+  // Games skipped because their key or record does not decode.
+  int64_t damaged() const { return damaged_; }
 
  private:
   store::Cursor cursor_;
@@ -61,6 +63,7 @@ class GameSource {
   bool started_ = false;
   int64_t read_ = 0;
   int64_t dropped_ = 0;
+  int64_t damaged_ = 0;
   qipu::v1::Game message_;
 };
 

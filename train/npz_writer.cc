@@ -74,10 +74,13 @@ using File = std::unique_ptr<std::FILE, FileCloser>;
 class MemberWriter {
  public:
   MemberWriter(std::FILE* f, NpzCompression compression)
-      : f_(f), deflate_(compression == NpzCompression::kDeflate) {
+      : f_(f), deflate_(compression != NpzCompression::kStored) {
     if (deflate_) {
       std::memset(&zs_, 0, sizeof(zs_));
-      ok_ = deflateInit2(&zs_, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8,
+      const int level = compression == NpzCompression::kDeflateFast
+                            ? Z_BEST_SPEED
+                            : Z_DEFAULT_COMPRESSION;
+      ok_ = deflateInit2(&zs_, level, Z_DEFLATED, -MAX_WBITS, 8,
                          Z_DEFAULT_STRATEGY) == Z_OK;
       zs_live_ = ok_;
     }
@@ -180,8 +183,8 @@ absl::Status WriteZip(File f, const std::string& tmp, const std::string& path,
   for (const NpyArray& a : arrays) {
     MemberEntry e;
     e.name = a.name + ".npy";
-    e.method = compression == NpzCompression::kDeflate ? kMethodDeflate
-                                                       : kMethodStored;
+    e.method =
+        compression != NpzCompression::kStored ? kMethodDeflate : kMethodStored;
     e.offset = static_cast<uint32_t>(offset);
     std::string local;
     Put32(local, kLocalHeaderSig);

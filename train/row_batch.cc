@@ -46,7 +46,7 @@ void RowBatch::Reserve(int rows) {
   row_ids_.reserve(n * kNumRowIdColumns);
 }
 
-void RowBatch::Truncate(int rows) {
+void RowBatch::Resize(int rows) {
   rows_ = rows;
   ResizeRows(packed_inputs_, rows, shape_.packed_row_bytes());
   ResizeRows(global_inputs_, rows, kNumGlobalInputs);

@@ -38,7 +38,10 @@ class RowBatch {
   // pos_len, 0 <= dst < rows(), 0 <= r < other.rows().
   void CopyRowFrom(int dst, const RowBatch& other, int r);
   // Drops the rows from `rows` on. Precondition: 0 <= rows <= this->rows().
-  void Truncate(int rows);
+  void Truncate(int rows) { Resize(rows); }
+  // Keeps the first `rows` rows, adding zeroed rows as needed (a reader
+  // then fills the columns whole). Precondition: rows >= 0.
+  void Resize(int rows);
 
   // Row r's slices. Precondition: 0 <= r < rows().
   // kNumBinaryChannels channels of packed_channel_bytes() each.

@@ -14,9 +14,6 @@ using rules::Color;
 using rules::Move;
 using rules::Point;
 
-namespace {
-
-// SplitMix64's finaliser: a well-mixed 64-bit value of x.
 uint64_t Mix(uint64_t x) {
   x += 0x9E3779B97F4A7C15ULL;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -24,14 +21,14 @@ uint64_t Mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// The seed of everything random about game `id` under `seed`; `salt`
-// separates the uses (sampling, symmetries).
 uint64_t GameSeed(uint64_t seed, const store::GameId& id, uint64_t salt) {
   uint64_t h = Mix(seed ^ salt);
   h = Mix(h ^ static_cast<uint64_t>(id.kind));
   h = Mix(h ^ id.hi);
   return Mix(h ^ id.lo);
 }
+
+namespace {
 
 constexpr uint64_t kSampleSalt = 0x73616d706c65ULL;    // "sample"
 constexpr uint64_t kSymmetrySalt = 0x73796d6d6574ULL;  // "symmet"

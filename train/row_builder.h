@@ -116,6 +116,14 @@ class RowBuilder {
   std::vector<int> turns_;
 };
 
+// SplitMix64's finaliser: a well-mixed 64-bit value of x. Part of the
+// row format: the sampling, symmetries and mixing derive from it.
+uint64_t Mix(uint64_t x);
+
+// The seed of everything random about game `id` under `seed`; `salt`
+// separates the uses (sampling, symmetries, a chunk's order).
+uint64_t GameSeed(uint64_t seed, const store::GameId& id, uint64_t salt);
+
 // Liberties of the chain of every stone of `board` (0 elsewhere), capped
 // at 3 (the planes need no more). (OUT) *libs.
 void ComputeLibertiesCapped(const rules::Board& board,

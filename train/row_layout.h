@@ -140,6 +140,13 @@ struct RowShape {
   // Policy entries per channel: every point, then the pass.
   int policy_size() const { return area() + 1; }
   int score_bins() const { return 2 * area() + 2 * kExtraScoreRadius; }
+  // Bytes of one whole row over all members.
+  int row_bytes() const {
+    return packed_row_bytes() + 4 * kNumGlobalInputs +
+           4 * kNumQipuGlobalInputs + 2 * kNumPolicyChannels * policy_size() +
+           4 * kNumGlobalTargets + score_bins() + kNumValueChannels * area() +
+           8 * kNumRowIdColumns;
+  }
 };
 
 // Board symmetry t in [0, 8) on a width x height board, as rules/symmetry.h

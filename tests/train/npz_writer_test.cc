@@ -144,6 +144,7 @@ TEST(NpzWriter, NumpyReadsDeflatedFiles) {
   // An odd pos_len whose area is not a whole number of bytes, and no rows.
   CheckWithNumpy(SomeRows(11, 8), NpzCompression::kDeflate);
   CheckWithNumpy(RowBatch(19), NpzCompression::kDeflate);
+  CheckWithNumpy(SomeRows(9, 8), NpzCompression::kDeflateFast);
 }
 
 TEST(NpzWriter, SameRowsSameBytes) {
