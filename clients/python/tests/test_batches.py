@@ -299,15 +299,52 @@ def test_bad_requests_are_invalid_argument(server, options, reason):
     assert reason in e.value.message.lower(), e.value.message
 
 
-def test_cancelled_streams_leave_the_server_serving(server):
+# A shuffle window whose memory reservation (rows x 5,567 bytes) exceeds
+# half the coordinator's 2 GiB budget for training streams: one such stream
+# at a time. With 8 positions a game the corpus has few rows, so the rows
+# actually built stay small.
+BIG_WINDOW = dict(shuffle_window=200000, positions_per_game=8, batch_size=8)
+
+
+def start_when_admitted(ch, seed, timeout=60):
+    """A stream's generator and its first batch, retrying while the server
+    refuses it for its memory budget (RESOURCE_EXHAUSTED: another stream's
+    reservation is not released yet). Returns (stream, batch, refusals)."""
+    deadline = time.monotonic() + timeout
+    refusals = 0
+    while True:
+        stream = qipu_client.batches(ch, seed=seed, timeout=60, **BIG_WINDOW)
+        try:
+            return stream, next(stream), refusals
+        except qipu_client.QipuError as e:
+            if e.code != grpc.StatusCode.RESOURCE_EXHAUSTED:
+                raise
+            refusals += 1
+            assert time.monotonic() < deadline, (
+                f"a cancelled stream still holds its memory after {timeout} s:"
+                f" {e.message}")
+            time.sleep(0.02)  # Polling: the release is asynchronous.
+
+
+def test_cancelled_streams_free_their_memory(server):
     ch = qipu_client.channel(server.address)
     try:
-        for seed in range(20):
-            stream = qipu_client.batches(ch, batch_size=8, seed=seed,
-                                         shuffle_window=262144, timeout=60)
-            next(stream)
+        # While one stream holds its reservation, a second is refused with
+        # the reason.
+        first, _, _ = start_when_admitted(ch, seed=0)
+        with pytest.raises(qipu_client.QipuError) as e:
+            next(qipu_client.batches(ch, seed=1, timeout=60, **BIG_WINDOW))
+        assert e.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert "shuffle_window" in e.value.message
+        first.close()  # Cancelled mid-stream.
+        # Each stream cancelled after its first batch frees its memory:
+        # the next one is admitted (after a few refusals at most, while
+        # the server notices the cancellation).
+        for seed in range(1, 11):
+            stream, batch, _ = start_when_admitted(ch, seed)
+            assert batch["qipuRowIdNC"].shape[0] == 8
             stream.close()
-        # A full stream still works (and the fixture checks the
+        # A full stream still works (and the fixture checks that the
         # coordinator then stops cleanly, exit status 0).
         got = list(qipu_client.batches(ch, timeout=300, **SAMPLE))
         assert sum(b["qipuRowIdNC"].shape[0] for b in got) > 3000
