@@ -6,11 +6,12 @@ the stream again, next seed, when the selection runs out) and prints one
 JSON line:
 
   {"rows", "batches", "seconds", "rows_per_sec", "bytes_per_row",
-   "mb_per_sec", "unpack"}
+   "mb_per_sec", "unpack", "tune_malloc"}
 
 bytes_per_row is the payload of a row (the eight arrays); seconds runs from
 the first request to the last batch received (or unpacked, with --unpack,
-which adds qipu_client.unpack_inputs to every batch). `qipu bench train`
+which adds qipu_client.unpack_inputs to every batch); --tune-malloc calls
+qipu_client.tune_malloc() first. `qipu bench train`
 runs it; by hand:
 
   PYTHONPATH=build/release/python clients/python/bench_pull.py \
@@ -41,6 +42,8 @@ def parse_args(argv):
     p.add_argument("--rules", default="")
     p.add_argument("--source", default="")
     p.add_argument("--policy", default="")
+    p.add_argument("--tune-malloc", action="store_true",
+                   help="qipu_client.tune_malloc() first")
     p.add_argument("--unpack", action="store_true",
                    help="also unpack the input planes of every batch")
     args = p.parse_args(argv)
@@ -51,6 +54,7 @@ def parse_args(argv):
 
 def main(argv):
     args = parse_args(argv)
+    tuned = qipu_client.tune_malloc() if args.tune_malloc else False
     rows = batches = payload = 0
     channel = qipu_client.channel(args.server)
     start = time.monotonic()
@@ -98,6 +102,7 @@ def main(argv):
         "bytes_per_row": payload // rows if rows else 0,
         "mb_per_sec": round(payload / seconds / 1e6, 1) if seconds else 0.0,
         "unpack": args.unpack,
+        "tune_malloc": tuned,
     }), flush=True)
     return 0
 

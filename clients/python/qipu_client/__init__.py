@@ -17,6 +17,7 @@ python3-protobuf and python3-numpy.
 
 from .arrays import (MEMBERS, NUM_PLANES, LayoutError, check_batch, concat,
                      game_ids, load_npz, row_bytes, row_shapes, unpack_inputs)
+from .memory import tune_malloc
 from .resume import load_cursor, resumable_batches, save_cursor
 from .stream import (MAX_MESSAGE_BYTES, QipuError, batches, channel,
                      make_filter, make_request)
@@ -27,5 +28,5 @@ __all__ = [
     "WireError", "batches", "channel", "check_batch", "concat", "game_ids",
     "load_cursor", "load_npz", "make_filter", "make_request", "parse_batch",
     "resumable_batches", "row_bytes", "row_shapes", "save_cursor",
-    "unpack_inputs",
+    "tune_malloc", "unpack_inputs",
 ]

@@ -201,3 +201,12 @@ def test_no_server_is_a_qipu_error():
     assert e.value.code in (grpc.StatusCode.UNAVAILABLE,
                             grpc.StatusCode.DEADLINE_EXCEEDED)
     assert e.value.code.name in str(e.value)
+
+
+def test_tune_malloc():
+    # glibc (Debian): mallopt accepts the settings.
+    assert qipu_client.tune_malloc() is True
+    # Memory still works afterwards: a batch-sized allocation and parse.
+    msg = random_batch_message(np.random.default_rng(5), 256, 19)
+    assert qipu_client.check_batch(
+        qipu_client.parse_batch(msg.SerializeToString())) == 256
