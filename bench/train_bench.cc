@@ -140,7 +140,7 @@ absl::StatusOr<RowRate> PullPython(const TrainBenchOptions& o,
   const qipu::v1::TrainingRequest& r = o.request;
   const std::string cmd = absl::StrFormat(
       "PYTHONPATH='%s' '%s' '%s' --server %s --seconds %g --batch-size %d "
-      "--pos-len %d --symmetries %d --shuffle-window %d",
+      "--pos-len %d --symmetries %d --shuffle-window %d --tune-malloc",
       o.python_path, o.python, o.python_script, server, o.seconds,
       r.batch_size(), r.pos_len() == 0 ? 19 : r.pos_len(),
       r.symmetries() == 0 ? 1 : r.symmetries(), r.shuffle_window());
