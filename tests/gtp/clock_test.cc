@@ -14,7 +14,7 @@ double Allot(const Clock& c, rules::Color who, int empty) {
   return absl::ToDoubleSeconds(c.Allot(who, empty));
 }
 
-TEST(Clock, NoTimeSystemMeansNoLimit) {
+TEST(GtpClock, NoTimeSystemMeansNoLimit) {
   Clock c;
   EXPECT_EQ(c.Allot(kB, 81), absl::InfiniteDuration());
   // GTP: byo-yomi time with zero stones is "no time limit".
@@ -24,7 +24,7 @@ TEST(Clock, NoTimeSystemMeansNoLimit) {
   EXPECT_FALSE(c.SetGtp(-1, 0, 0).ok());
 }
 
-TEST(Clock, AbsoluteSpreadsMainTimeOverExpectedMoves) {
+TEST(GtpClock, AbsoluteSpreadsMainTimeOverExpectedMoves) {
   Clock c;
   ASSERT_TRUE(c.SetGtp(300, 0, 0).ok());
   EXPECT_EQ(c.system(), TimeSystem::kAbsolute);
@@ -43,7 +43,7 @@ TEST(Clock, AbsoluteSpreadsMainTimeOverExpectedMoves) {
   EXPECT_NEAR(Allot(c, kW, 81), 300.0 / 27 * 0.9 - 0.2, 1e-9);
 }
 
-TEST(Clock, CanadianByoYomi) {
+TEST(GtpClock, CanadianByoYomi) {
   Clock c;
   ASSERT_TRUE(c.SetGtp(60, 100, 25).ok());
   EXPECT_EQ(c.system(), TimeSystem::kCanadian);
@@ -57,7 +57,7 @@ TEST(Clock, CanadianByoYomi) {
   EXPECT_NEAR(Allot(c, kB, 81), 0.5, 1e-9);  // capped at 1 - 0.5
 }
 
-TEST(Clock, JapaneseByoYomi) {
+TEST(GtpClock, JapaneseByoYomi) {
   Clock c;
   c.SetJapanese(0, 30, 5);
   EXPECT_EQ(c.system(), TimeSystem::kJapanese);
@@ -67,7 +67,7 @@ TEST(Clock, JapaneseByoYomi) {
   EXPECT_NEAR(Allot(c, kB, 361), (600.0 / 120 + 30) * 0.9 - 0.2, 1e-9);
 }
 
-TEST(Clock, SpentChargesMainTimeThenPeriods) {
+TEST(GtpClock, SpentChargesMainTimeThenPeriods) {
   Clock c;
   c.SetCanadian(10, 30, 3);
   c.Spent(kB, absl::Seconds(4));

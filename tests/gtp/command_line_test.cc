@@ -16,13 +16,13 @@ std::vector<std::string> Split(absl::string_view s) {
   return w.ok() ? *w : std::vector<std::string>{};
 }
 
-TEST(CommandLine, SplitsAtBlanks) {
+TEST(GtpCommandLine, SplitsAtBlanks) {
   EXPECT_THAT(Split("gnugo --mode gtp --level 10"),
               ElementsAre("gnugo", "--mode", "gtp", "--level", "10"));
   EXPECT_THAT(Split("  a \t b\n c  "), ElementsAre("a", "b", "c"));
 }
 
-TEST(CommandLine, Quotes) {
+TEST(GtpCommandLine, Quotes) {
   EXPECT_THAT(Split("katago gtp -config 'my config.cfg'"),
               ElementsAre("katago", "gtp", "-config", "my config.cfg"));
   EXPECT_THAT(Split(R"(a "b c" d)"), ElementsAre("a", "b c", "d"));
@@ -37,7 +37,7 @@ TEST(CommandLine, Quotes) {
               ElementsAre("#", ";", "|", ">", "$HOME"));
 }
 
-TEST(CommandLine, Errors) {
+TEST(GtpCommandLine, Errors) {
   for (const char* bad : {"", "   ", "a 'b", "a \"b", "a \\", "'"}) {
     absl::StatusOr<std::vector<std::string>> w = SplitCommandLine(bad);
     EXPECT_TRUE(absl::IsInvalidArgument(w.status())) << "'" << bad << "'";
@@ -46,7 +46,7 @@ TEST(CommandLine, Errors) {
               ::testing::HasSubstr("unterminated single quote at byte 2"));
 }
 
-TEST(CommandLine, JoinIsCanonicalAndRoundTrips) {
+TEST(GtpCommandLine, JoinIsCanonicalAndRoundTrips) {
   EXPECT_EQ(JoinCommandLine({"gnugo", "--mode", "gtp"}), "gnugo --mode gtp");
   EXPECT_EQ(JoinCommandLine({"a b", "", "it's", "x=1,y"}),
             R"('a b' '' 'it'\''s' x=1,y)");

@@ -35,7 +35,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
-class EnginePolicyTest : public ::testing::Test {
+class GtpEnginePolicyTest : public ::testing::Test {
  protected:
   void SetUp() override {
     auto dir = base::TempDir::Create("gtp-engines");
@@ -66,7 +66,7 @@ class EnginePolicyTest : public ::testing::Test {
   rules::Game game_{9, 9, rules::Rules{}};
 };
 
-TEST_F(EnginePolicyTest, CrashIsUnavailableAndTheNextGameRestarts) {
+TEST_F(GtpEnginePolicyTest, CrashIsUnavailableAndTheNextGameRestarts) {
   auto p = Script("crash.sh", "kill -SEGV $$");
   ASSERT_TRUE(p->NewGame(game_).ok());
   const pid_t first = p->engine_pid();
@@ -87,7 +87,7 @@ TEST_F(EnginePolicyTest, CrashIsUnavailableAndTheNextGameRestarts) {
   EXPECT_THAT(ChildProcesses(), ElementsAre(p->engine_pid()));
 }
 
-TEST_F(EnginePolicyTest, ExitIsUnavailableWithItsStatus) {
+TEST_F(GtpEnginePolicyTest, ExitIsUnavailableWithItsStatus) {
   auto p = Script("exit.sh", "exit 3");
   ASSERT_TRUE(p->NewGame(game_).ok());
   absl::StatusOr<policy::MoveChoice> c = p->Choose(game_, {});
@@ -96,7 +96,7 @@ TEST_F(EnginePolicyTest, ExitIsUnavailableWithItsStatus) {
               HasSubstr("exited with status 3"));
 }
 
-TEST_F(EnginePolicyTest, HangIsDeadlineExceededAndKillsTheWholeGroup) {
+TEST_F(GtpEnginePolicyTest, HangIsDeadlineExceededAndKillsTheWholeGroup) {
   const std::string pid_file = dir_->Sub("sleep.pid");
   // The deadline is limits.time + genmove_margin: short, for the test.
   EnginePolicyOptions o;
@@ -127,7 +127,7 @@ TEST_F(EnginePolicyTest, HangIsDeadlineExceededAndKillsTheWholeGroup) {
   EXPECT_FALSE(ProcessRunning(sleep_pid));
 }
 
-TEST_F(EnginePolicyTest, GarbageIsDataLoss) {
+TEST_F(GtpEnginePolicyTest, GarbageIsDataLoss) {
   for (const char* genmove :
        {"echo 'hello there'; echo", "printf '= Z99\\n\\n'", "printf '= \\n\\n'",
         "printf 'junk without an end'"}) {
@@ -156,7 +156,7 @@ TEST_F(EnginePolicyTest, GarbageIsDataLoss) {
   }
 }
 
-TEST_F(EnginePolicyTest, ResignAndIllegalMovesGoBackToTheCaller) {
+TEST_F(GtpEnginePolicyTest, ResignAndIllegalMovesGoBackToTheCaller) {
   auto p = Script("resign.sh", "printf '= resign\\n\\n'");
   ASSERT_TRUE(p->NewGame(game_).ok());
   absl::StatusOr<policy::MoveChoice> c = p->Choose(game_, {});
@@ -174,7 +174,7 @@ TEST_F(EnginePolicyTest, ResignAndIllegalMovesGoBackToTheCaller) {
   EXPECT_FALSE(game_.Check(c->point).legal());
 }
 
-TEST_F(EnginePolicyTest, RefusalsAndStartFailures) {
+TEST_F(GtpEnginePolicyTest, RefusalsAndStartFailures) {
   // An engine that refuses the board size.
   const std::string refuse =
       WriteScript(dir_->path(), "refuse.sh",
@@ -208,7 +208,7 @@ TEST_F(EnginePolicyTest, RefusalsAndStartFailures) {
   EXPECT_EQ((*any)->spec(), "gtp:gnugo --mode gtp");
 }
 
-TEST_F(EnginePolicyTest, EngineProcessCommands) {
+TEST_F(GtpEnginePolicyTest, EngineProcessCommands) {
   EngineProcessOptions o;
   o.argv = {"/bin/sh", "-c",
             "while read -r c r; do case $c in "
@@ -236,7 +236,7 @@ std::string QipuEngine(uint64_t seed) {
   return absl::StrCat(QIPU_BINARY_DIR, "/ops/qipu gtp --seed ", seed);
 }
 
-TEST_F(EnginePolicyTest, QipuBinaryPlaysWholeGamesAgainstTheLightPolicy) {
+TEST_F(GtpEnginePolicyTest, QipuBinaryPlaysWholeGamesAgainstTheLightPolicy) {
   auto engine = Policy(QipuEngine(5));
   LightPolicy light(9);
   for (int handicap : {0, 2}) {

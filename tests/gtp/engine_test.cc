@@ -19,9 +19,9 @@
 namespace qipu::gtp {
 namespace {
 
-class EngineTest : public ::testing::Test {
+class GtpEngineTest : public ::testing::Test {
  protected:
-  EngineTest() : engine_(std::make_unique<LightPolicy>(7), Options()) {}
+  GtpEngineTest() : engine_(std::make_unique<LightPolicy>(7), Options()) {}
 
   static EngineOptions Options() {
     EngineOptions o;
@@ -57,7 +57,7 @@ class EngineTest : public ::testing::Test {
   Engine engine_;
 };
 
-TEST_F(EngineTest, WireFormatIdsCommentsAndControlCharacters) {
+TEST_F(GtpEngineTest, WireFormatIdsCommentsAndControlCharacters) {
   EXPECT_EQ(Raw("protocol_version"), "= 2\n\n");
   EXPECT_EQ(Raw("17 protocol_version"), "=17 2\n\n");
   EXPECT_EQ(Raw("18 no_such_command"), "?18 unknown command\n\n");
@@ -76,7 +76,7 @@ TEST_F(EngineTest, WireFormatIdsCommentsAndControlCharacters) {
   EXPECT_EQ(Err("NAME"), "unknown command");
 }
 
-TEST_F(EngineTest, AdministrativeCommands) {
+TEST_F(GtpEngineTest, AdministrativeCommands) {
   EXPECT_EQ(Ok("name"), "qipu");
   EXPECT_EQ(Ok("version"), "9.9 (random)");
   EXPECT_EQ(Ok("known_command genmove"), "true");
@@ -117,7 +117,7 @@ TEST_F(EngineTest, AdministrativeCommands) {
   EXPECT_TRUE(engine_.quit_requested());
 }
 
-TEST_F(EngineTest, BoardSizeKomiAndPlayErrors) {
+TEST_F(GtpEngineTest, BoardSizeKomiAndPlayErrors) {
   EXPECT_EQ(Err("boardsize 1"), "unacceptable size");
   EXPECT_EQ(Err("boardsize 26"), "unacceptable size");
   EXPECT_EQ(Err("boardsize nine"), "syntax error");
@@ -144,7 +144,7 @@ TEST_F(EngineTest, BoardSizeKomiAndPlayErrors) {
   EXPECT_EQ(Ok("play WHITE e5"), "");
 }
 
-TEST_F(EngineTest, KoIsIllegalUntilAMoveElsewhere) {
+TEST_F(GtpEngineTest, KoIsIllegalUntilAMoveElsewhere) {
   ASSERT_EQ(Ok("boardsize 5"), "");
   // . X O . .
   // X O . O .     (row 4 from the top is row 2 in GTP)
@@ -160,7 +160,7 @@ TEST_F(EngineTest, KoIsIllegalUntilAMoveElsewhere) {
   EXPECT_EQ(Ok("play w b4"), "");  // retakes after a ko threat
 }
 
-TEST_F(EngineTest, GenmoveAndRegGenmove) {
+TEST_F(GtpEngineTest, GenmoveAndRegGenmove) {
   ASSERT_EQ(Ok("boardsize 9"), "");
   EXPECT_EQ(Err("genmove purple"), "invalid color");
   EXPECT_EQ(Err("genmove"), "syntax error");
@@ -178,7 +178,7 @@ TEST_F(EngineTest, GenmoveAndRegGenmove) {
   EXPECT_EQ(engine_.state().moves_played(), 2);
 }
 
-TEST_F(EngineTest, LightPolicyPlaysAWholeGameToTwoPasses) {
+TEST_F(GtpEngineTest, LightPolicyPlaysAWholeGameToTwoPasses) {
   ASSERT_EQ(Ok("boardsize 7"), "");
   std::string last, before;
   int moves = 0;
@@ -216,7 +216,7 @@ TEST_F(EngineTest, LightPolicyPlaysAWholeGameToTwoPasses) {
   EXPECT_NE(more.substr(0, 6), "FAILED");
 }
 
-TEST_F(EngineTest, FinalStatusListFindsSeki) {
+TEST_F(GtpEngineTest, FinalStatusListFindsSeki) {
   // A seki with an eye each and one shared liberty (C6), walled in:
   //   6 . X . O . O
   //   5 X X X O O O
@@ -234,7 +234,7 @@ TEST_F(EngineTest, FinalStatusListFindsSeki) {
   EXPECT_EQ(Ok("final_status_list dead"), "");
 }
 
-TEST_F(EngineTest, UndoReplaysTheGame) {
+TEST_F(GtpEngineTest, UndoReplaysTheGame) {
   ASSERT_EQ(Ok("boardsize 5"), "");
   EXPECT_EQ(Err("undo"), "cannot undo");
   // White captures a1, then undo brings the stone back.
@@ -263,7 +263,7 @@ TEST_F(EngineTest, UndoReplaysTheGame) {
   EXPECT_EQ(Ok("final_score"), "B+19.5");
 }
 
-TEST_F(EngineTest, Handicaps) {
+TEST_F(GtpEngineTest, Handicaps) {
   ASSERT_EQ(Ok("boardsize 9"), "");
   EXPECT_EQ(Err("fixed_handicap 1"), "invalid number of stones");
   EXPECT_EQ(Err("fixed_handicap 10"), "invalid number of stones");
@@ -298,7 +298,7 @@ TEST_F(EngineTest, Handicaps) {
   EXPECT_EQ(Err("place_free_handicap 1"), "invalid number of stones");
 }
 
-TEST_F(EngineTest, ShowBoard) {
+TEST_F(GtpEngineTest, ShowBoard) {
   ASSERT_EQ(Ok("boardsize 5"), "");
   ASSERT_EQ(Ok("play b c3"), "");
   ASSERT_EQ(Ok("play w d4"), "");
@@ -311,7 +311,7 @@ TEST_F(EngineTest, ShowBoard) {
   EXPECT_NE(r.find("B to play, move 3"), std::string::npos) << r;
 }
 
-TEST_F(EngineTest, PrintSgfAndLoadSgfRoundTrip) {
+TEST_F(GtpEngineTest, PrintSgfAndLoadSgfRoundTrip) {
   auto dir = base::TempDir::Create("gtp-sgf");
   ASSERT_TRUE(dir.ok()) << dir.status();
   ASSERT_EQ(Ok("boardsize 9"), "");
@@ -365,7 +365,7 @@ TEST_F(EngineTest, PrintSgfAndLoadSgfRoundTrip) {
   EXPECT_EQ(ok("loadsgf"), "? syntax error\n\n");
 }
 
-TEST_F(EngineTest, TimeCommands) {
+TEST_F(GtpEngineTest, TimeCommands) {
   EXPECT_EQ(Err("time_settings 10 5"), "syntax error");
   EXPECT_EQ(Err("time_settings -1 5 5"), "syntax error");
   EXPECT_EQ(Ok("time_settings 600 30 10"), "");
