@@ -3,12 +3,13 @@
 // Sabaki, GoGui and gogui-twogtp talk to.
 //
 // Map: protocol.h parses lines and formats responses; the engine holds
-// the command table and dispatches; the commands live by concern in
-// admin_commands.cc (protocol_version, name, version, known_command,
-// list_commands, quit), setup_commands.cc (boardsize, clear_board, komi,
-// the three handicap commands, loadsgf, printsgf), play_commands.cc (play,
-// genmove, reg_genmove, undo, showboard, final_score, final_status_list)
-// and time_commands.cc (time_settings, time_left, kgs-time_settings);
+// the command table, dispatches and answers the administrative commands
+// itself (protocol_version, name, version, known_command, list_commands,
+// quit); the other commands live by concern in setup_commands.cc
+// (boardsize, clear_board, komi, the three handicap commands, loadsgf,
+// printsgf) and play_commands.cc (play, genmove, reg_genmove, undo,
+// showboard, final_score, final_status_list, time_settings, time_left,
+// kgs-time_settings);
 // game_state.h keeps the game, clock.h the time, board_report.h draws the
 // board and judges final status. gtp/README.md has the command table.
 //
@@ -106,11 +107,10 @@ class Engine {
   bool quit_ = false;
 };
 
-// Registration of the command groups (one per file).
-void RegisterAdminCommands(Engine& engine);
+// Registration of the command groups (engine.cc, setup_commands.cc,
+// play_commands.cc).
 void RegisterSetupCommands(Engine& engine);
 void RegisterPlayCommands(Engine& engine);
-void RegisterTimeCommands(Engine& engine);
 
 }  // namespace qipu::gtp
 
