@@ -137,6 +137,10 @@ absl::StatusOr<policy::MoveChoice> Engine::Generate(rules::Color c,
   const absl::Duration took = absl::Now() - start;
   if (timed) clock_.Spent(c, took);
   if (!choice.ok()) {
+    // A policy that failed (an external engine that crashed, hung or
+    // answered garbage) starts over at the next genmove: NewGame() starts
+    // a new engine on the current position.
+    policy_fresh_ = false;
     spdlog::warn("gtp: policy {} failed: {}", policy_->spec(),
                  choice.status().ToString());
     return absl::Status(choice.status().code(),

@@ -92,8 +92,9 @@ class Engine {
   absl::Status PlayMove(rules::Color c, rules::Point p);
   // The policy's move for c in the current position (not played); with
   // `timed`, the clock allots the time and is charged with what it took.
-  // Errors: the policy's (crashed engine ...), or a move the rules forbid
-  // ("policy chose an illegal move D4: occupied").
+  // Errors: the policy's (crashed engine ...; the next call starts the
+  // policy over with NewGame()), or a move the rules forbid ("policy chose
+  // an illegal move D4: occupied").
   absl::StatusOr<policy::MoveChoice> Generate(rules::Color c, bool timed);
 
  private:

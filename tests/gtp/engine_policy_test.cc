@@ -21,6 +21,7 @@
 #include "base/files.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "gtp/engine.h"
 #include "gtp/engine_process.h"
 #include "gtp/light_policy.h"
 #include "gtp/policy_factory.h"
@@ -85,6 +86,30 @@ TEST_F(GtpEnginePolicyTest, CrashIsUnavailableAndTheNextGameRestarts) {
   EXPECT_EQ(p->engines_started(), 2);
   EXPECT_NE(p->engine_pid(), first);
   EXPECT_THAT(ChildProcesses(), ElementsAre(p->engine_pid()));
+}
+
+TEST_F(GtpEnginePolicyTest, QipuGtpStartsAFailedEngineOverAtTheNextGenmove) {
+  // Crashes at its first genmove only (a marker file remembers), then
+  // passes.
+  const std::string marker = dir_->Sub("crashed-once");
+  auto made = EnginePolicy::Create(
+      WriteScript(dir_->path(), "once.sh",
+                  ScriptEngine(absl::StrCat(
+                      "if [ -e ", marker, " ]; then printf '= pass\\n\\n'; ",
+                      "else touch ", marker, "; kill -KILL $$; fi"))),
+      EnginePolicyOptions{});
+  ASSERT_TRUE(made.ok());
+  EngineOptions options;
+  options.size = 9;
+  Engine engine(std::move(*made), options);
+  EXPECT_EQ(engine.HandleLine("play b e5"), "= \n\n");
+  const std::string failed = engine.HandleLine("genmove w");
+  EXPECT_THAT(failed, HasSubstr("? policy: engine"));
+  EXPECT_THAT(failed, HasSubstr("killed by signal 9"));
+  EXPECT_THAT(ChildProcesses(), IsEmpty());
+  EXPECT_EQ(engine.HandleLine("genmove w"), "= pass\n\n");
+  EXPECT_EQ(ChildProcesses().size(), 1u);
+  EXPECT_EQ(engine.state().moves_played(), 2);
 }
 
 TEST_F(GtpEnginePolicyTest, ExitIsUnavailableWithItsStatus) {
