@@ -23,7 +23,6 @@
 #include "gtest/gtest.h"
 #include "gtp/engine.h"
 #include "gtp/engine_process.h"
-#include "gtp/light_policy.h"
 #include "gtp/policy_factory.h"
 #include "rules/coord.h"
 #include "rules/game.h"
@@ -263,7 +262,9 @@ std::string QipuEngine(uint64_t seed) {
 
 TEST_F(GtpEnginePolicyTest, QipuBinaryPlaysWholeGamesAgainstTheLightPolicy) {
   auto engine = Policy(QipuEngine(5));
-  LightPolicy light(9);
+  auto random = MakeAnyPolicy("random", 9);
+  ASSERT_TRUE(random.ok()) << random.status();
+  policy::Policy& light = **random;
   for (int handicap : {0, 2}) {
     SCOPED_TRACE(handicap);
     rules::Game game(9, 9, rules::Rules{});

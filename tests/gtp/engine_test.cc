@@ -13,15 +13,23 @@
 #include "absl/strings/str_split.h"
 #include "base/files.h"
 #include "gtest/gtest.h"
-#include "gtp/light_policy.h"
+#include "gtp/policy_factory.h"
 #include "rules/scoring.h"
 
 namespace qipu::gtp {
 namespace {
 
+// The `random` policy (whichever library provides it).
+std::unique_ptr<policy::Policy> Random(uint64_t seed) {
+  absl::StatusOr<std::unique_ptr<policy::Policy>> p =
+      MakeAnyPolicy("random", seed);
+  EXPECT_TRUE(p.ok()) << p.status();
+  return p.ok() ? std::move(*p) : nullptr;
+}
+
 class GtpEngineTest : public ::testing::Test {
  protected:
-  GtpEngineTest() : engine_(std::make_unique<LightPolicy>(7), Options()) {}
+  GtpEngineTest() : engine_(Random(7), Options()) {}
 
   static EngineOptions Options() {
     EngineOptions o;
@@ -330,7 +338,7 @@ TEST_F(GtpEngineTest, PrintSgfAndLoadSgfRoundTrip) {
   const std::string board = Ok("showboard");
 
   // Into a fresh engine with other settings: the same game comes back.
-  Engine other(std::make_unique<LightPolicy>(1), Options());
+  Engine other(Random(1), Options());
   auto ok = [&](const std::string& line) { return other.HandleLine(line); };
   ASSERT_EQ(ok("boardsize 13"), "= \n\n");
   ASSERT_EQ(ok("komi 0"), "= \n\n");
