@@ -1,0 +1,176 @@
+#include "gtp/engine_policy.h"
+
+#include <cmath>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "base/status_macros.h"
+#include "gtp/command_line.h"
+#include "gtp/protocol.h"
+#include "rules/coord.h"
+
+namespace qipu::gtp {
+
+absl::StatusOr<std::unique_ptr<EnginePolicy>> EnginePolicy::Create(
+    absl::string_view command_line, const EnginePolicyOptions& options) {
+  QIPU_ASSIGN_OR_RETURN(std::vector<std::string> argv,
+                        SplitCommandLine(command_line));
+  return std::unique_ptr<EnginePolicy>(
+      new EnginePolicy(std::move(argv), options));
+}
+
+EnginePolicy::~EnginePolicy() {
+  if (engine_) engine_->Stop();
+}
+
+std::string EnginePolicy::spec() const {
+  return absl::StrCat("gtp:", JoinCommandLine(argv_));
+}
+
+absl::Status EnginePolicy::NewGame(const rules::Game& game) {
+  if (engine_ == nullptr || !engine_->alive()) {
+    EngineProcessOptions o;
+    o.argv = argv_;
+    o.stderr_path = options_.stderr_path;
+    o.command_timeout = options_.command_timeout;
+    o.quit_timeout = options_.quit_timeout;
+    engine_.reset();
+    QIPU_ASSIGN_OR_RETURN(engine_, EngineProcess::Start(o));
+    ++engines_started_;
+    size_ = 0;
+    time_sent_ = 0;
+  }
+  synced_ = false;
+  return FullSync(game);
+}
+
+absl::Status EnginePolicy::FullSync(const rules::Game& game) {
+  synced_ = false;
+  if (game.width() != game.height()) {
+    return absl::UnimplementedError(
+        absl::StrCat("GTP engines play square boards; this one is ",
+                     game.width(), "x", game.height()));
+  }
+  if (size_ != game.width()) {
+    QIPU_RETURN_IF_ERROR(
+        engine_->Command(absl::StrCat("boardsize ", game.width())).status());
+    size_ = game.width();
+  }
+  QIPU_RETURN_IF_ERROR(engine_->Command("clear_board").status());
+  QIPU_RETURN_IF_ERROR(
+      engine_->Command(absl::StrCat("komi ", game.rules().komi)).status());
+  komi_ = game.rules().komi;
+  const rules::Board& b = game.board();
+  std::vector<std::string> black, white;
+  for (int y = 0; y < game.height(); ++y) {
+    for (int x = 0; x < game.width(); ++x) {
+      const rules::Point p = rules::MakePoint(x, y);
+      if (b.at(p) == rules::Color::kBlack) {
+        black.push_back(rules::GtpPoint(p, game.height()));
+      } else if (b.at(p) == rules::Color::kWhite) {
+        white.push_back(rules::GtpPoint(p, game.height()));
+      }
+    }
+  }
+  const bool handicap = game.num_moves() == 0 && game.handicap() >= 2 &&
+                        white.empty() &&
+                        static_cast<int>(black.size()) == game.handicap();
+  if (handicap) {
+    QIPU_RETURN_IF_ERROR(engine_
+                             ->Command(absl::StrCat("set_free_handicap ",
+                                                    absl::StrJoin(black, " ")))
+                             .status());
+  } else {
+    for (const std::string& v : black) {
+      QIPU_RETURN_IF_ERROR(engine_->Command("play black " + v).status());
+    }
+    for (const std::string& v : white) {
+      QIPU_RETURN_IF_ERROR(engine_->Command("play white " + v).status());
+    }
+  }
+  base_moves_ = game.num_moves();
+  sent_.clear();
+  synced_ = true;
+  return absl::OkStatus();
+}
+
+absl::Status EnginePolicy::Sync(const rules::Game& game) {
+  bool in_step =
+      synced_ && size_ == game.width() && komi_ == game.rules().komi &&
+      game.num_moves() >= base_moves_ + static_cast<int>(sent_.size());
+  for (size_t i = 0; in_step && i < sent_.size(); ++i) {
+    in_step = game.moves()[base_moves_ + i] == sent_[i];
+  }
+  if (!in_step) return FullSync(game);
+  for (int i = base_moves_ + static_cast<int>(sent_.size());
+       i < game.num_moves(); ++i) {
+    const rules::Move m = game.moves()[i];
+    QIPU_RETURN_IF_ERROR(
+        engine_
+            ->Command(absl::StrCat("play ", ColorWord(m.color), " ",
+                                   rules::GtpPoint(m.point, game.height())))
+            .status());
+    sent_.push_back(m);
+  }
+  return absl::OkStatus();
+}
+
+void EnginePolicy::SendTime(const policy::SearchLimits& limits) {
+  int want = -1;
+  if (limits.time != absl::InfiniteDuration()) {
+    want = std::max(
+        1, static_cast<int>(std::ceil(absl::ToDoubleSeconds(limits.time))));
+  }
+  if (want == time_sent_ || (want == -1 && time_sent_ == 0)) return;
+  // "0 1 0" is GTP's "no time limit". A refusal is no error.
+  const std::string cmd = want > 0
+                              ? absl::StrCat("time_settings 0 ", want, " 1")
+                              : std::string("time_settings 0 1 0");
+  absl::StatusOr<std::string> r = engine_->Command(cmd);
+  if (r.ok() || absl::IsFailedPrecondition(r.status())) time_sent_ = want;
+}
+
+absl::StatusOr<policy::MoveChoice> EnginePolicy::Choose(
+    const rules::Game& game, const policy::SearchLimits& limits) {
+  if (engine_ == nullptr) {
+    // Choose() without NewGame(): start now.
+    QIPU_RETURN_IF_ERROR(NewGame(game));
+  }
+  if (!engine_->alive()) {
+    return absl::UnavailableError(
+        absl::StrCat("engine '", engine_->command_line(),
+                     "' is gone until the next game: ", engine_->end_reason()));
+  }
+  QIPU_RETURN_IF_ERROR(Sync(game));
+  SendTime(limits);
+  if (!engine_->alive()) return absl::UnavailableError(engine_->end_reason());
+  const rules::Color c = game.to_play();
+  const absl::Duration deadline = limits.time == absl::InfiniteDuration()
+                                      ? options_.genmove_timeout
+                                      : limits.time + options_.genmove_margin;
+  QIPU_ASSIGN_OR_RETURN(
+      std::string answer,
+      engine_->Command(absl::StrCat("genmove ", ColorWord(c)), deadline));
+  const std::string text = absl::AsciiStrToLower(answer);
+  policy::MoveChoice choice;
+  if (text == "resign") {
+    choice.point = rules::kResign;
+    return choice;
+  }
+  absl::StatusOr<rules::Point> p =
+      rules::ParseGtpPoint(text, game.width(), game.height());
+  if (!p.ok()) {
+    engine_->Kill(absl::StrCat("genmove answer '", answer, "'"));
+    return absl::DataLossError(absl::StrCat(
+        "engine '", engine_->command_line(), "' answered genmove with '",
+        absl::CHexEscape(answer), "': ", p.status().message()));
+  }
+  choice.point = *p;
+  // The engine has played it; the caller plays it too, or the game ends.
+  sent_.push_back(rules::Move{c, *p});
+  return choice;
+}
+
+}  // namespace qipu::gtp

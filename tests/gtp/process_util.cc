@@ -1,0 +1,80 @@
+#include "tests/gtp/process_util.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace qipu::gtp {
+namespace {
+
+// The state letter and parent of `pid` from /proc/<pid>/stat, or false.
+bool ReadStat(pid_t pid, char* state, pid_t* ppid) {
+  std::ifstream in(absl::StrCat("/proc/", pid, "/stat"));
+  std::string text((std::istreambuf_iterator<char>(in)),
+                   std::istreambuf_iterator<char>());
+  // "pid (comm) S ppid ...": comm may hold spaces and parentheses.
+  const size_t close = text.rfind(')');
+  if (close == std::string::npos) return false;
+  std::istringstream rest(text.substr(close + 1));
+  long long parent = 0;
+  if (!(rest >> *state >> parent)) return false;
+  *ppid = static_cast<pid_t>(parent);
+  return true;
+}
+
+}  // namespace
+
+std::vector<pid_t> ChildProcesses() {
+  std::vector<pid_t> out;
+  DIR* dir = opendir("/proc");
+  if (dir == nullptr) return out;
+  while (dirent* e = readdir(dir)) {
+    int pid = 0;
+    if (!absl::SimpleAtoi(e->d_name, &pid)) continue;
+    char state = 0;
+    pid_t ppid = 0;
+    if (ReadStat(pid, &state, &ppid) && ppid == getpid()) out.push_back(pid);
+  }
+  closedir(dir);
+  return out;
+}
+
+bool ProcessRunning(pid_t pid) {
+  char state = 0;
+  pid_t ppid = 0;
+  return ReadStat(pid, &state, &ppid) && state != 'Z' && state != 'X';
+}
+
+std::string WriteScript(const std::string& dir, const std::string& name,
+                        const std::string& body) {
+  const std::string path = dir + "/" + name;
+  {
+    std::ofstream out(path, std::ios::trunc);
+    out << body;
+  }
+  chmod(path.c_str(), 0755);
+  return path;
+}
+
+std::string ScriptEngine(const std::string& genmove) {
+  return absl::StrCat(
+      "#!/bin/sh\n"
+      "while read -r cmd rest; do\n"
+      "  case \"$cmd\" in\n"
+      "    genmove)\n",
+      genmove,
+      "\n      ;;\n"
+      "    quit) printf '= \\n\\n'; exit 0 ;;\n"
+      "    *) printf '= \\n\\n' ;;\n"
+      "  esac\n"
+      "done\n");
+}
+
+}  // namespace qipu::gtp

@@ -1,0 +1,32 @@
+// Test helpers for child processes: this process's children as /proc
+// lists them (zombies included), whether a process still runs, and small
+// executable scripts written into a test's temporary directory.
+#ifndef QIPU_TESTS_GTP_PROCESS_UTIL_H_
+#define QIPU_TESTS_GTP_PROCESS_UTIL_H_
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace qipu::gtp {
+
+// The processes whose parent is this process, zombies included (from
+// /proc/<pid>/stat).
+std::vector<pid_t> ChildProcesses();
+
+// True while `pid` exists and is not a zombie.
+bool ProcessRunning(pid_t pid);
+
+// Writes `body` to dir/name, mode 0755; returns the path.
+std::string WriteScript(const std::string& dir, const std::string& name,
+                        const std::string& body);
+
+// A GTP engine as a /bin/sh script: answers "= " to every command but
+// `genmove`, whose handling is the shell code `genmove` (it may print a
+// response, exit, hang ...), and `quit`, which it answers before exiting.
+std::string ScriptEngine(const std::string& genmove);
+
+}  // namespace qipu::gtp
+
+#endif  // QIPU_TESTS_GTP_PROCESS_UTIL_H_
