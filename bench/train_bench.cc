@@ -16,6 +16,8 @@
 #include "coordinator/coordinator.h"
 #include "coordinator/training.h"
 #include "local/local_run.h"
+#include "proto/convert.h"
+#include "rules/rules.h"
 #include "store/store.h"
 #include "train/npz_writer.h"
 #include "train/row_stream.h"
@@ -31,6 +33,7 @@ absl::Status Build(const TrainBenchOptions& o, const std::string& db) {
   qipu::v1::JobConfig& c = *lo.job.mutable_config();
   c.set_width(static_cast<uint32_t>(o.size));
   c.set_height(static_cast<uint32_t>(o.size));
+  *c.mutable_rules() = wire::RulesToProto(rules::Rules{});  // Chinese
   c.set_policy("random");
   c.set_index_depth(0);
   c.set_seed(1);
