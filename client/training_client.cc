@@ -77,7 +77,7 @@ absl::StatusOr<TrainingPullStats> PullRemote(
   if (!gs.ok()) {
     return WithServerHint(
         absl::Status(static_cast<absl::StatusCode>(gs.error_code()),
-                     absl::StrCat(server, ": ", gs.error_message())),
+                     gs.error_message()),
         server);
   }
   return stats;

@@ -96,7 +96,8 @@ uint64_t TrainingStreamKey(const qipu::v1::TrainingRequest& req) {
 absl::StatusOr<TrainingPlan> PlanTraining(
     const store::Store& store, const qipu::v1::TrainingRequest& req) {
   absl::StatusOr<Filter> filter = CompileQueryFilter(req.filter());
-  if (!filter.ok()) return Bad("filter", filter.status().message());
+  // Its errors name the field ("filter.rules: ...").
+  if (!filter.ok()) return filter.status();
   if (!qipu::v1::CycleSelection_IsValid(req.cycles())) {
     return Bad("cycles", absl::StrCat("unknown selection ", req.cycles(),
                                       " (any, with or without)"));

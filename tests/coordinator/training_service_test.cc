@@ -264,15 +264,16 @@ TEST(TrainingServiceBudget, ACancelledStreamFreesItsMemory) {
   CoordinatorOptions o;
   o.db_dir = dir.path() + "/db";
   o.store.sync = false;
-  // Room for one stream with a 20,000-row window at pos_len 9 (~1.5 KB a
-  // row), not two.
-  const int64_t one = (20000 + 512 + 2 * 8) * train::RowShape{9}.row_bytes();
+  // Room for one stream with a 20,000-row window at pos_len 19 (~5.6 KB a
+  // row), not two. The first stream's rows (~25 MB) are more than gRPC's
+  // flow-control windows, so it cannot finish while its client waits.
+  const int64_t one = (20000 + 512 + 2 * 8) * train::RowShape{19}.row_bytes();
   o.training.memory_budget_bytes = one + one / 2;
   auto c = Coordinator::Start(o);
   ASSERT_TRUE(c.ok()) << c.status();
-  PlayJob(**c, JobConfigFor(9, "chinese", 10, 5), 30);
+  PlayJob(**c, JobConfigFor(9, "chinese", 10, 5), 60);
   qipu::v1::TrainingRequest req;
-  req.set_pos_len(9);
+  req.set_pos_len(19);
   req.set_batch_size(8);
   req.set_shuffle_window(20000);
   const client::Target target{(*c)->address(), "", absl::Seconds(30)};
@@ -300,7 +301,7 @@ TEST(TrainingServiceBudget, ACancelledStreamFreesItsMemory) {
            absl::Now() < deadline &&
            (absl::SleepFor(absl::Milliseconds(20)), true));
   ASSERT_TRUE(third.ok()) << third.status();
-  EXPECT_EQ(third->games_done, 30u);
+  EXPECT_EQ(third->games_done, 60u);
 }
 
 }  // namespace
