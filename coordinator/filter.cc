@@ -5,6 +5,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/ascii.h"
+#include "proto/job_policies.h"
 #include "rules/coord.h"
 #include "rules/rules.h"
 
@@ -75,6 +77,18 @@ absl::StatusOr<Filter> Filter::Compile(const qipu::v1::Filter& f) {
   if (f.date_from() != 0 && f.date_to() != 0 && f.date_from() > f.date_to()) {
     return absl::InvalidArgumentError("filter.date: from is after to");
   }
+  // A spec qipu can read is compared in its canonical form; anything else
+  // ("import", a prefix such as "gtp:gnugo") as written.
+  out.policy_ = std::string(absl::StripAsciiWhitespace(f.policy()));
+  if (!out.policy_.empty() && out.policy_ != "import") {
+    if (auto c = wire::CanonicalSpec(out.policy_); c.ok()) {
+      // "mcts:playouts=1000" is "mcts" (its arguments were the defaults):
+      // that policy exactly, not every mcts.
+      out.policy_exact_ = out.policy_.find(':') != std::string::npos &&
+                          c->find(':') == std::string::npos;
+      out.policy_ = *c;
+    }
+  }
   return out;
 }
 
@@ -86,7 +100,16 @@ bool Filter::MatchesConfig(const qipu::v1::ConfigRecord& c) const {
   if (f.has_komi() && c.komi() != f.komi()) return false;
   if (f.has_handicap() && c.handicap() != f.handicap()) return false;
   if (!f.source().empty() && c.source() != f.source()) return false;
-  if (!f.policy().empty() && c.policy() != f.policy()) return false;
+  if (!policy_.empty()) {
+    auto matches = [&](const std::string& spec) {
+      return policy_exact_ ? spec == policy_
+                           : wire::PolicyMatches(spec, policy_);
+    };
+    if (!matches(c.policy()) &&
+        (c.white_policy().empty() || !matches(c.white_policy()))) {
+      return false;
+    }
+  }
   if (!rule_tokens_.empty()) {
     std::vector<absl::string_view> have = absl::StrSplit(c.rules_key(), ' ');
     for (const std::string& tok : rule_tokens_) {

@@ -9,6 +9,8 @@
 #include "absl/types/span.h"
 #include "base/version.h"
 #include "proto/convert.h"
+#include "proto/job_policies.h"
+#include "proto/search_visits.h"
 #include "rules/coord.h"
 #include "rules/replay.h"
 #include "rules/scoring.h"
@@ -22,15 +24,20 @@ namespace {
 // Replays `record` in a Game kept per thread: a Game holds two boards and
 // buffers sized for the move cap, and building them for every game cost
 // the upload handler a tenth of its time.
-absl::StatusOr<rules::ReplayReport> ReplayReused(
-    const rules::GameRecord& record, const rules::Rules& rules,
-    absl::Span<const rules::CycleRecord> claimed_prevented) {
+// The game of this thread's last ReplayReused(): its final position.
+rules::Game* ThreadGame() {
   // On the heap: in static TLS it would take its size out of every
   // thread's stack, including library threads with small stacks.
   thread_local const std::unique_ptr<rules::Game> game =
       std::make_unique<rules::Game>(rules::kMinSize, rules::kMinSize,
                                     rules::Rules{});
-  return rules::ReplayInto(record, rules, claimed_prevented, game.get());
+  return game.get();
+}
+
+absl::StatusOr<rules::ReplayReport> ReplayReused(
+    const rules::GameRecord& record, const rules::Rules& rules,
+    absl::Span<const rules::CycleRecord> claimed_prevented) {
+  return rules::ReplayInto(record, rules, claimed_prevented, ThreadGame());
 }
 
 bool SameResult(const rules::GameResult& a, const rules::GameResult& b) {
@@ -218,15 +225,18 @@ absl::Status CheckAgainstJob(const wire::SelfPlayUpload& u,
 // What an upload claims the rules gave, against what they give: the end,
 // result, cycles, ko captures and area.
 absl::Status CheckAgainstReplay(const rules::SelfPlayClaims& c,
-                                const rules::ReplayReport& report, int height) {
-  if (report.ended_at == 0 || report.ended_at != report.moves) {
+                                const rules::ReplayReport& report, int height,
+                                bool policy_ended) {
+  if (policy_ended) {
+    // CheckPolicyEnd() checked the end and the result.
+  } else if (report.ended_at == 0 || report.ended_at != report.moves) {
     return absl::InvalidArgumentError(
         absl::StrCat("the game has ", report.moves, " moves but the rules ",
                      report.ended_at == 0
                          ? "do not end it"
                          : absl::StrCat("end it at move ", report.ended_at)));
   }
-  if (!SameResult(c.result, report.rules_result)) {
+  if (!policy_ended && !SameResult(c.result, report.rules_result)) {
     return Mismatch("result", Describe(c.result),
                     Describe(report.rules_result));
   }
@@ -256,15 +266,27 @@ absl::Status CheckAgainstReplay(const rules::SelfPlayClaims& c,
   return absl::OkStatus();
 }
 
-// Voided attempts are re-played from their seeds: they must have ended by
-// a replay cycle exactly as claimed.
-absl::Status CheckVoided(const wire::SelfPlayUpload& u, const JobInfo& job) {
+// Voided attempts of light-policy games are re-played from their seeds:
+// they must have ended by a replay cycle exactly as claimed.
+absl::Status CheckVoided(const wire::SelfPlayUpload& u, const JobInfo& job,
+                         bool light) {
   const rules::SelfPlayClaims& c = u.claims;
   if (c.voided_cycles.size() != c.attempt) {
     return Mismatch("voided attempts", absl::StrCat(c.voided_cycles.size()),
                     absl::StrCat(c.attempt, " (the attempt number)"));
   }
   if (c.attempt == 0) return absl::OkStatus();
+  if (!light) {
+    // Policies other than the light one cannot be replayed from the seed:
+    // each voided attempt must at least have ended by a replay cycle.
+    for (const rules::CycleRecord& v : c.voided_cycles) {
+      if (v.outcome != rules::CycleOutcome::kReplay) {
+        return absl::InvalidArgumentError(
+            "voided attempts: each must end by a replay cycle");
+      }
+    }
+    return absl::OkStatus();
+  }
   const rules::SelfPlaySpec spec =
       wire::SelfPlaySpecFor(job.config, job.rules, c.index);
   rules::Game g(spec.width, spec.height, job.rules);
@@ -280,6 +302,105 @@ absl::Status CheckVoided(const wire::SelfPlayUpload& u, const JobInfo& job) {
   return absl::OkStatus();
 }
 
+// --- Games played through policies (worker/policy_game.h) ----------------
+
+// The policies an upload claims (an upload without any: the light policy,
+// as workers before per-colour policies sent none).
+wire::ColourPolicies ClaimedPolicies(const wire::SelfPlayUpload& u) {
+  if (!u.black_policy.empty() && !u.white_policy.empty()) {
+    return {u.black_policy, u.white_policy};
+  }
+  const std::string both =
+      u.policy.empty() ? std::string(wire::kLightPolicy) : u.policy;
+  return {both, both};
+}
+
+// True for the results a policy gives (not the rules): a resignation, an
+// illegal move's forfeit, a policy's failure.
+bool PolicyEnded(const rules::GameResult& r) {
+  return r.reason == rules::EndReason::kResign ||
+         r.reason == rules::EndReason::kIllegal ||
+         r.reason == rules::EndReason::kOther;
+}
+
+// A game a policy ended: the rules must not have ended it, the side to
+// move after the last move is the loser of a resignation or forfeit (and
+// the forfeit's move, when a point, illegal there), a policy's failure has
+// no winner and says why. `game` is the replay's final position.
+absl::Status CheckPolicyEnd(const wire::SelfPlayUpload& u,
+                            const rules::ReplayReport& report,
+                            const rules::Game& game) {
+  const rules::GameResult& r = u.claims.result;
+  const char* reason = rules::EndReasonName(r.reason);
+  if (report.ended_at != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the game claims it ended by ", reason,
+                     " but the rules end it at move ", report.ended_at));
+  }
+  const rules::Color loser = game.to_play();
+  const rules::Winner other = loser == rules::Color::kBlack
+                                  ? rules::Winner::kWhite
+                                  : rules::Winner::kBlack;
+  const rules::Winner want =
+      r.reason == rules::EndReason::kOther ? rules::Winner::kNone : other;
+  if (r.winner != want || r.margin != 0) {
+    return Mismatch("result", Describe(r),
+                    absl::StrCat(rules::WinnerName(want), " wins by ", reason,
+                                 " with no margin"));
+  }
+  if (r.reason == rules::EndReason::kOther && u.result_detail.empty()) {
+    return absl::InvalidArgumentError(
+        "result.detail: a game a policy failed in must say why");
+  }
+  if (r.reason == rules::EndReason::kIllegal && u.illegal_point != 0) {
+    const int w = game.width();
+    if (u.illegal_point > static_cast<uint32_t>(w * game.height())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "result.illegal_point ", u.illegal_point, " is off the board"));
+    }
+    const rules::Point p =
+        rules::FromDenseIndex(static_cast<int>(u.illegal_point - 1), w);
+    if (game.Check(loser, p).legal()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "result.illegal_point: ", rules::GtpPoint(p, game.height()),
+          " is a legal move after the last move"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Game.search_visits: well-formed (wire::UnpackSearches) and legal-looking:
+// every point a search visited was empty before the move it chose.
+absl::Status CheckSearches(const wire::SelfPlayUpload& u,
+                           const rules::Rules& rules) {
+  const rules::GameRecord& record = u.record;
+  auto searches =
+      wire::UnpackSearches(u.search_visits, record.width, record.height,
+                           static_cast<uint32_t>(record.moves.size()));
+  if (!searches.ok()) return searches.status();
+  rules::Game g(record.width, record.height, rules);
+  if (record.handicap > 0) {
+    if (absl::Status s = g.PlaceHandicap(record.handicap); !s.ok()) return s;
+  }
+  size_t next = 0;
+  for (size_t i = 0; i < record.moves.size() && next < searches->size(); ++i) {
+    if ((*searches)[next].move == i) {
+      for (const wire::PointVisits& v : (*searches)[next].visits) {
+        if (v.point != rules::kPass &&
+            g.board().at(v.point) != rules::Color::kEmpty) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "search_visits: the search of move ", i + 1, " visited ",
+              rules::GtpPoint(v.point, record.height), ", which is occupied"));
+        }
+      }
+      ++next;
+    }
+    const rules::Move& m = record.moves[i];
+    if (!g.TryPlay(m.color, m.point).legal()) break;  // replayed legal before
+  }
+  return absl::OkStatus();
+}
+
 // PrepareSelfPlay() of `u`; `encoded` as for StoredGame().
 absl::StatusOr<PreparedGame> PrepareUpload(const wire::SelfPlayUpload& u,
                                            const qipu::v1::Game* encoded,
@@ -287,6 +408,21 @@ absl::StatusOr<PreparedGame> PrepareUpload(const wire::SelfPlayUpload& u,
   const rules::GameRecord& record = u.record;
   const rules::SelfPlayClaims& claims = u.claims;
   if (absl::Status s = CheckAgainstJob(u, job); !s.ok()) return s;
+  const qipu::v1::JobConfig& cfg = job.config;
+  const wire::ColourPolicies policies = wire::JobPolicies(cfg);
+  if (const wire::ColourPolicies claimed = ClaimedPolicies(u);
+      claimed.black != policies.black || claimed.white != policies.white) {
+    return Mismatch("policies", wire::PolicyDisplay(claimed),
+                    wire::PolicyDisplay(policies) + " (the job's)");
+  }
+  // Only light-policy games are regenerated from their seed (their voided
+  // attempts) and only other policies resign, forfeit, fail or search.
+  const bool light = policies.light();
+  const bool policy_ended = !light && PolicyEnded(claims.result);
+  if (light && !u.search_visits.empty()) {
+    return absl::InvalidArgumentError(
+        "search_visits: the light policy does not search");
+  }
   std::vector<rules::CycleRecord> prevented;
   for (const rules::CycleRecord& c : claims.cycles) {
     if (IsPrevented(c)) prevented.push_back(c);
@@ -294,20 +430,37 @@ absl::StatusOr<PreparedGame> PrepareUpload(const wire::SelfPlayUpload& u,
   auto report = ReplayLegal(record, job.rules, prevented,
                             /*name_rules=*/false, /*illegal_move=*/nullptr);
   if (!report.ok()) return report.status();
-  if (absl::Status s = CheckAgainstReplay(claims, *report, record.height);
+  if (policy_ended) {
+    if (absl::Status s = CheckPolicyEnd(u, *report, *ThreadGame()); !s.ok()) {
+      return s;
+    }
+  }
+  if (absl::Status s =
+          CheckAgainstReplay(claims, *report, record.height, policy_ended);
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = CheckVoided(u, job); !s.ok()) return s;
+  if (absl::Status s = CheckVoided(u, job, light); !s.ok()) return s;
+  if (!u.search_visits.empty()) {
+    if (absl::Status s = CheckSearches(u, job.rules); !s.ok()) return s;
+  }
 
-  const qipu::v1::JobConfig& cfg = job.config;
+  const rules::GameResult& result =
+      policy_ended ? claims.result : report->rules_result;
   PreparedGame out;
   out.job = job.job;
   out.index = claims.index;
   out.config_id = job.config_id;
   out.day = DayOf(now);
   qipu::v1::Game game = StoredGame(record, encoded, /*with_meta=*/false,
-                                   job.rules, report->rules_result, *report);
+                                   job.rules, result, *report);
+  if (policy_ended) {
+    game.mutable_result()->set_detail(u.result_detail);
+    if (claims.result.reason == rules::EndReason::kIllegal) {
+      game.mutable_result()->set_illegal_point(u.illegal_point);
+    }
+  }
+  game.set_search_visits(u.search_visits);
   for (const rules::CycleRecord& c : claims.voided_cycles) {
     *game.add_voided_cycles() = wire::CycleToProto(c, record.width);
   }
@@ -316,13 +469,13 @@ absl::StatusOr<PreparedGame> PrepareUpload(const wire::SelfPlayUpload& u,
   p->set_game_index(claims.index);
   p->set_worker(u.worker);
   p->set_seed(claims.seed);
-  p->set_policy(cfg.policy());
+  wire::SetGamePolicies(policies, p);
   p->set_attempt(claims.attempt);
   SetVersion(p, now);
   FinishPrepared(record, *report,
-                 store::GameId::SelfPlay(job.job, claims.index),
-                 report->rules_result, claims.voided_cycles,
-                 static_cast<int>(cfg.index_depth()), game, &out);
+                 store::GameId::SelfPlay(job.job, claims.index), result,
+                 claims.voided_cycles, static_cast<int>(cfg.index_depth()),
+                 game, &out);
   return out;
 }
 
