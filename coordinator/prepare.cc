@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "base/version.h"
+#include "coordinator/game_format.h"
 #include "proto/convert.h"
 #include "proto/job_policies.h"
 #include "proto/search_visits.h"
@@ -590,6 +591,11 @@ absl::StatusOr<PreparedImport> PrepareImport(const rules::GameRecord& record,
   p->set_file_game(static_cast<uint32_t>(record.game_number));
   p->set_policy("import");
   SetVersion(p, ctx.now);
+  // Root visits an export wrote as QM move properties (game_format.h); a
+  // record whose QM values do not read keeps none.
+  if (auto visits = SearchVisitsOf(record); visits.ok()) {
+    game.set_search_visits(*std::move(visits));
+  }
 
   qipu::v1::ConfigRecord dims;
   dims.set_width(static_cast<uint32_t>(record.width));
