@@ -2,13 +2,16 @@
 // (30 playouts) against White random on 7x7, pattern against itself, and a
 // random job beside them. Every game is validated and stored, with its
 // policies and the root visits of its searches; queries filter by policy
-// (a spec, a prefix at a token boundary, either colour); a bad spec is
-// refused at submit.
+// (a spec, a prefix at a token boundary, either colour); SGF export then
+// import keeps the visits; a bad spec is refused at submit.
 #include <memory>
 #include <string>
 
+#include "coordinator/game_format.h"
+#include "coordinator/prepare.h"
 #include "gtest/gtest.h"
 #include "proto/search_visits.h"
+#include "rules/sgf_reader.h"
 #include "tests/worker/coordinator_fixture.h"
 #include "tests/worker/test_util.h"
 #include "worker/worker.h"
@@ -87,6 +90,24 @@ TEST(PolicyWorker, PlaysPolicyJobsAndStoresTheirSearches) {
     EXPECT_FALSE(searches->empty());
     EXPECT_NE(got->sgf().find("PB[qipu mcts:playouts=30]"), std::string::npos)
         << got->sgf();
+    EXPECT_NE(got->sgf().find("QM["), std::string::npos) << got->sgf();
+
+    // Export as SGF, then import: the same moves and the same visits.
+    auto sgf = coordinator::GameToSgf(g);
+    ASSERT_TRUE(sgf.ok()) << sgf.status();
+    EXPECT_NE(sgf->find("QB[mcts:playouts=30]QW[random]"), std::string::npos)
+        << *sgf;
+    rules::SgfCollection read = rules::ReadSgf(*sgf);
+    ASSERT_EQ(read.games.size(), 1u);
+    coordinator::ImportContext ctx;
+    ctx.now = absl::Now();
+    auto imported =
+        coordinator::PrepareImport(read.games[0], ctx, &c->configs());
+    ASSERT_TRUE(imported.ok()) << imported.status();
+    qipu::v1::Game back;
+    ASSERT_TRUE(back.ParseFromString(imported->game.value));
+    EXPECT_EQ(back.moves(), g.moves());
+    EXPECT_EQ(back.search_visits(), g.search_visits());
   }
 
   EXPECT_EQ(GamesWithPolicy(*c, "mcts:playouts=30"), 4u);
