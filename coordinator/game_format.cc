@@ -179,8 +179,8 @@ absl::StatusOr<std::vector<rules::MoveProperty>> SearchProperties(
     const qipu::v1::Game& game) {
   const int w = static_cast<int>(game.width());
   const int h = static_cast<int>(game.height());
-  auto searches = wire::UnpackSearches(game.search_visits(), w, h,
-                                       game.num_moves());
+  auto searches =
+      wire::UnpackSearches(game.search_visits(), w, h, game.num_moves());
   if (!searches.ok()) return searches.status();
   std::vector<rules::MoveProperty> out;
   out.reserve(searches->size());
@@ -203,8 +203,8 @@ absl::StatusOr<std::string> SearchVisitsOf(const rules::GameRecord& record) {
   for (const rules::MoveProperty& mp : record.move_extra) {
     if (mp.name != kSearchProperty) continue;
     auto bad = [&](absl::string_view why) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          kSearchProperty, " of move ", mp.move + 1, ": ", why));
+      return absl::InvalidArgumentError(
+          absl::StrCat(kSearchProperty, " of move ", mp.move + 1, ": ", why));
     };
     wire::MoveSearch s;
     s.move = static_cast<uint32_t>(mp.move);

@@ -93,10 +93,10 @@ absl::StatusOr<std::vector<MoveSearch>> UnpackSearches(absl::string_view data,
         return bad(absl::StrCat("point ", point, " appears twice"));
       }
       seen.push_back(point);
-      s.visits.push_back(
-          {point == 0 ? rules::kPass
-                      : rules::FromDenseIndex(static_cast<int>(point - 1), width),
-           static_cast<uint32_t>(visits)});
+      s.visits.push_back({point == 0 ? rules::kPass
+                                     : rules::FromDenseIndex(
+                                           static_cast<int>(point - 1), width),
+                          static_cast<uint32_t>(visits)});
     }
     out.push_back(std::move(s));
   }

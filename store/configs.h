@@ -1,8 +1,8 @@
 // ConfigRegistry: interns configuration buckets -- (board size, rules,
-// komi, handicap, source, Black's and White's policy) -- as small integer ids used in position
-// and aggregate keys, so that queries filter by scanning a handful of
-// buckets instead of games. Ids are durable (fsynced) before they are
-// handed out; the fsync happens outside the registry's lock, so lookups
+// komi, handicap, source, Black's and White's policy) -- as small integer ids
+// used in position and aggregate keys, so that queries filter by scanning a
+// handful of buckets instead of games. Ids are durable (fsynced) before they
+// are handed out; the fsync happens outside the registry's lock, so lookups
 // never wait for one. Thread-safe.
 #ifndef QIPU_STORE_CONFIGS_H_
 #define QIPU_STORE_CONFIGS_H_

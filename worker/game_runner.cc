@@ -60,8 +60,8 @@ absl::StatusOr<std::unique_ptr<GameRunner>> GameRunner::Create(
       players.push_back(*std::move(g));
     }
   }
-  return std::unique_ptr<GameRunner>(new GameRunner(
-      options, std::move(work), *r, std::move(players), queue));
+  return std::unique_ptr<GameRunner>(
+      new GameRunner(options, std::move(work), *r, std::move(players), queue));
 }
 
 GameRunner::GameRunner(const GameRunnerOptions& options, Lease work,

@@ -26,7 +26,7 @@ uint64_t PolicySeed(uint64_t game_seed, rules::Color c) {
   // Distinct streams per colour, unrelated to the light policy's own use
   // of the game seed.
   rules::Rng r(game_seed ^ (c == rules::Color::kBlack ? 0x5851F42D4C957F2DULL
-                                                       : 0x14057B7EF767814FULL));
+                                                      : 0x14057B7EF767814FULL));
   return r.Next();
 }
 
@@ -39,9 +39,9 @@ absl::StatusOr<std::unique_ptr<PolicyGame>> PolicyGame::Create(
   for (rules::Color c : {rules::Color::kBlack, rules::Color::kWhite}) {
     auto p = MakeWorkerPolicy(g->SpecOf(c), PolicySeed(0, c));
     if (!p.ok()) {
-      return absl::Status(p.status().code(),
-                          absl::StrCat(ColourName(c), " policy: ",
-                                       p.status().message()));
+      return absl::Status(
+          p.status().code(),
+          absl::StrCat(ColourName(c), " policy: ", p.status().message()));
     }
     (c == rules::Color::kBlack ? g->black_ : g->white_) = *std::move(p);
   }
@@ -87,11 +87,11 @@ void PolicyGame::PlayAttempt(rules::Game* game, PolicyGameOutcome* outcome) {
           on_board
               ? static_cast<uint32_t>(rules::DenseIndex(p, game->width()) + 1)
               : 0;
-      outcome->detail = absl::StrCat(
-          ColourName(c), " played ",
-          on_board ? rules::GtpPoint(p, game->height())
-                   : absl::StrCat("point ", p),
-          ": ", rules::IllegalReasonName(v.reason));
+      outcome->detail =
+          absl::StrCat(ColourName(c), " played ",
+                       on_board ? rules::GtpPoint(p, game->height())
+                                : absl::StrCat("point ", p),
+                       ": ", rules::IllegalReasonName(v.reason));
       return;
     }
     if (!choice->visits.empty()) {
@@ -138,7 +138,8 @@ absl::Status PolicyGame::Play(const rules::SelfPlaySpec& spec,
     bool made = true;
     for (rules::Color c : {rules::Color::kBlack, rules::Color::kWhite}) {
       if (IsExternalPolicy(SpecOf(c))) continue;
-      auto p = MakeWorkerPolicy(SpecOf(c), PolicySeed(outcome->selfplay.seed, c));
+      auto p =
+          MakeWorkerPolicy(SpecOf(c), PolicySeed(outcome->selfplay.seed, c));
       if (!p.ok()) {  // made once already: not expected
         Failed(c, p.status(), outcome);
         made = false;
@@ -156,8 +157,7 @@ absl::Status PolicyGame::Play(const rules::SelfPlaySpec& spec,
   return absl::OkStatus();
 }
 
-void PolicyGameToProto(const rules::Game& game,
-                       const rules::SelfPlaySpec& spec,
+void PolicyGameToProto(const rules::Game& game, const rules::SelfPlaySpec& spec,
                        const PolicyGameOutcome& outcome,
                        const wire::ColourPolicies& policies, uint64_t job,
                        const std::string& worker, qipu::v1::Game* out) {

@@ -103,8 +103,7 @@ class PolicyGame {
 // The upload of a finished policy game: wire::SelfPlayToProto(), then the
 // policies (wire::SetGamePolicies), the policy's result with its detail
 // and illegal point, and the packed search visits.
-void PolicyGameToProto(const rules::Game& game,
-                       const rules::SelfPlaySpec& spec,
+void PolicyGameToProto(const rules::Game& game, const rules::SelfPlaySpec& spec,
                        const PolicyGameOutcome& outcome,
                        const wire::ColourPolicies& policies, uint64_t job,
                        const std::string& worker, qipu::v1::Game* out);

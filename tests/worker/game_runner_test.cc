@@ -107,8 +107,7 @@ TEST(GameRunner, RefusesLeasesItCannotPlay) {
   const absl::Status gtp =
       GameRunner::Create(o, MakeLease(c, 1, {0}), &queue).status();
   EXPECT_TRUE(absl::IsUnimplemented(gtp)) << gtp;
-  EXPECT_NE(gtp.message().find("white policy"), absl::string_view::npos)
-      << gtp;
+  EXPECT_NE(gtp.message().find("white policy"), absl::string_view::npos) << gtp;
   c = Config(9, 1);
   c.set_width(1);
   EXPECT_TRUE(absl::IsInvalidArgument(

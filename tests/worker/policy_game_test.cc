@@ -21,9 +21,9 @@ namespace {
 using testing::Config;
 
 // Plays `indices` of job 3 with config `c` on `threads` threads.
-std::map<uint64_t, qipu::v1::Game> PlayLease(const qipu::v1::JobConfig& c,
-                                             const std::vector<uint64_t>& indices,
-                                             int threads) {
+std::map<uint64_t, qipu::v1::Game> PlayLease(
+    const qipu::v1::JobConfig& c, const std::vector<uint64_t>& indices,
+    int threads) {
   GameQueue queue(indices.size() + 1);
   GameRunnerOptions o;
   o.threads = threads;
@@ -62,7 +62,8 @@ TEST(PolicyGame, MctsAgainstRandomIsReproducibleAndKeepsItsSearches) {
     EXPECT_EQ(g.provenance().black_policy(), "mcts:playouts=30");
     EXPECT_EQ(g.provenance().white_policy(), "random");
     EXPECT_EQ(g.provenance().policy(), "mcts:playouts=30 vs random");
-    auto searches = wire::UnpackSearches(g.search_visits(), 7, 7, g.num_moves());
+    auto searches =
+        wire::UnpackSearches(g.search_visits(), 7, 7, g.num_moves());
     ASSERT_TRUE(searches.ok()) << searches.status();
     ASSERT_FALSE(searches->empty());
     auto record = wire::GameToRecord(g);
