@@ -8,6 +8,7 @@
 #include "coordinator/prepare.h"
 #include "coordinator/queries.h"
 #include "proto/convert.h"
+#include "proto/job_policies.h"
 #include "rules/rules.h"
 #include "spdlog/spdlog.h"
 #include "store/keys.h"
@@ -48,7 +49,13 @@ qipu::v1::ConfigRecord GameDimensions(const qipu::v1::Game& game) {
     c.set_handicap(ImportHandicap(game));
     c.set_source(p.source());
   }
-  c.set_policy(p.policy());
+  if (p.job() != 0) {
+    const wire::ColourPolicies pol = wire::GamePolicies(p);
+    c.set_policy(pol.black);
+    if (!pol.same()) c.set_white_policy(pol.white);
+  } else {
+    c.set_policy(p.policy());
+  }
   return c;
 }
 

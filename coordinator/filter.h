@@ -39,6 +39,13 @@ class Filter {
 
  private:
   qipu::v1::Filter proto_;
+  // The policy filter, canonical when qipu can read it (empty: any); a
+  // configuration matches when either colour's spec equals it or starts
+  // with it at a token boundary (wire::PolicyMatches).
+  std::string policy_;
+  // The filter named a policy whose arguments were all defaults: only
+  // that canonical spec matches, not the specs it prefixes.
+  bool policy_exact_ = false;
   // Required "axis=value" tokens of the configuration's rules key.
   std::vector<std::string> rule_tokens_;
 };

@@ -6,9 +6,12 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "nlohmann/json.hpp"
 #include "proto/convert.h"
+#include "proto/search_visits.h"
 #include "rules/coord.h"
 #include "rules/game.h"
 #include "rules/result.h"
@@ -160,11 +163,81 @@ absl::StatusOr<rules::GameRecord> ExportRecord(const qipu::v1::Game& game) {
     if (p.attempt() > 0) extra.emplace_back("QA", absl::StrCat(p.attempt()));
   }
   if (!p.policy().empty()) extra.emplace_back("QP", p.policy());
+  if (!p.black_policy().empty()) extra.emplace_back("QB", p.black_policy());
+  if (!p.white_policy().empty()) extra.emplace_back("QW", p.white_policy());
   if (!p.source().empty()) extra.emplace_back("QO", p.source());
   extra.emplace_back("QC", absl::StrCat(game.cycles_size()));
   extra.emplace_back("QK", absl::StrCat(game.ko_captures()));
   if (!p.qipu_version().empty()) extra.emplace_back("QV", p.qipu_version());
+  auto searches = SearchProperties(game);
+  if (!searches.ok()) return searches.status();
+  record->move_extra = *std::move(searches);
   return record;
+}
+
+absl::StatusOr<std::vector<rules::MoveProperty>> SearchProperties(
+    const qipu::v1::Game& game) {
+  const int w = static_cast<int>(game.width());
+  const int h = static_cast<int>(game.height());
+  auto searches =
+      wire::UnpackSearches(game.search_visits(), w, h, game.num_moves());
+  if (!searches.ok()) return searches.status();
+  std::vector<rules::MoveProperty> out;
+  out.reserve(searches->size());
+  for (const wire::MoveSearch& s : *searches) {
+    std::string text;
+    for (const wire::PointVisits& v : s.visits) {
+      absl::StrAppend(&text, text.empty() ? "" : " ",
+                      v.point == rules::kPass ? std::string("pass")
+                                              : rules::SgfPoint(v.point),
+                      ":", v.visits);
+    }
+    out.push_back({static_cast<int>(s.move), std::string(kSearchProperty),
+                   std::move(text)});
+  }
+  return out;
+}
+
+absl::StatusOr<std::string> SearchVisitsOf(const rules::GameRecord& record) {
+  std::vector<wire::MoveSearch> searches;
+  for (const rules::MoveProperty& mp : record.move_extra) {
+    if (mp.name != kSearchProperty) continue;
+    auto bad = [&](absl::string_view why) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(kSearchProperty, " of move ", mp.move + 1, ": ", why));
+    };
+    wire::MoveSearch s;
+    s.move = static_cast<uint32_t>(mp.move);
+    for (absl::string_view pair :
+         absl::StrSplit(mp.value, ' ', absl::SkipWhitespace())) {
+      const size_t colon = pair.rfind(':');
+      uint32_t visits = 0;
+      if (colon == absl::string_view::npos ||
+          !absl::SimpleAtoi(pair.substr(colon + 1), &visits)) {
+        return bad(absl::StrCat("'", pair, "' is not point:visits"));
+      }
+      const absl::string_view point = pair.substr(0, colon);
+      rules::Point p = rules::kPass;
+      if (point != "pass") {
+        auto parsed = rules::ParseSgfPoint(point, record.width, record.height);
+        if (!parsed.ok()) return bad(parsed.status().message());
+        p = *parsed;
+      }
+      s.visits.push_back({p, visits});
+    }
+    searches.push_back(std::move(s));
+  }
+  const std::string packed = wire::PackSearches(searches, record.width);
+  // The same checks as a worker's upload (increasing moves, points once,
+  // visits above 0).
+  auto check = wire::UnpackSearches(packed, record.width, record.height,
+                                    static_cast<uint32_t>(record.moves.size()));
+  if (!check.ok()) return check.status();
+  if (check->size() != searches.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(kSearchProperty, ": an entry without visits"));
+  }
+  return packed;
 }
 
 absl::StatusOr<std::string> GameToSgf(const qipu::v1::Game& game) {

@@ -9,8 +9,19 @@
 // rules), players, ranks, date and event, plus qipu's root properties:
 //   QJ job, QI game index, QS seed, QA attempt   (self-play only)
 //   QP policy, QO import source, QC cycles, QK ko captures, QV version
+//   QB, QW Black's and White's policy specs, when they differ (then QP is
+//          "<black> vs <white>", a display form)
 // The reader keeps unknown root properties as GameRecord::extra, so these
 // survive a round trip as text; they never affect a game's identity.
+//
+// Searches (Game.search_visits): the node of each searched move carries
+// QM, the root visits of the search that chose that move, most visited
+// first, as space-separated point:visits pairs with SGF points and "pass":
+//   ;B[dd]QM[dd:20 cc:6 pass:1]
+// (like Leela Zero's and KataGo's per-move analysis data, in qipu's own
+// property so that other tools ignore it). The reader keeps a move node's
+// Q* properties (GameRecord::move_extra) and import stores them again as
+// the game's search_visits: export then import keeps the visits.
 //
 // JSONL: one JSON object per game, keys in this order:
 //   id, width, height, rules, rules_key, komi, handicap,
@@ -28,6 +39,7 @@
 #define QIPU_COORDINATOR_GAME_FORMAT_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -44,6 +56,19 @@ namespace qipu::coordinator {
 // `extra`. InvalidArgument when the stored game does not decode (bad
 // size, points or move counts).
 absl::StatusOr<rules::GameRecord> ExportRecord(const qipu::v1::Game& game);
+
+// The SGF move property of a search's root visits (see above).
+inline constexpr absl::string_view kSearchProperty = "QM";
+
+// The QM properties of a game's search_visits, one per searched move.
+// InvalidArgument when search_visits does not decode.
+absl::StatusOr<std::vector<rules::MoveProperty>> SearchProperties(
+    const qipu::v1::Game& game);
+
+// A record's QM properties packed as Game.search_visits ("" when it has
+// none). InvalidArgument naming the move for a value that is not
+// point:visits pairs, a point off the board, a point twice, zero visits.
+absl::StatusOr<std::string> SearchVisitsOf(const rules::GameRecord& record);
 
 // ExportRecord() written as one FF[4] SGF game tree (UTF-8, ends with a
 // newline).

@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
 #include "proto/convert.h"
+#include "proto/job_policies.h"
 #include "rules/coord.h"
 #include "rules/scoring.h"
 #include "spdlog/spdlog.h"
@@ -42,9 +43,11 @@ absl::StatusOr<rules::Rules> ValidateJobConfig(const qipu::v1::JobConfig& c) {
           absl::StrCat("config.handicap: ", s.status().message()));
     }
   }
-  if (c.policy() != "random") {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "config.policy: '", c.policy(), "' is not a policy (known: random)"));
+  // The policies must be valid specs (a copy: the caller's config is
+  // canonicalised by Submit()).
+  qipu::v1::JobConfig canonical = c;
+  if (absl::Status s = wire::CanonicalizeJobPolicies(&canonical); !s.ok()) {
+    return s;
   }
   if (c.index_depth() > 1000) {
     return absl::InvalidArgumentError(
@@ -64,7 +67,11 @@ qipu::v1::ConfigRecord JobConfigRecord(uint64_t job,
   rec.set_komi(r.komi);
   rec.set_handicap(c.handicap());
   rec.set_source(absl::StrCat("job:", job));
-  rec.set_policy(c.policy());
+  // Black's policy, and White's when it differs: a job of one policy gets
+  // the configuration tuple it got before per-colour policies.
+  const wire::ColourPolicies p = wire::JobPolicies(c);
+  rec.set_policy(p.black);
+  if (!p.same()) rec.set_white_policy(p.white);
   return rec;
 }
 
@@ -174,11 +181,16 @@ absl::Status JobManager::Load() {
   return absl::OkStatus();
 }
 
-absl::StatusOr<uint64_t> JobManager::Submit(uint64_t games,
-                                            const qipu::v1::JobConfig& config) {
+absl::StatusOr<uint64_t> JobManager::Submit(
+    uint64_t games, const qipu::v1::JobConfig& submitted) {
   if (games == 0 || games > kMaxJobGames) {
     return absl::InvalidArgumentError(
         absl::StrCat("games: ", games, " (must be 1..", kMaxJobGames, ")"));
+  }
+  // Stored with canonical policy specs: one policy, one name.
+  qipu::v1::JobConfig config = submitted;
+  if (absl::Status s = wire::CanonicalizeJobPolicies(&config); !s.ok()) {
+    return s;
   }
   auto r = ValidateJobConfig(config);
   if (!r.ok()) return r.status();
@@ -200,8 +212,9 @@ absl::StatusOr<uint64_t> JobManager::Submit(uint64_t games,
   rocksdb::WriteBatch batch;
   batch.Put(store_->jobs(), store::JobKey(*job), j.record.SerializeAsString());
   if (absl::Status s = store_->Commit(&batch); !s.ok()) return s;
-  spdlog::info("job {}: submitted, {} games {}x{} {}", *job, games,
-               config.width(), config.height(), rules::RulesKey(*r));
+  spdlog::info("job {}: submitted, {} games {}x{} {}, policy {}", *job, games,
+               config.width(), config.height(), rules::RulesKey(*r),
+               config.policy());
   absl::MutexLock lock(&mu_);
   jobs_[*job] = std::move(j);
   return *job;

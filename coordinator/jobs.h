@@ -74,8 +74,10 @@ class JobManager {
   // leases. Call once before anything else.
   absl::Status Load();
 
-  // Validates `config` (size, rules, handicap, policy, depth) and creates
-  // a job of `games` games. InvalidArgument names the bad field.
+  // Validates `config` (size, rules, handicap, policies, depth) and creates
+  // a job of `games` games, its policy specs stored canonical
+  // (wire::CanonicalizeJobPolicies). InvalidArgument names the bad field
+  // (and for a bad policy spec, why).
   absl::StatusOr<uint64_t> Submit(uint64_t games,
                                   const qipu::v1::JobConfig& config);
 

@@ -8,7 +8,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "base/version.h"
+#include "coordinator/game_format.h"
+#include "coordinator/policy_claims.h"
 #include "proto/convert.h"
+#include "proto/job_policies.h"
 #include "rules/coord.h"
 #include "rules/replay.h"
 #include "rules/scoring.h"
@@ -22,15 +25,20 @@ namespace {
 // Replays `record` in a Game kept per thread: a Game holds two boards and
 // buffers sized for the move cap, and building them for every game cost
 // the upload handler a tenth of its time.
-absl::StatusOr<rules::ReplayReport> ReplayReused(
-    const rules::GameRecord& record, const rules::Rules& rules,
-    absl::Span<const rules::CycleRecord> claimed_prevented) {
+// The game of this thread's last ReplayReused(): its final position.
+rules::Game* ThreadGame() {
   // On the heap: in static TLS it would take its size out of every
   // thread's stack, including library threads with small stacks.
   thread_local const std::unique_ptr<rules::Game> game =
       std::make_unique<rules::Game>(rules::kMinSize, rules::kMinSize,
                                     rules::Rules{});
-  return rules::ReplayInto(record, rules, claimed_prevented, game.get());
+  return game.get();
+}
+
+absl::StatusOr<rules::ReplayReport> ReplayReused(
+    const rules::GameRecord& record, const rules::Rules& rules,
+    absl::Span<const rules::CycleRecord> claimed_prevented) {
+  return rules::ReplayInto(record, rules, claimed_prevented, ThreadGame());
 }
 
 bool SameResult(const rules::GameResult& a, const rules::GameResult& b) {
@@ -218,15 +226,18 @@ absl::Status CheckAgainstJob(const wire::SelfPlayUpload& u,
 // What an upload claims the rules gave, against what they give: the end,
 // result, cycles, ko captures and area.
 absl::Status CheckAgainstReplay(const rules::SelfPlayClaims& c,
-                                const rules::ReplayReport& report, int height) {
-  if (report.ended_at == 0 || report.ended_at != report.moves) {
+                                const rules::ReplayReport& report, int height,
+                                bool policy_ended) {
+  if (policy_ended) {
+    // CheckPolicyEnd() checked the end and the result.
+  } else if (report.ended_at == 0 || report.ended_at != report.moves) {
     return absl::InvalidArgumentError(
         absl::StrCat("the game has ", report.moves, " moves but the rules ",
                      report.ended_at == 0
                          ? "do not end it"
                          : absl::StrCat("end it at move ", report.ended_at)));
   }
-  if (!SameResult(c.result, report.rules_result)) {
+  if (!policy_ended && !SameResult(c.result, report.rules_result)) {
     return Mismatch("result", Describe(c.result),
                     Describe(report.rules_result));
   }
@@ -256,15 +267,27 @@ absl::Status CheckAgainstReplay(const rules::SelfPlayClaims& c,
   return absl::OkStatus();
 }
 
-// Voided attempts are re-played from their seeds: they must have ended by
-// a replay cycle exactly as claimed.
-absl::Status CheckVoided(const wire::SelfPlayUpload& u, const JobInfo& job) {
+// Voided attempts of light-policy games are re-played from their seeds:
+// they must have ended by a replay cycle exactly as claimed.
+absl::Status CheckVoided(const wire::SelfPlayUpload& u, const JobInfo& job,
+                         bool light) {
   const rules::SelfPlayClaims& c = u.claims;
   if (c.voided_cycles.size() != c.attempt) {
     return Mismatch("voided attempts", absl::StrCat(c.voided_cycles.size()),
                     absl::StrCat(c.attempt, " (the attempt number)"));
   }
   if (c.attempt == 0) return absl::OkStatus();
+  if (!light) {
+    // Policies other than the light one cannot be replayed from the seed:
+    // each voided attempt must at least have ended by a replay cycle.
+    for (const rules::CycleRecord& v : c.voided_cycles) {
+      if (v.outcome != rules::CycleOutcome::kReplay) {
+        return absl::InvalidArgumentError(
+            "voided attempts: each must end by a replay cycle");
+      }
+    }
+    return absl::OkStatus();
+  }
   const rules::SelfPlaySpec spec =
       wire::SelfPlaySpecFor(job.config, job.rules, c.index);
   rules::Game g(spec.width, spec.height, job.rules);
@@ -287,6 +310,21 @@ absl::StatusOr<PreparedGame> PrepareUpload(const wire::SelfPlayUpload& u,
   const rules::GameRecord& record = u.record;
   const rules::SelfPlayClaims& claims = u.claims;
   if (absl::Status s = CheckAgainstJob(u, job); !s.ok()) return s;
+  const qipu::v1::JobConfig& cfg = job.config;
+  const wire::ColourPolicies policies = wire::JobPolicies(cfg);
+  if (const wire::ColourPolicies claimed = ClaimedPolicies(u);
+      claimed.black != policies.black || claimed.white != policies.white) {
+    return Mismatch("policies", wire::PolicyDisplay(claimed),
+                    wire::PolicyDisplay(policies) + " (the job's)");
+  }
+  // Only light-policy games are regenerated from their seed (their voided
+  // attempts) and only other policies resign, forfeit, fail or search.
+  const bool light = policies.light();
+  const bool policy_ended = !light && PolicyEnded(claims.result);
+  if (light && !u.search_visits.empty()) {
+    return absl::InvalidArgumentError(
+        "search_visits: the light policy does not search");
+  }
   std::vector<rules::CycleRecord> prevented;
   for (const rules::CycleRecord& c : claims.cycles) {
     if (IsPrevented(c)) prevented.push_back(c);
@@ -294,20 +332,37 @@ absl::StatusOr<PreparedGame> PrepareUpload(const wire::SelfPlayUpload& u,
   auto report = ReplayLegal(record, job.rules, prevented,
                             /*name_rules=*/false, /*illegal_move=*/nullptr);
   if (!report.ok()) return report.status();
-  if (absl::Status s = CheckAgainstReplay(claims, *report, record.height);
+  if (policy_ended) {
+    if (absl::Status s = CheckPolicyEnd(u, *report, *ThreadGame()); !s.ok()) {
+      return s;
+    }
+  }
+  if (absl::Status s =
+          CheckAgainstReplay(claims, *report, record.height, policy_ended);
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = CheckVoided(u, job); !s.ok()) return s;
+  if (absl::Status s = CheckVoided(u, job, light); !s.ok()) return s;
+  if (!u.search_visits.empty()) {
+    if (absl::Status s = CheckSearches(u, job.rules); !s.ok()) return s;
+  }
 
-  const qipu::v1::JobConfig& cfg = job.config;
+  const rules::GameResult& result =
+      policy_ended ? claims.result : report->rules_result;
   PreparedGame out;
   out.job = job.job;
   out.index = claims.index;
   out.config_id = job.config_id;
   out.day = DayOf(now);
   qipu::v1::Game game = StoredGame(record, encoded, /*with_meta=*/false,
-                                   job.rules, report->rules_result, *report);
+                                   job.rules, result, *report);
+  if (policy_ended) {
+    game.mutable_result()->set_detail(u.result_detail);
+    if (claims.result.reason == rules::EndReason::kIllegal) {
+      game.mutable_result()->set_illegal_point(u.illegal_point);
+    }
+  }
+  game.set_search_visits(u.search_visits);
   for (const rules::CycleRecord& c : claims.voided_cycles) {
     *game.add_voided_cycles() = wire::CycleToProto(c, record.width);
   }
@@ -316,13 +371,12 @@ absl::StatusOr<PreparedGame> PrepareUpload(const wire::SelfPlayUpload& u,
   p->set_game_index(claims.index);
   p->set_worker(u.worker);
   p->set_seed(claims.seed);
-  p->set_policy(cfg.policy());
+  wire::SetGamePolicies(policies, p);
   p->set_attempt(claims.attempt);
   SetVersion(p, now);
-  FinishPrepared(record, *report,
-                 store::GameId::SelfPlay(job.job, claims.index),
-                 report->rules_result, claims.voided_cycles,
-                 static_cast<int>(cfg.index_depth()), game, &out);
+  FinishPrepared(
+      record, *report, store::GameId::SelfPlay(job.job, claims.index), result,
+      claims.voided_cycles, static_cast<int>(cfg.index_depth()), game, &out);
   return out;
 }
 
@@ -437,6 +491,11 @@ absl::StatusOr<PreparedImport> PrepareImport(const rules::GameRecord& record,
   p->set_file_game(static_cast<uint32_t>(record.game_number));
   p->set_policy("import");
   SetVersion(p, ctx.now);
+  // Root visits an export wrote as QM move properties (game_format.h); a
+  // record whose QM values do not read keeps none.
+  if (auto visits = SearchVisitsOf(record); visits.ok()) {
+    game.set_search_visits(*std::move(visits));
+  }
 
   qipu::v1::ConfigRecord dims;
   dims.set_width(static_cast<uint32_t>(record.width));

@@ -7,8 +7,11 @@
 // its facts counted and its positions indexed. Self-play adds the claim
 // checks: job, seed, setup, where the game ended, result, area, cycles,
 // ko captures and voided attempts must match exactly, or the game is
-// refused with InvalidArgument naming the first difference. A prepared
-// game carries everything one ingest batch writes for it.
+// refused with InvalidArgument naming the first difference. Games of jobs
+// whose policies are not both "random" may end by a policy and carry
+// search visits (coordinator/policy_claims.h); only light-policy games are
+// regenerated from their seed. A prepared game carries everything one
+// ingest batch writes for it.
 #ifndef QIPU_COORDINATOR_PREPARE_H_
 #define QIPU_COORDINATOR_PREPARE_H_
 

@@ -12,7 +12,9 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
+#include "coordinator/game_format.h"
 #include "proto/convert.h"
+#include "proto/job_policies.h"
 #include "rocksdb/iterator.h"
 #include "rules/coord.h"
 #include "rules/sgf_writer.h"
@@ -82,10 +84,15 @@ absl::StatusOr<std::string> GameSgf(const qipu::v1::Game& game) {
   const qipu::v1::Provenance& p = game.provenance();
   const bool self_play = p.job() != 0;
   if (self_play) {
+    const wire::ColourPolicies policies = wire::GamePolicies(p);
     if (r.black_player.empty())
-      r.black_player = absl::StrCat("qipu ", p.policy());
+      r.black_player = absl::StrCat("qipu ", policies.black);
     if (r.white_player.empty())
-      r.white_player = absl::StrCat("qipu ", p.policy());
+      r.white_player = absl::StrCat("qipu ", policies.white);
+    if (!policies.same()) {
+      r.extra.emplace_back("QB", policies.black);
+      r.extra.emplace_back("QW", policies.white);
+    }
     if (r.date.empty() && p.stored_unix_micros() != 0) {
       r.date = absl::FormatTime("%Y-%m-%d",
                                 absl::FromUnixMicros(p.stored_unix_micros()),
@@ -103,6 +110,9 @@ absl::StatusOr<std::string> GameSgf(const qipu::v1::Game& game) {
   if (rs.ok()) r.extra.emplace_back("QR", rules::RulesKey(*rs));
   if (!p.policy().empty()) r.extra.emplace_back("QP", p.policy());
   if (!p.qipu_version().empty()) r.extra.emplace_back("QV", p.qipu_version());
+  if (auto searches = SearchProperties(game); searches.ok()) {
+    r.move_extra = *std::move(searches);
+  }
   return rules::WriteSgf(r);
 }
 

@@ -8,9 +8,18 @@
 #include "base/console.h"
 #include "base/signals.h"
 #include "proto/convert.h"
+#include "proto/job_policies.h"
 
 namespace qipu::local {
 namespace {
+
+// "policies: Black mcts:playouts=50, White random\n", or "policy:
+// random (both colours)\n".
+std::string PoliciesLine(const qipu::v1::JobConfig& config) {
+  const wire::ColourPolicies p = wire::JobPolicies(config);
+  if (p.same()) return absl::StrCat("policy: ", p.black, " (both colours)\n");
+  return absl::StrCat("policies: Black ", p.black, ", White ", p.white, "\n");
+}
 
 std::string Pct(uint64_t n, uint64_t of) {
   return of == 0 ? "-" : absl::StrFormat("%.1f%%", 100.0 * n / of);
@@ -33,8 +42,11 @@ nlohmann::json SummaryJson(const LocalSummary& s) {
                   {"games", cont.outcomes().games()},
                   {"black_wins", cont.outcomes().black_wins()}});
   }
+  const wire::ColourPolicies policies = wire::JobPolicies(s.config);
   nlohmann::json j = {{"job", s.job},
                       {"seed", s.config.seed()},
+                      {"black_policy", policies.black},
+                      {"white_policy", policies.white},
                       {"games", out.games()},
                       {"seconds", s.seconds},
                       {"games_per_sec", s.games_per_sec},
@@ -83,6 +95,7 @@ std::string SummaryText(const LocalSummary& s) {
       s.job, out.games(), s.config.width(), s.config.height(),
       s.config.rules().preset(), s.config.seed(), s.seconds, s.games_per_sec,
       s.db);
+  t += PoliciesLine(s.config);
   absl::StrAppendFormat(
       &t,
       "results: Black %d (%s), White %d (%s), draws %d, void %d; mean "
@@ -127,8 +140,9 @@ std::string StartLine(uint64_t job, uint64_t requested,
                       const qipu::v1::JobConfig& config,
                       const std::string& db) {
   return absl::StrFormat(
-      "qipu local: job %d started: %d games of %dx%d %s, database %s\n", job,
-      requested, config.width(), config.height(), config.rules().preset(), db);
+      "qipu local: job %d started: %d games of %dx%d %s, %s, database %s\n",
+      job, requested, config.width(), config.height(), config.rules().preset(),
+      wire::PolicyDisplay(wire::JobPolicies(config)), db);
 }
 
 std::string UnfinishedJobNote(const qipu::v1::JobStatus& st,

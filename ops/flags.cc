@@ -1,13 +1,16 @@
 #include "ops/flags.h"
 
+#include <utility>
 #include <vector>
 
 #include "absl/random/random.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "proto/convert.h"
+#include "proto/job_policies.h"
 #include "rules/coord.h"
 #include "rules/scoring.h"
 
@@ -72,8 +75,14 @@ void JobSpecFlags::Add(CLI::App* cmd) {
   rules.Add(cmd);
   cmd->add_option("--handicap", handicap, "Fixed handicap stones (0, 2..9)")
       ->capture_default_str();
-  cmd->add_option("--policy", policy, "Playout policy (random)")
+  cmd->add_option("--policy", policy,
+                  "Policy of both colours: random, pattern, "
+                  "mcts[:playouts=N,threads=T,...] or gtp:<command line>")
       ->capture_default_str();
+  cmd->add_option("--black-policy", black_policy,
+                  "Black's policy (default: --policy)");
+  cmd->add_option("--white-policy", white_policy,
+                  "White's policy (default: --policy)");
   cmd->add_option("--index-depth", index_depth,
                   "Plies of each game in the opening index")
       ->check(CLI::Range(0, 1000))
@@ -101,6 +110,20 @@ absl::StatusOr<qipu::v1::SubmitJobRequest> JobSpecFlags::Request() const {
   *c->mutable_rules() = wire::RulesToProto(*r);
   c->set_handicap(static_cast<uint32_t>(handicap));
   c->set_policy(policy);
+  c->set_black_policy(black_policy);
+  c->set_white_policy(white_policy);
+  if (absl::Status s = wire::CanonicalizeJobPolicies(c); !s.ok()) {
+    // "config.black_policy: ..." -> "--black-policy: ...".
+    std::string m(s.message());
+    for (const auto& [field, flag] :
+         {std::pair<std::string, std::string>{"config.black_policy",
+                                              "--black-policy"},
+          {"config.white_policy", "--white-policy"},
+          {"config.policy", "--policy"}}) {
+      if (absl::StartsWith(m, field)) m = flag + m.substr(field.size());
+    }
+    return absl::InvalidArgumentError(m);
+  }
   c->set_index_depth(static_cast<uint32_t>(index_depth));
   if (seed) {
     c->set_seed(*seed);
@@ -124,7 +147,9 @@ void FilterFlags::Add(CLI::App* cmd) {
       "Source: job:<id> for a self-play job, or an import source name");
   cmd->add_option("--job", job, "Self-play job id (the source job:<id>)");
   cmd->add_option("--policy", policy,
-                  "Playout policy (random), or import for imported games");
+                  "Games where either colour played this policy (its spec, "
+                  "or a prefix at a token boundary: mcts, gtp:gnugo), or "
+                  "import for imported games");
   cmd->add_option("--from", from, "First day, YYYYMMDD");
   cmd->add_option("--to", to, "Last day, YYYYMMDD");
 }

@@ -36,19 +36,24 @@ struct RuleFlags {
 };
 
 // The job flags of `job submit`, `local` and the benchmarks: --games,
-// --size, the rule flags, --handicap, --policy, --index-depth, --seed.
+// --size, the rule flags, --handicap, --policy (both colours),
+// --black-policy, --white-policy (each overrides --policy for its colour),
+// --index-depth, --seed.
 struct JobSpecFlags {
   uint64_t games = 1000;
   int size = 9;
   RuleFlags rules;
   int handicap = 0;
   std::string policy = "random";
+  std::string black_policy;
+  std::string white_policy;
   int index_depth = 30;
   // Random when not given (printed, so a run can be repeated).
   std::optional<uint64_t> seed;
 
   void Add(CLI::App* cmd);
-  // The request. Draws the seed once when none was given.
+  // The request, its policy specs canonical (InvalidArgument naming the
+  // flag of a bad spec, and why). Draws the seed once when none was given.
   absl::StatusOr<qipu::v1::SubmitJobRequest> Request() const;
 };
 

@@ -1,6 +1,9 @@
 // `qipu job submit --server ADDR --games N --size S [--rules R] [--ko K]
-// [--cycle C] [--suicide] [--komi K] [--handicap H] [--policy random]
-// [--index-depth D] [--seed X] [--json]` creates a self-play job and prints
+// [--cycle C] [--suicide] [--komi K] [--handicap H] [--policy P]
+// [--black-policy P] [--white-policy P] [--index-depth D] [--seed X]
+// [--json]` creates a self-play job (policy specs: policy/spec.h, or
+// gtp:<command line>; canonicalised, a bad one refused naming the flag) and
+// prints
 // {"job": ID}; `qipu job status (--server ADDR | --db DIR) [--job ID]
 // [--json]` prints requested, done (games stored), rejected and state per
 // job; `qipu job cancel (--server ADDR | --db DIR) --job ID [--json]` stops

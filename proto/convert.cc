@@ -625,6 +625,12 @@ absl::Status DecodeUpload(const qipu::v1::Game& g, SelfPlayUpload* u) {
     c.voided_cycles.push_back(*cycle);
   }
   u->worker = prov.worker();
+  u->policy = prov.policy();
+  u->black_policy = prov.black_policy();
+  u->white_policy = prov.white_policy();
+  u->result_detail = g.result().detail();
+  u->illegal_point = g.result().illegal_point();
+  u->search_visits = g.search_visits();
   return absl::OkStatus();
 }
 

@@ -7,6 +7,7 @@
 #ifndef QIPU_PROTO_CONVERT_H_
 #define QIPU_PROTO_CONVERT_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,15 @@ struct SelfPlayUpload {
   rules::GameRecord record;
   rules::SelfPlayClaims claims;
   std::string worker;
+  // Provenance.policy, black_policy and white_policy as sent.
+  std::string policy;
+  std::string black_policy;
+  std::string white_policy;
+  // Result.detail and Result.illegal_point (games a policy ended).
+  std::string result_detail;
+  uint32_t illegal_point = 0;
+  // Game.search_visits, as sent (checked by the coordinator).
+  std::string search_visits;
 };
 // Reads an upload once, at the edge: GameToRecord() plus the rules,
 // result, area, cycles, voided cycles, ko captures and provenance.
@@ -122,9 +132,11 @@ rules::SelfPlaySpec SelfPlaySpecFor(const qipu::v1::JobConfig& config,
                                     const rules::Rules& rules,
                                     uint64_t index = 0);
 
-// A finished self-play game as uploaded by a worker: record, rules, result,
-// area, cycles, ko captures and provenance (job, index, seed, attempt,
-// worker, policy "random"), voided cycles.
+// A finished self-play game of the light policy as uploaded by a worker:
+// record, rules, result, area, cycles, ko captures and provenance (job,
+// index, seed, attempt, worker, policy "random"), voided cycles. Games of
+// other policies set their provenance's policies, the result's detail and
+// the search visits afterwards (worker/policy_game.h).
 void SelfPlayToProto(const rules::Game& game, const rules::SelfPlaySpec& spec,
                      const rules::SelfPlayOutcome& outcome, uint64_t job,
                      const std::string& worker, qipu::v1::Game* out);

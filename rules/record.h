@@ -25,6 +25,18 @@ struct SetupStep {
   Color to_play = Color::kEmpty;
 };
 
+// A property of one move's node that qipu keeps: its own two-letter `Q*`
+// properties (QM, the root visits of the search that chose the move; see
+// coordinator/game_format.h).
+struct MoveProperty {
+  // 0-based index of the move in GameRecord::moves.
+  int move = 0;
+  std::string name;
+  std::string value;
+
+  friend bool operator==(const MoveProperty&, const MoveProperty&) = default;
+};
+
 // A game record. Plain value type.
 struct GameRecord {
   int width = 19;
@@ -56,6 +68,9 @@ struct GameRecord {
   // QK ko captures, QV version, QP policy) and any other root property
   // that has no field above, as (name, first value) in file order.
   std::vector<std::pair<std::string, std::string>> extra;
+  // qipu's properties of move nodes, in move order (the reader keeps the
+  // two-letter names starting with 'Q' of a node that has a move).
+  std::vector<MoveProperty> move_extra;
 
   // Where the game starts in its file (byte offset of its '(' or first
   // node) and its 1-based number within the file.

@@ -537,6 +537,15 @@ bool SgfGameBuilder::ReadSetupAndMoves(
     }
     record_.moves.push_back(
         Move{p->id == "B" ? Color::kBlack : Color::kWhite, *point});
+    // qipu's own move properties (two letters, 'Q' first: QM, the search
+    // visits) belong to this move.
+    for (const SgfProperty* q : props) {
+      if (q->id.size() == 2 && q->id[0] == 'Q') {
+        record_.move_extra.push_back(
+            {static_cast<int>(record_.moves.size() - 1), std::string(q->id),
+             Text(*q, TextKind::kRaw)});
+      }
+    }
   }
   return true;
 }

@@ -164,6 +164,8 @@ std::string WriteSgf(const GameRecord& r) {
     ++on_line;
     out += ';';
   };
+  // Next entry of r.move_extra (in move order).
+  size_t x = 0;
   for (size_t i = 0; i <= r.moves.size(); ++i) {
     while (s < steps.size() && (i == r.moves.size() ||
                                 steps[s]->before_move <= static_cast<int>(i))) {
@@ -178,6 +180,14 @@ std::string WriteSgf(const GameRecord& r) {
     node();
     AppendProperty(&out, m.color == Color::kBlack ? "B" : "W",
                    SgfPoint(m.point));
+    while (x < r.move_extra.size() &&
+           r.move_extra[x].move <= static_cast<int>(i)) {
+      const MoveProperty& mp = r.move_extra[x++];
+      if (mp.move == static_cast<int>(i) && mp.name.size() == 2 &&
+          mp.name[0] == 'Q' && IsValidId(mp.name)) {
+        AppendProperty(&out, mp.name, mp.value);
+      }
+    }
   }
   if (on_line > 0) out += '\n';
   out += ")\n";

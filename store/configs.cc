@@ -9,9 +9,15 @@
 namespace qipu::store {
 
 std::string ConfigTuple(const qipu::v1::ConfigRecord& c) {
-  return absl::StrCat(c.width(), "x", c.height(), "|", c.rules_key(), "|",
-                      c.komi(), "|", c.handicap(), "|", c.source(), "|",
-                      c.policy());
+  std::string tuple = absl::StrCat(
+      c.width(), "x", c.height(), "|", c.rules_key(), "|", c.komi(), "|",
+      c.handicap(), "|", c.source(), "|", c.policy());
+  // Only configurations whose colours played different policies have a
+  // seventh part: every older tuple (a data format: the 'c' keys) stays.
+  if (!c.white_policy().empty()) {
+    absl::StrAppend(&tuple, "|white=", c.white_policy());
+  }
+  return tuple;
 }
 
 absl::Status ConfigRegistry::Load() {

@@ -1,8 +1,8 @@
 // ConfigRegistry: interns configuration buckets -- (board size, rules,
-// komi, handicap, source, policy) -- as small integer ids used in position
-// and aggregate keys, so that queries filter by scanning a handful of
-// buckets instead of games. Ids are durable (fsynced) before they are
-// handed out; the fsync happens outside the registry's lock, so lookups
+// komi, handicap, source, Black's and White's policy) -- as small integer ids
+// used in position and aggregate keys, so that queries filter by scanning a
+// handful of buckets instead of games. Ids are durable (fsynced) before they
+// are handed out; the fsync happens outside the registry's lock, so lookups
 // never wait for one. Thread-safe.
 #ifndef QIPU_STORE_CONFIGS_H_
 #define QIPU_STORE_CONFIGS_H_
@@ -21,7 +21,9 @@
 
 namespace qipu::store {
 
-// The canonical text of a configuration's dimensions (config_id ignored).
+// The canonical text of a configuration's dimensions (config_id ignored):
+// "WxH|rules key|komi|handicap|source|policy", and "|white=<spec>" after
+// it when White's policy differs from Black's (ConfigRecord.white_policy).
 std::string ConfigTuple(const qipu::v1::ConfigRecord& c);
 
 class ConfigRegistry {

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "proto/convert.h"
+#include "proto/job_policies.h"
 #include "qipu/v1/game.pb.h"
 #include "rules/coord.h"
 #include "rules/game.h"
@@ -23,11 +24,7 @@ absl::StatusOr<std::unique_ptr<GameRunner>> GameRunner::Create(
         absl::StrCat("threads must be in 1..256, not ", options.threads));
   }
   const qipu::v1::JobConfig& c = work.config;
-  if (!c.policy().empty() && c.policy() != "random") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("config.policy: unknown policy '", c.policy(),
-                     "' (this worker plays \"random\")"));
-  }
+  const wire::ColourPolicies policies = wire::JobPolicies(c);
   const int width = static_cast<int>(c.width());
   const int height = static_cast<int>(c.height());
   if (absl::Status s = rules::ValidateSize(width, height); !s.ok()) {
@@ -47,15 +44,35 @@ absl::StatusOr<std::unique_ptr<GameRunner>> GameRunner::Create(
           absl::StrCat("config.handicap: ", h.status().message()));
     }
   }
+  // Games through policies: one pair per thread that will play, made now
+  // so that a policy this worker cannot make refuses the lease.
+  std::vector<std::unique_ptr<PolicyGame>> players;
+  if (!policies.light()) {
+    const size_t n = std::min<size_t>(static_cast<size_t>(options.threads),
+                                      work.indices.size());
+    for (size_t i = 0; i < n; ++i) {
+      absl::StatusOr<std::unique_ptr<PolicyGame>> g =
+          PolicyGame::Create(policies);
+      if (!g.ok()) {
+        return absl::Status(g.status().code(),
+                            absl::StrCat("config: ", g.status().message()));
+      }
+      players.push_back(*std::move(g));
+    }
+  }
   return std::unique_ptr<GameRunner>(
-      new GameRunner(options, std::move(work), *r, queue));
+      new GameRunner(options, std::move(work), *r, std::move(players), queue));
 }
 
 GameRunner::GameRunner(const GameRunnerOptions& options, Lease work,
-                       const rules::Rules& rules, GameQueue* queue)
+                       const rules::Rules& rules,
+                       std::vector<std::unique_ptr<PolicyGame>> players,
+                       GameQueue* queue)
     : options_(options),
       work_(std::move(work)),
       rules_(rules),
+      policies_(wire::JobPolicies(work_.config)),
+      players_(std::move(players)),
       queue_(queue),
       done_(work_.indices.size(), false) {}
 
@@ -73,10 +90,14 @@ void GameRunner::Start() {
   running_ = n;
   if (n == 0) all_taken_ = true;
   for (size_t i = 0; i < n; ++i) {
-    threads_.emplace_back([this] {
+    threads_.emplace_back([this, i] {
       // Named for top -H and profilers (at most 15 characters).
       pthread_setname_np(pthread_self(), "qipu-play");
-      Run();
+      if (players_.empty()) {
+        Run();
+      } else {
+        RunPolicies(players_[i].get());
+      }
       absl::MutexLock lock(&mu_);
       --running_;
     });
@@ -158,16 +179,53 @@ void GameRunner::Run() {
     if (abandon_.load()) break;
     wire::SelfPlayToProto(game, spec, outcome, work_.job, options_.worker,
                           &proto);
-    FinishedGame g;
-    g.key = GameKey{work_.job, spec.index};
-    g.lease_id = work_.lease_id;
-    proto.SerializeToString(&g.game);
-    if (!queue_->Push(std::move(g), &abandon_)) break;
-    {
+    if (!Queue(i, spec.index, proto)) break;
+  }
+}
+
+bool GameRunner::Queue(size_t i, uint64_t index, const qipu::v1::Game& proto) {
+  FinishedGame g;
+  g.key = GameKey{work_.job, index};
+  g.lease_id = work_.lease_id;
+  proto.SerializeToString(&g.game);
+  if (!queue_->Push(std::move(g), &abandon_)) return false;
+  {
+    absl::MutexLock lock(&mu_);
+    done_[i] = true;
+  }
+  queued_.fetch_add(1);
+  return true;
+}
+
+void GameRunner::RunPolicies(PolicyGame* player) {
+  rules::SelfPlaySpec spec = wire::SelfPlaySpecFor(work_.config, rules_);
+  rules::Game game(spec.width, spec.height, spec.rules);
+  PolicyGameOutcome outcome;
+  qipu::v1::Game proto;
+  while (!stop_.load()) {
+    const size_t i = next_.fetch_add(1);
+    if (i >= work_.indices.size()) break;
+    if (i + 1 == work_.indices.size()) {
       absl::MutexLock lock(&mu_);
-      done_[i] = true;
+      all_taken_ = true;
     }
-    queued_.fetch_add(1);
+    spec.index = work_.indices[i];
+    if (absl::Status s = player->Play(spec, &game, &outcome); !s.ok()) {
+      spdlog::error("lease {} job {} game {}: {}", work_.lease_id, work_.job,
+                    spec.index, s.ToString());
+      absl::MutexLock lock(&mu_);
+      if (error_.ok()) error_ = s;
+      break;
+    }
+    if (!outcome.detail.empty() &&
+        outcome.policy_result.reason == rules::EndReason::kOther) {
+      spdlog::warn("lease {} job {} game {}: {}", work_.lease_id, work_.job,
+                   spec.index, outcome.detail);
+    }
+    if (abandon_.load()) break;
+    PolicyGameToProto(game, spec, outcome, policies_, work_.job,
+                      options_.worker, &proto);
+    if (!Queue(i, spec.index, proto)) break;
   }
 }
 

@@ -1,11 +1,16 @@
 // GameRunner: plays the games of one lease on T threads into a GameQueue.
 // Each thread repeatedly takes the next unplayed index of the lease, plays
-// it with rules::PlaySelfPlay (the light policy under the job's full rules,
-// seeded from job seed and index, so the same lease always gives the same
-// games whatever the thread count), converts it with wire::SelfPlayToProto
-// and pushes it, serialized, to the queue. A 19x19 game takes about a
-// millisecond, so "stop" never has to interrupt a game: it either lets the
-// games in progress finish and be queued, or drops them.
+// it, converts it to a qipu.v1.Game and pushes it, serialized, to the
+// queue. Random-vs-random jobs take the fast path: rules::PlaySelfPlay (the
+// light policy under the job's full rules, seeded from job seed and index,
+// so the same lease always gives the same games whatever the thread
+// count) and wire::SelfPlayToProto. Jobs where either colour plays another
+// policy are played through policy::Policy objects (worker/policy_game.h):
+// one PolicyGame -- a black and a white policy -- per thread, made by
+// Create(), seeded per game from the game seed. A light 19x19 game takes
+// about a millisecond, a searched one much longer; "stop" never interrupts
+// a game: it either lets the games in progress finish and be queued, or
+// drops them once they end.
 //
 // Lifecycle: Create() -> Start() -> [Stop()] -> Wait(); the destructor
 // stops (abandoning) and waits. One runner per lease; the runners of two
@@ -24,9 +29,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "proto/job_policies.h"
+#include "qipu/v1/game.pb.h"
 #include "qipu/v1/work.pb.h"
 #include "rules/rules.h"
 #include "worker/game_queue.h"
+#include "worker/policy_game.h"
 
 namespace qipu::worker {
 
@@ -58,10 +66,12 @@ enum class StopMode {
 // Thread-safe: every method may be called from any thread.
 class GameRunner {
  public:
-  // Checks the lease (policy "random" or empty, board size, rules, komi,
-  // handicap; threads in range) and prepares a runner that writes to
-  // `queue` (not owned; must outlive the runner). InvalidArgument naming
-  // the bad field.
+  // Checks the lease (board size, rules, komi, handicap; threads in
+  // range), makes the policies of each playing thread unless both colours
+  // play "random" (worker/policy_maker.h: a bad spec, or a gtp: spec this
+  // worker cannot run, refuses the lease), and prepares a runner that
+  // writes to `queue` (not owned; must outlive the runner).
+  // InvalidArgument naming the bad field, or the policy maker's error.
   static absl::StatusOr<std::unique_ptr<GameRunner>> Create(
       const GameRunnerOptions& options, Lease work, GameQueue* queue);
 
@@ -106,14 +116,26 @@ class GameRunner {
 
  private:
   GameRunner(const GameRunnerOptions& options, Lease work,
-             const rules::Rules& rules, GameQueue* queue);
+             const rules::Rules& rules,
+             std::vector<std::unique_ptr<PolicyGame>> players,
+             GameQueue* queue);
 
-  // Body of one playing thread.
+  // Body of one playing thread: the light fast path.
   void Run();
+  // Body of one playing thread through `player`'s policies.
+  void RunPolicies(PolicyGame* player);
+  // Pushes the game at lease position `i` (game `index`) to the queue and
+  // marks it queued. False when the queue refused it (closed, abandoned).
+  bool Queue(size_t i, uint64_t index, const qipu::v1::Game& proto);
 
   const GameRunnerOptions options_;
   const Lease work_;
   const rules::Rules rules_;
+  // Each colour's policy spec (from the lease's config).
+  const wire::ColourPolicies policies_;
+  // One per playing thread, for policy games; empty on the fast path.
+  // Thread i uses players_[i] alone.
+  const std::vector<std::unique_ptr<PolicyGame>> players_;
   GameQueue* const queue_;
   // Next position in work_.indices to hand out.
   std::atomic<size_t> next_{0};

@@ -3,6 +3,7 @@
 // restoring everything after a restart.
 #include "coordinator/jobs.h"
 
+#include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "core_fixture.h"
 #include "store/keys.h"
@@ -27,9 +28,17 @@ TEST_F(JobsTest, SubmitValidatesTheConfiguration) {
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.status().message().find("size"), std::string::npos);
   bad = Config(9);
-  bad.set_policy("mcts");
-  EXPECT_NE(jobs_->Submit(10, bad).status().message().find("policy"),
+  bad.set_policy("alphago");
+  EXPECT_NE(jobs_->Submit(10, bad).status().message().find("config.policy"),
             std::string::npos);
+  bad = Config(9);
+  bad.set_white_policy("mcts:playouts=many");
+  EXPECT_NE(
+      jobs_->Submit(10, bad).status().message().find("config.white_policy"),
+      std::string::npos);
+  bad = Config(9);
+  bad.set_black_policy("gtp:   ");
+  EXPECT_TRUE(absl::IsInvalidArgument(jobs_->Submit(10, bad).status()));
   bad = Config(9);
   bad.set_handicap(1);
   EXPECT_FALSE(jobs_->Submit(10, bad).ok());
@@ -39,6 +48,37 @@ TEST_F(JobsTest, SubmitValidatesTheConfiguration) {
             std::string::npos);
   EXPECT_EQ(jobs_->Submit(10, Config(9)).value(), 1u);
   EXPECT_EQ(jobs_->Submit(10, Config(13)).value(), 2u);
+}
+
+TEST_F(JobsTest, PolicySpecsAreStoredCanonicalInTheirOwnConfiguration) {
+  qipu::v1::JobConfig c = Config(9);
+  c.set_black_policy("mcts:threads=1, playouts=800");
+  // An external engine: accepted and stored (made by the worker).
+  c.set_white_policy("  gtp: gnugo --mode gtp --level 10 ");
+  const uint64_t job = jobs_->Submit(4, c).value();
+  auto st = jobs_->Status(job);
+  ASSERT_TRUE(st.ok() && st->size() == 1u);
+  const qipu::v1::JobConfig& got = (*st)[0].config();
+  EXPECT_EQ(got.black_policy(), "mcts:playouts=800");
+  EXPECT_EQ(got.white_policy(), "gtp:gnugo --mode gtp --level 10");
+  EXPECT_EQ(got.policy(),
+            "mcts:playouts=800 vs gtp:gnugo --mode gtp --level 10");
+  bool found = false;
+  for (const qipu::v1::ConfigRecord& r : configs_->All()) {
+    if (r.source() != absl::StrCat("job:", job)) continue;
+    found = true;
+    EXPECT_EQ(r.policy(), "mcts:playouts=800");
+    EXPECT_EQ(r.white_policy(), "gtp:gnugo --mode gtp --level 10");
+  }
+  EXPECT_TRUE(found);
+  // One policy for both colours: the one field, as before.
+  c = Config(9);
+  c.set_policy("mcts:playouts=1000,playout=pattern");
+  const uint64_t same = jobs_->Submit(4, c).value();
+  const qipu::v1::JobConfig one = (*jobs_->Status(same))[0].config();
+  EXPECT_EQ(one.policy(), "mcts");
+  EXPECT_TRUE(one.black_policy().empty());
+  EXPECT_TRUE(one.white_policy().empty());
 }
 
 TEST_F(JobsTest, LeasesCoverEveryGameOnce) {

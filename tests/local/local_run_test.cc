@@ -157,8 +157,13 @@ TEST(LocalReport, StartLineAndUnfinishedNote) {
   qipu::v1::JobConfig c = test_util::SelfPlayConfig(13, 1);
   c.mutable_rules()->set_preset("chinese");
   EXPECT_EQ(StartLine(3, 500, c, "/d"),
-            "qipu local: job 3 started: 500 games of 13x13 chinese, "
+            "qipu local: job 3 started: 500 games of 13x13 chinese, random, "
             "database /d\n");
+  c.set_black_policy("mcts:playouts=50");
+  c.set_white_policy("random");
+  EXPECT_EQ(StartLine(3, 500, c, "/d"),
+            "qipu local: job 3 started: 500 games of 13x13 chinese, "
+            "mcts:playouts=50 vs random, database /d\n");
   qipu::v1::JobStatus st;
   st.set_job(2);
   st.set_done(10);

@@ -94,9 +94,20 @@ TEST(GameRunner, RefusesLeasesItCannotPlay) {
   GameQueue queue(4);
   GameRunnerOptions o;
   qipu::v1::JobConfig c = Config(9, 1);
-  c.set_policy("mcts");
+  c.set_policy("alphago");
   EXPECT_TRUE(absl::IsInvalidArgument(
       GameRunner::Create(o, MakeLease(c, 1, {0}), &queue).status()));
+  c.set_policy("mcts:playouts=0");
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      GameRunner::Create(o, MakeLease(c, 1, {0}), &queue).status()));
+  // External engines need the GTP factory, not in this worker yet: the
+  // lease is refused with an error that says so.
+  c = Config(9, 1);
+  c.set_white_policy("gtp:gnugo --mode gtp");
+  const absl::Status gtp =
+      GameRunner::Create(o, MakeLease(c, 1, {0}), &queue).status();
+  EXPECT_TRUE(absl::IsUnimplemented(gtp)) << gtp;
+  EXPECT_NE(gtp.message().find("white policy"), absl::string_view::npos) << gtp;
   c = Config(9, 1);
   c.set_width(1);
   EXPECT_TRUE(absl::IsInvalidArgument(
