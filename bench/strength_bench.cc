@@ -20,7 +20,6 @@
 #include "rules/game.h"
 #include "rules/record.h"
 #include "rules/sgf_writer.h"
-#include "rules/zobrist.h"
 
 namespace qipu::bench {
 namespace {
@@ -56,12 +55,15 @@ struct Seat {
   Tally tally_b;
 };
 
-// The seed of thread t's policy `side` (0 = A, 1 = B): SplitMix64 of the
-// run's seed mixed with both, so that nearby seeds give unrelated streams.
+// The seed of thread t's policy `side` (0 = A, 1 = B): the SplitMix64
+// finaliser of the run's seed mixed with both, so that nearby seeds give
+// unrelated streams.
 uint64_t PolicySeed(uint64_t seed, int thread, int side) {
-  uint64_t state = seed ^ (uint64_t{0x9E3779B97F4A7C15} *
-                           (2 * static_cast<uint64_t>(thread) + side + 1));
-  return rules::SplitMix64(state);
+  uint64_t z = seed + uint64_t{0x9E3779B97F4A7C15} *
+                          (2 * static_cast<uint64_t>(thread) + side + 1);
+  z = (z ^ (z >> 30)) * uint64_t{0xBF58476D1CE4E5B9};
+  z = (z ^ (z >> 27)) * uint64_t{0x94D049BB133111EB};
+  return z ^ (z >> 31);
 }
 
 char ColorLetter(Color c) { return c == Color::kBlack ? 'B' : 'W'; }
@@ -106,9 +108,9 @@ void PlayGame(const StrengthBenchOptions& o, int index, Seat& seat,
         std::chrono::duration<double>(Clock::now() - start).count();
     if (!choice.ok()) {
       out->engine_error = true;
-      out->note = absl::StrCat(std::string(1, ColorLetter(c)),
-                               " engine error at move ", game.num_moves() + 1,
-                               ": ", choice.status().ToString());
+      out->note =
+          absl::StrCat(std::string(1, ColorLetter(c)), " engine error at move ",
+                       game.num_moves() + 1, ": ", choice.status().ToString());
       tally->engine_errors++;
       break;
     }
@@ -135,10 +137,10 @@ void PlayGame(const StrengthBenchOptions& o, int index, Seat& seat,
     seat.b->Played(game, move);
   }
   out->moves = game.num_moves();
-  out->result = out->engine_error
-                    ? rules::GameResult{rules::Winner::kNone,
-                                        rules::EndReason::kVoid, 0}
-                    : game.result();
+  out->result =
+      out->engine_error
+          ? rules::GameResult{rules::Winner::kNone, rules::EndReason::kVoid, 0}
+          : game.result();
 
   if (sgf == nullptr) return;
   sgf->width = o.size;
@@ -236,8 +238,7 @@ Interval WilsonInterval(double successes, double n, double z) {
   const double z2 = z * z;
   const double denom = 1 + z2 / n;
   const double center = (p + z2 / (2 * n)) / denom;
-  const double half =
-      z * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom;
+  const double half = z * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom;
   return {std::max(0.0, center - half), std::min(1.0, center + half)};
 }
 
@@ -248,11 +249,11 @@ absl::StatusOr<StrengthBenchResult> RunStrengthBench(
   // Every seat's policies first: a bad spec fails before any game.
   std::vector<Seat> seats(threads);
   for (int t = 0; t < threads; ++t) {
-    auto a = gtp::MakeAnyPolicy(o.policy_a, PolicySeed(o.seed, t, 0),
-                                o.engine_log);
+    auto a =
+        gtp::MakeAnyPolicy(o.policy_a, PolicySeed(o.seed, t, 0), o.engine_log);
     if (!a.ok()) return a.status();
-    auto b = gtp::MakeAnyPolicy(o.policy_b, PolicySeed(o.seed, t, 1),
-                                o.engine_log);
+    auto b =
+        gtp::MakeAnyPolicy(o.policy_b, PolicySeed(o.seed, t, 1), o.engine_log);
     if (!b.ok()) return b.status();
     seats[t].a = *std::move(a);
     seats[t].b = *std::move(b);
@@ -293,8 +294,8 @@ absl::StatusOr<StrengthBenchResult> RunStrengthBench(
   }
   r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   for (size_t i = 0; i < records.size(); ++i) {
-    if (absl::Status s = WriteSgfFile(o.sgf_dir, static_cast<int>(i),
-                                      records[i]);
+    if (absl::Status s =
+            WriteSgfFile(o.sgf_dir, static_cast<int>(i), records[i]);
         !s.ok()) {
       return s;
     }
@@ -394,14 +395,11 @@ std::string StrengthBenchText(const StrengthBenchResult& r) {
                         "  A as Black %d/%d, as White %d/%d; Black won %d\n",
                         r.a_black_wins, r.a_black_games, r.a_white_wins,
                         r.a_white_games, r.black_wins);
-  for (const auto& [name, s] : {std::pair<const char*, const SideStats*>{
-                                    "A", &r.a},
-                                {"B", &r.b}}) {
-    absl::StrAppendFormat(&out, "  %s: %.3f s/move", name,
-                          s->seconds_per_move);
+  for (const auto& [name, s] :
+       {std::pair<const char*, const SideStats*>{"A", &r.a}, {"B", &r.b}}) {
+    absl::StrAppendFormat(&out, "  %s: %.3f s/move", name, s->seconds_per_move);
     if (s->playouts > 0) {
-      absl::StrAppendFormat(&out, ", %.0f playouts/move",
-                            s->playouts_per_move);
+      absl::StrAppendFormat(&out, ", %.0f playouts/move", s->playouts_per_move);
     }
     absl::StrAppendFormat(
         &out, ", %lld moves; %d resigned, %d illegal, %d engine errors\n",

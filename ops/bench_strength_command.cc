@@ -35,10 +35,9 @@ int RunStrength(StrengthFlags f) {
   f.run.rules = *r;
   f.run.rules_name = f.rules.preset.empty() ? "chinese" : f.rules.preset;
   if (rules::PresetName(*r) == "custom") f.run.rules_name = "custom";
-  f.run.seed =
-      f.seed.has_value()
-          ? *f.seed
-          : (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+  f.run.seed = f.seed.has_value() ? *f.seed
+                                  : (uint64_t{std::random_device{}()} << 32) ^
+                                        std::random_device{}();
   f.run.verbose = true;
   std::fprintf(stderr,
                "qipu bench strength: A = --black %s, B = --white %s, colours "
@@ -73,11 +72,9 @@ void AddBenchStrengthCommand(CLI::App& bench, int* exit_code) {
       "gtp:<engine command line>, e.g. \"gtp:gnugo --mode gtp --level 10 "
       "--chinese-rules --capture-all-dead\" (GNU Go needs the last two "
       "flags to play games out under area counting).");
-  cmd->add_option("--black", f->run.policy_a,
-                  "Policy A (Black in even games)")
+  cmd->add_option("--black", f->run.policy_a, "Policy A (Black in even games)")
       ->required();
-  cmd->add_option("--white", f->run.policy_b,
-                  "Policy B (White in even games)")
+  cmd->add_option("--white", f->run.policy_b, "Policy B (White in even games)")
       ->required();
   cmd->add_option("--games", f->run.games, "Games to play")
       ->check(CLI::Range(1, 1000000))

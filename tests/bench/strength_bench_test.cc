@@ -34,8 +34,8 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
-StrengthBenchOptions Run(const std::string& a, const std::string& b,
-                         int games, int size) {
+StrengthBenchOptions Match(const std::string& a, const std::string& b,
+                           int games, int size) {
   StrengthBenchOptions o;
   o.policy_a = a;
   o.policy_b = b;
@@ -94,7 +94,7 @@ TEST(WilsonInterval, KnownValues) {
 }
 
 TEST(StrengthBench, MctsBeatsRandomClearlyOn7x7) {
-  auto r = RunStrengthBench(Run("mcts:playouts=200", "random", 10, 7));
+  auto r = RunStrengthBench(Match("mcts:playouts=200", "random", 10, 7));
   ASSERT_TRUE(r.ok()) << r.status();
   ExpectConsistent(*r);
   EXPECT_GE(r->wins, 9) << StrengthBenchText(*r);
@@ -118,17 +118,16 @@ TEST(StrengthBench, MctsBeatsRandomClearlyOn7x7) {
   }
 
   const nlohmann::ordered_json j = StrengthBenchJson(*r);
-  EXPECT_THAT(Keys(j),
-              ElementsAre("policy_a", "policy_b", "size", "rules", "komi",
-                          "threads", "seed", "games", "wins", "losses",
-                          "draws", "voids", "win_rate", "win_rate_low",
-                          "win_rate_high", "a_black_games", "a_white_games",
-                          "a_black_wins", "a_white_wins", "black_wins",
-                          "seconds", "a", "b", "games_list"));
-  EXPECT_THAT(Keys(j["a"]),
-              ElementsAre("spec", "moves", "seconds_per_move",
-                          "playouts_per_move", "resignations",
-                          "illegal_moves", "engine_errors"));
+  EXPECT_THAT(
+      Keys(j),
+      ElementsAre("policy_a", "policy_b", "size", "rules", "komi", "threads",
+                  "seed", "games", "wins", "losses", "draws", "voids",
+                  "win_rate", "win_rate_low", "win_rate_high", "a_black_games",
+                  "a_white_games", "a_black_wins", "a_white_wins", "black_wins",
+                  "seconds", "a", "b", "games_list"));
+  EXPECT_THAT(Keys(j["a"]), ElementsAre("spec", "moves", "seconds_per_move",
+                                        "playouts_per_move", "resignations",
+                                        "illegal_moves", "engine_errors"));
   EXPECT_EQ(j["wins"], r->wins);
   EXPECT_EQ(j["komi"], 7.5);
   EXPECT_EQ(j["rules"], "chinese");
@@ -153,7 +152,7 @@ TEST(StrengthBench, MctsBeatsRandomClearlyOn7x7) {
 
 TEST(StrengthBench, SameSeedSameGamesAndEveryGameAsSgf) {
   test_util::TempDir tmp("strength-sgf");
-  StrengthBenchOptions o = Run("random", "pattern", 6, 9);
+  StrengthBenchOptions o = Match("random", "pattern", 6, 9);
   o.sgf_dir = tmp.Sub("games");
   auto first = RunStrengthBench(o);
   ASSERT_TRUE(first.ok()) << first.status();
@@ -168,8 +167,7 @@ TEST(StrengthBench, SameSeedSameGamesAndEveryGameAsSgf) {
   }
 
   for (int i = 0; i < 6; ++i) {
-    const std::string path =
-        tmp.Sub(absl::StrCat("games/game-000", i, ".sgf"));
+    const std::string path = tmp.Sub(absl::StrCat("games/game-000", i, ".sgf"));
     auto text = base::ReadFile(path);
     ASSERT_TRUE(text.ok()) << text.status();
     const rules::SgfCollection c = rules::ReadSgf(*text);
@@ -193,8 +191,8 @@ class StrengthBenchEngines : public ::testing::Test {
 
   // "gtp:<script>" for a script engine whose genmove does `genmove`.
   std::string Engine(const std::string& name, const std::string& genmove) {
-    return absl::StrCat(
-        "gtp:", WriteScript(tmp_.path(), name, ScriptEngine(genmove)));
+    return absl::StrCat("gtp:",
+                        WriteScript(tmp_.path(), name, ScriptEngine(genmove)));
   }
 
   test_util::TempDir tmp_{"strength-engines"};
@@ -204,7 +202,7 @@ TEST_F(StrengthBenchEngines, AnEngineThatPlaysAnOccupiedPointLoses) {
   // A1 every time: occupied (or suicide) by its second move at the latest.
   test_util::TempDir sgf("strength-illegal");
   StrengthBenchOptions o =
-      Run("random", Engine("a1.sh", "printf '= A1\\n\\n'"), 4, 9);
+      Match("random", Engine("a1.sh", "printf '= A1\\n\\n'"), 4, 9);
   o.sgf_dir = sgf.path();
   auto r = RunStrengthBench(o);
   ASSERT_TRUE(r.ok()) << r.status();
@@ -219,8 +217,8 @@ TEST_F(StrengthBenchEngines, AnEngineThatPlaysAnOccupiedPointLoses) {
     EXPECT_THAT(g.note, HasSubstr(absl::StrCat(g.a_black ? "W" : "B",
                                                " played an illegal move")));
     EXPECT_THAT(g.note, HasSubstr("at A1"));
-    EXPECT_EQ(rules::ResultToSgf(g.result), g.a_black ? "B+Illegal"
-                                                      : "W+Illegal");
+    EXPECT_EQ(rules::ResultToSgf(g.result),
+              g.a_black ? "B+Illegal" : "W+Illegal");
   }
   EXPECT_THAT(StrengthBenchText(*r), HasSubstr("illegal move"));
   EXPECT_EQ(StrengthBenchJson(*r)["b"]["illegal_moves"], 4);
@@ -233,7 +231,7 @@ TEST_F(StrengthBenchEngines, AnEngineThatPlaysAnOccupiedPointLoses) {
 
 TEST_F(StrengthBenchEngines, ACrashingEngineVoidsItsGames) {
   auto r = RunStrengthBench(
-      Run(Engine("crash.sh", "kill -SEGV $$"), "random", 4, 9));
+      Match(Engine("crash.sh", "kill -SEGV $$"), "random", 4, 9));
   ASSERT_TRUE(r.ok()) << r.status();
   ExpectConsistent(*r);
   EXPECT_EQ(r->voids, 4);
@@ -255,7 +253,7 @@ TEST_F(StrengthBenchEngines, ACrashingEngineVoidsItsGames) {
 
 TEST_F(StrengthBenchEngines, AnEngineThatCannotStartVoidsItsGames) {
   auto r = RunStrengthBench(
-      Run("random", absl::StrCat("gtp:", tmp_.Sub("no-such-engine")), 2, 9));
+      Match("random", absl::StrCat("gtp:", tmp_.Sub("no-such-engine")), 2, 9));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->voids, 2);
   EXPECT_EQ(r->b.engine_errors, 2);
@@ -266,13 +264,13 @@ TEST_F(StrengthBenchEngines, AnEngineThatCannotStartVoidsItsGames) {
 
 TEST(StrengthBench, BadOptionsAreInvalidArgument) {
   EXPECT_TRUE(absl::IsInvalidArgument(
-      RunStrengthBench(Run("mcts:playouts=0", "random", 2, 9)).status()));
+      RunStrengthBench(Match("mcts:playouts=0", "random", 2, 9)).status()));
   EXPECT_TRUE(absl::IsInvalidArgument(
-      RunStrengthBench(Run("random", "nonsense", 2, 9)).status()));
+      RunStrengthBench(Match("random", "nonsense", 2, 9)).status()));
   EXPECT_TRUE(absl::IsInvalidArgument(
-      RunStrengthBench(Run("random", "random", 0, 9)).status()));
+      RunStrengthBench(Match("random", "random", 0, 9)).status()));
   EXPECT_TRUE(absl::IsInvalidArgument(
-      RunStrengthBench(Run("random", "random", 2, 1)).status()));
+      RunStrengthBench(Match("random", "random", 2, 1)).status()));
 }
 
 }  // namespace
