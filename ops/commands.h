@@ -46,6 +46,8 @@ void AddGtpCommand(CLI::App& app, int* exit_code);
 
 // `qipu bench train` (ops/bench_train_command.cc).
 void AddBenchTrainCommand(CLI::App& bench, int* exit_code);
+// `qipu bench strength` (ops/bench_strength_command.cc): two policies' games.
+void AddBenchStrengthCommand(CLI::App& bench, int* exit_code);
 
 }  // namespace qipu::ops
 

@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
   qipu::ops::AddBenchIngestCommand(*app.get_subcommand("bench"), &exit_code);
   qipu::ops::AddBenchLocalCommand(*app.get_subcommand("bench"), &exit_code);
   qipu::ops::AddBenchTrainCommand(*app.get_subcommand("bench"), &exit_code);
+  qipu::ops::AddBenchStrengthCommand(*app.get_subcommand("bench"), &exit_code);
   qipu::ops::AddGtpCommand(app, &exit_code);
   app.parse_complete_callback([&] {
     if (absl::Status s = qipu::base::InitLogging("qipu", log_level); !s.ok()) {
