@@ -23,6 +23,15 @@ absl::StatusOr<TrainingGame> TrainingGameFromProto(const qipu::v1::Game& game,
   absl::StatusOr<rules::GameResult> result =
       wire::ResultFromProto(game.result());
   if (!result.ok()) return fail(result.status());
+  if (!game.search_visits().empty()) {
+    absl::StatusOr<std::vector<wire::MoveSearch>> searches =
+        wire::UnpackSearches(game.search_visits(),
+                             static_cast<int>(game.width()),
+                             static_cast<int>(game.height()),
+                             static_cast<uint32_t>(record->moves.size()));
+    if (!searches.ok()) return fail(searches.status());
+    out.searches = *std::move(searches);
+  }
   out.record = *std::move(record);
   out.rules = *rules;
   out.result = *result;

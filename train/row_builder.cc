@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "rules/playout.h"
@@ -319,7 +320,20 @@ void RowBuilder::AddRow(const GameFacts& facts, int turn, int history_start,
   auto move_index = [&](Point p) {
     return p == rules::kPass ? pass_index : index(p);
   };
-  policy[move_index(next.point)] = 1;
+  const auto search = std::lower_bound(
+      tg.searches.begin(), tg.searches.end(), static_cast<uint32_t>(turn),
+      [](const wire::MoveSearch& s, uint32_t t) { return s.move < t; });
+  if (search != tg.searches.end() &&
+      search->move == static_cast<uint32_t>(turn)) {
+    // The search's root visits (KataGo stores visit counts too), capped to
+    // the int16 range.
+    for (const wire::PointVisits& v : search->visits) {
+      policy[move_index(v.point)] = static_cast<int16_t>(
+          std::min<uint32_t>(v.visits, std::numeric_limits<int16_t>::max()));
+    }
+  } else {
+    policy[move_index(next.point)] = 1;
+  }
   int16_t* policy1 = policy + shape.policy_size();
   const bool has_next = turn + 1 < facts.played;
   if (has_next) {

@@ -22,6 +22,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "proto/search_visits.h"
 #include "rules/game.h"
 #include "rules/record.h"
 #include "rules/result.h"
@@ -59,6 +60,10 @@ struct TrainingGame {
   // The stored result: self-play's counted result, an import's RE.
   rules::GameResult result;
   store::GameId id;
+  // Root visit counts of the searches that chose moves (policies that
+  // search, e.g. mcts), by increasing move index; empty for other games.
+  // A searched move's policy target is its visits instead of one-hot.
+  std::vector<wire::MoveSearch> searches;
 };
 
 // What one game gave.

@@ -1,10 +1,9 @@
 // The one place the worker makes a policy from a spec (a job's black or
 // white policy, canonical: proto/job_policies.h). qipu's own policies
-// (random, pattern, mcts) come from policy::MakePolicy(); external GTP
+// (random, pattern, mcts) come from policy::MakePolicy(), external GTP
 // engines ("gtp:<command line>") from gtp/policy_factory.h's
-// MakeAnyPolicy() once the GTP front-end is part of the build -- until
-// then a gtp: spec is refused here with an error that says so, and the
-// worker returns the lease as unplayable.
+// MakeAnyPolicy(); a spec neither makes is refused and the worker returns
+// the lease as unplayable.
 #ifndef QIPU_WORKER_POLICY_MAKER_H_
 #define QIPU_WORKER_POLICY_MAKER_H_
 
@@ -18,8 +17,8 @@
 namespace qipu::worker {
 
 // The policy `spec` names, seeded with `seed` (see policy::MakePolicy()).
-// InvalidArgument for a bad spec; Unimplemented for a gtp: spec in a
-// worker built without the GTP factory. Thread-safe.
+// InvalidArgument for a bad spec (a gtp: command line that does not
+// split). Thread-safe.
 absl::StatusOr<std::unique_ptr<policy::Policy>> MakeWorkerPolicy(
     absl::string_view spec, uint64_t seed);
 

@@ -334,6 +334,37 @@ TEST(RowBuilder, PolicyTargetsAreOneHotWithPassLast) {
             1.0f);
 }
 
+void ExpectTransformed(const RowBatch& plain, const RowBatch& t, int r,
+                       int width, int height);
+
+TEST(RowBuilder, SearchedMovesTargetTheirVisits) {
+  TrainingGame g = CountedGame();
+  // Move 1 (White's 4,4) was searched: 30 visits there, 12 at (1,1), 3 on
+  // the pass; a count above int16 is capped.
+  g.searches = {{1, {{At(4, 4), 30}, {At(1, 1), 12}, {kPass, 3}}},
+                {3, {{At(3, 0), 70000}}}};
+  const RowBatch b = Rows(g, RowOptions{.pos_len = 7});
+  const int size = b.shape().policy_size();
+  auto at = [&](int r, int i) {
+    return b.policy_targets()[(r * 2) * size + i];
+  };
+  EXPECT_EQ(at(1, 4 * 7 + 4), 30);
+  EXPECT_EQ(at(1, 1 * 7 + 1), 12);
+  EXPECT_EQ(at(1, 49), 3);
+  int nonzero = 0;
+  for (int i = 0; i < size; ++i) nonzero += at(1, i) != 0;
+  EXPECT_EQ(nonzero, 3);
+  EXPECT_EQ(at(3, 0 * 7 + 3), 32767);
+  // Unsearched moves stay one-hot; the next-move channel always is.
+  EXPECT_EQ(at(0, 0), 1);
+  EXPECT_EQ(b.policy_targets()[(0 * 2 + 1) * size + 32], 1);
+  // Under a symmetry the visits move with the board.
+  g.id = store::GameId::SelfPlay(7, 5);
+  const RowBatch t = Rows(g, RowOptions{.pos_len = 7, .symmetries = 8});
+  const RowBatch plain = Rows(g, RowOptions{.pos_len = 7});
+  for (int r = 0; r < t.rows(); ++r) ExpectTransformed(plain, t, r, 5, 5);
+}
+
 TEST(RowBuilder, ValueScoreAndOwnershipFromTheSideToMove) {
   const RowBatch b = Rows(CountedGame(), RowOptions{.pos_len = 5});
   ASSERT_EQ(b.rows(), 6);

@@ -378,7 +378,12 @@ TEST(Worker, AGracefulCoordinatorStopEndsUploadStreamsPromptly) {
   ASSERT_NE(c, nullptr);
   (*proxy)->SetBackend(c->port());
   const uint64_t job = SubmitJob(*c, 1500, Config(9, 11));
-  Worker w(Options((*proxy)->address(), tmp.Sub("spool"), "busy"));
+  // A lease granted while the stop cut its reply off is the restarted
+  // coordinator's until it expires (1 s there): the worker waits longer
+  // than that before it calls itself idle.
+  WorkerOptions wo = Options((*proxy)->address(), tmp.Sub("spool"), "busy");
+  wo.exit_when_idle = absl::Seconds(4);
+  Worker w(wo);
   ASSERT_TRUE(w.Start().ok());
   ASSERT_TRUE(WaitFor([&] { return JobStatusOf(*c, job).done() >= 100; }));
   // The worker's upload stream is open and busy: the stop ends it once
@@ -393,7 +398,9 @@ TEST(Worker, AGracefulCoordinatorStopEndsUploadStreamsPromptly) {
   // Restarted (on a fresh port, behind the same proxy), the job ends with
   // each game stored once; games whose acks the stop cut off come back
   // as duplicates.
-  c = StartCoordinator(tmp.Sub("db"));
+  CoordinatorSetup restart;
+  restart.lease_ttl = absl::Seconds(1);
+  c = StartCoordinator(tmp.Sub("db"), restart);
   ASSERT_NE(c, nullptr);
   (*proxy)->SetBackend(c->port());
   ASSERT_TRUE(w.Wait().ok());
