@@ -2,8 +2,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "coordinator/corpus_service.h"
-#include "coordinator/training_service.h"
 #include "coordinator/query_service.h"
+#include "coordinator/training_service.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/server_builder.h"
@@ -75,8 +75,8 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
                                             options.import);
   c->services_.push_back(std::make_unique<CorpusServiceImpl>(
       c->importer_.get(), c->store_.get(), CorpusServiceOptions{}));
-  c->services_.push_back(std::make_unique<TrainingServiceImpl>(
-      c->store_.get(), options.training));
+  c->services_.push_back(
+      std::make_unique<TrainingServiceImpl>(c->store_.get(), options.training));
   for (auto& s : c->services_) builder.RegisterService(s.get());
   c->server_ = builder.BuildAndStart();
   if (c->server_ == nullptr || c->port_ == 0) {

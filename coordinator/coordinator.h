@@ -1,8 +1,9 @@
 // Coordinator: the whole coordinator in one object -- the RocksDB store,
 // configuration buckets, jobs and leases, the ingest committer, Prometheus
 // metrics and the gRPC server (JobService, WorkService,
-// QueryService, CorpusService, TrainingService, health checking and reflection). Used by
-// qipu-coordinator's main(), by `qipu local` in-process, and by tests.
+// QueryService, CorpusService, TrainingService, health checking and
+// reflection). Used by qipu-coordinator's main(), by `qipu local` in-process,
+// and by tests.
 //
 // Start() opens everything and serves; Shutdown() stops accepting RPCs,
 // lets running ones finish (bounded by a deadline), commits queued games
