@@ -10,29 +10,12 @@
 #include "rules/diagram.h"
 #include "store/keys.h"
 #include "tests/common/temp_dir.h"
+#include "tests/train/stored_game.h"
 
 namespace qipu::train {
 namespace {
 
-// A 9x9 self-play-like game with `n` moves on distinct points.
-qipu::v1::Game StoredGame(int n, rules::KoRule ko) {
-  rules::GameRecord r;
-  r.width = 9;
-  r.height = 9;
-  for (int i = 0; i < n; ++i) {
-    r.moves.push_back(
-        rules::Move{i % 2 == 0 ? rules::Color::kBlack : rules::Color::kWhite,
-                    rules::At(i % 9, i / 9 * 2)});
-  }
-  qipu::v1::Game g;
-  wire::RecordToGame(r, &g);
-  rules::Rules rules;
-  rules.ko = ko;
-  *g.mutable_rules() = wire::RulesToProto(rules);
-  *g.mutable_result() = wire::ResultToProto(
-      {rules::Winner::kBlack, rules::EndReason::kResign, 0});
-  return g;
-}
+using testing::StoredGame;
 
 TEST(GameSource, FiltersAndResumes) {
   test_util::TempDir dir("train-source");

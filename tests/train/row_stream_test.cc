@@ -16,28 +16,13 @@
 #include "rules/diagram.h"
 #include "store/keys.h"
 #include "tests/common/temp_dir.h"
+#include "tests/train/stored_game.h"
 #include "train/npz_writer.h"
 
 namespace qipu::train {
 namespace {
 
-// A 9x9 game of `n` moves on distinct points, Black winning by resignation.
-qipu::v1::Game Game(int n) {
-  rules::GameRecord r;
-  r.width = 9;
-  r.height = 9;
-  for (int i = 0; i < n; ++i) {
-    r.moves.push_back(
-        rules::Move{i % 2 == 0 ? rules::Color::kBlack : rules::Color::kWhite,
-                    rules::At(i % 9, i / 9 * 2)});
-  }
-  qipu::v1::Game g;
-  wire::RecordToGame(r, &g);
-  *g.mutable_rules() = wire::RulesToProto(rules::Rules{});
-  *g.mutable_result() = wire::ResultToProto(
-      {rules::Winner::kBlack, rules::EndReason::kResign, 0});
-  return g;
-}
+using testing::StoredGame;
 
 class RowStreamTest : public ::testing::Test {
  protected:
@@ -48,7 +33,7 @@ class RowStreamTest : public ::testing::Test {
     ASSERT_TRUE(s.ok()) << s.status();
     store_ = *std::move(s);
     for (uint64_t i = 0; i < kGames; ++i) {
-      const qipu::v1::Game g = Game(10 + static_cast<int>(i % 7));
+      const qipu::v1::Game g = StoredGame(10 + static_cast<int>(i % 7));
       ASSERT_TRUE(store_
                       ->Put(store_->games(),
                             store::GameKey(store::GameId::SelfPlay(3, i)),
@@ -245,7 +230,7 @@ TEST_F(RowStreamTest, DamagedAndUnusableGamesAreSkippedAndCounted) {
                         store::GameKey(store::GameId::SelfPlay(4, 0)),
                         "not a game")
                   .ok());
-  qipu::v1::Game big = Game(3);
+  qipu::v1::Game big = StoredGame(3);
   big.set_width(19);
   big.set_height(19);
   ASSERT_TRUE(store_
