@@ -22,6 +22,7 @@ MctsPolicy::MctsPolicy(const MctsOptions& options, uint64_t seed)
   params.select.rave = options.rave;
   params.playout = options.playout;
   params.expand = options.expand;
+  params.prior = options.prior;
   params.max_nodes = options.nodes;
   for (int t = 0; t < options.threads; ++t) {
     searches_.push_back(std::make_unique<Search>(params));

@@ -24,7 +24,7 @@
 //
 // Moves are legal under the game's full rules: the tree's children are
 // checked with Game::CheckBoardLegal(). Memory: at most `nodes` tree nodes
-// of 28 bytes per thread, kept between moves for reuse of the buffers.
+// of 32 bytes per thread, kept between moves for reuse of the buffers.
 // Not thread-safe (one game thread); starts its own threads in Choose().
 #ifndef QIPU_POLICY_MCTS_H_
 #define QIPU_POLICY_MCTS_H_

@@ -11,7 +11,7 @@ namespace qipu::policy {
 namespace {
 
 constexpr const char* kKeys =
-    "c, expand, nodes, playout, playouts, rave, resign, seed, threads";
+    "c, expand, nodes, playout, playouts, prior, rave, resign, seed, threads";
 
 absl::Status BadValue(const std::string& key, const std::string& value,
                       absl::string_view accepted) {
@@ -73,6 +73,9 @@ absl::StatusOr<MctsOptions> ParseMctsOptions(
       }
     } else if (key == "c") {
       s = ParseReal(key, value, 0, 10, &o.c);
+    } else if (key == "prior") {
+      s = ParseInt(key, value, 0, 1000, &i);
+      o.prior = static_cast<int>(i);
     } else if (key == "rave") {
       s = ParseReal(key, value, 0, 1e9, &o.rave);
     } else if (key == "resign") {
@@ -104,6 +107,7 @@ std::string MctsSpec(const MctsOptions& o) {
   if (o.playouts != d.playouts) {
     args.push_back(absl::StrCat("playouts=", o.playouts));
   }
+  if (o.prior != d.prior) args.push_back(absl::StrCat("prior=", o.prior));
   if (o.rave != d.rave) args.push_back(absl::StrCat("rave=", o.rave));
   if (o.resign != d.resign) args.push_back(absl::StrCat("resign=", o.resign));
   if (o.seed.has_value()) args.push_back(absl::StrCat("seed=", *o.seed));

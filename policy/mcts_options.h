@@ -11,10 +11,13 @@
 //   c         0.2      UCT exploration constant (0 .. 10)
 //   rave      1000     RAVE equivalence parameter; 0 disables RAVE
 //                      (0 .. 1e9)
+//   prior     10       visits of prior knowledge given to each move at
+//                      expansion (an even prior, 3x3 pattern, capture,
+//                      atari escape, self-atari); 0 disables (0 .. 1000)
 //   resign    0.05     resign when the chosen move's win rate is below
 //                      this (0 disables; 0 .. 0.5)
 //   expand    2        visits of a leaf before it is expanded (1 .. 1000)
-//   nodes     1000000  nodes per tree at most (28 bytes each; 1000 ..
+//   nodes     1000000  nodes per tree at most (32 bytes each; 1000 ..
 //                      100,000,000)
 #ifndef QIPU_POLICY_MCTS_OPTIONS_H_
 #define QIPU_POLICY_MCTS_OPTIONS_H_
@@ -37,6 +40,7 @@ struct MctsOptions {
   std::optional<uint64_t> seed;
   double c = 0.2;
   double rave = 1000;
+  int prior = 10;
   double resign = 0.05;
   int expand = 2;
   int64_t nodes = 1000000;

@@ -161,8 +161,42 @@ bool Search::Expand(uint32_t leaf) {
     Node& ch = tree_.node(first + i);
     ch.move = moves[i];
     ch.end = ends[i];
+    if (params_.prior > 0 && moves[i] != rules::kPass) SetPrior(board, c, ch);
   }
   return true;
+}
+
+void Search::SetPrior(const rules::Board& board, Color c, Node& ch) {
+  const Point p = ch.move;
+  const int e = params_.prior;
+  // Even: e playouts at 0.5.
+  int n = e;
+  int w2 = e;
+  // Shape: e playouts at gamma / (gamma + 1) (0.5 for an average point).
+  const double g = tactics_.weights().Gamma(board, p, c);
+  n += e;
+  w2 += static_cast<int>(2.0 * e * g / (g + 1.0) + 0.5);
+  if (board.Captures(p, c)) {
+    n += e;
+    w2 += 2 * e;
+  } else if (PatternMover::JoinsOwnChain(board, p, c)) {
+    if (tactics_.SelfAtari(board, p, c)) {
+      n += 2 * e;
+    } else {
+      // An escape: an own chain next to p has p as its last liberty.
+      Point libs[2];
+      for (int d : {-rules::kStride, -1, 1, rules::kStride}) {
+        const Point r = static_cast<Point>(p + d);
+        if (board.at(r) == c && tactics_.ChainLiberties(board, r, libs) == 1) {
+          n += e;
+          w2 += 2 * e;
+          break;
+        }
+      }
+    }
+  }
+  ch.prior_visits = static_cast<uint16_t>(n);
+  ch.prior_wins2 = static_cast<uint16_t>(w2);
 }
 
 void Search::Backup(Winner winner) {

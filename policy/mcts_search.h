@@ -23,6 +23,7 @@
 
 #include "absl/time/time.h"
 #include "policy/mcts_tree.h"
+#include "policy/pattern_mover.h"
 #include "policy/playout.h"
 #include "rules/board.h"
 #include "rules/game.h"
@@ -37,7 +38,13 @@ struct SearchParams {
   PlayoutKind playout = PlayoutKind::kPattern;
   // Visits of a leaf before it is expanded (>= 1).
   int expand = 2;
-  // Bound of the tree (nodes; 28 bytes each).
+  // Prior playouts per source of knowledge given to a child at expansion
+  // (0: none). Sources: an even prior (prior playouts at 0.5) for every
+  // board move; its 3x3 pattern (prior playouts at gamma / (gamma + 1));
+  // a capture or an escape from atari (prior wins); a self-atari of two
+  // stones or more (2 * prior losses).
+  int prior = 10;
+  // Bound of the tree (nodes; 32 bytes each).
   int64_t max_nodes = 1000000;
 };
 
@@ -63,12 +70,17 @@ class Search {
   // Expands `leaf`, reached by path_ / path_moves_; false when the tree is
   // full.
   bool Expand(uint32_t leaf);
+  // Sets the prior statistics of child `ch` (a board point move of c on
+  // `board`).
+  void SetPrior(const rules::Board& board, rules::Color c, Node& ch);
   // Adds the result to the path and the AMAF statistics.
   void Backup(rules::Winner winner);
 
   SearchParams params_;
   Tree tree_;
   PlayoutRunner runner_;
+  // Chain walks of the priors.
+  PatternMover tactics_;
   rules::Rng rng_{0};
   // The root position (not owned) and its move cap in plies from it.
   const rules::Game* root_ = nullptr;

@@ -34,12 +34,13 @@ uint32_t Tree::Select(uint32_t parent, const SelectParams& params) const {
   const uint32_t end = p.first_child + p.num_children;
   for (uint32_t i = p.first_child; i < end; ++i) {
     const Node& ch = nodes_[i];
-    const double n = ch.visits;
+    const double n = ch.visits + ch.prior_visits;
+    const double w2 = ch.wins2 + ch.prior_wins2;
     double q;
     if (ch.move == rules::kPass) {
-      q = n > 0 ? 0.5 * ch.wins2 / n : 0.0;
+      q = n > 0 ? 0.5 * w2 / n : 0.0;
     } else {
-      q = n > 0 ? 0.5 * ch.wins2 / n : fpu;
+      q = n > 0 ? 0.5 * w2 / n : fpu;
       const double rn = ch.rave_visits;
       if (params.rave > 0 && rn > 0) {
         const double beta = rn / (rn + n + rn * n / params.rave);

@@ -9,7 +9,8 @@
 // Selection (Gelly and Silver's UCT-RAVE, with Pachi's beta schedule):
 //   value(child) = (1 - beta) * q + beta * q_rave + c * sqrt(ln N / (n + 1))
 //   beta = n_rave / (n_rave + n + n_rave * n / rave)
-// where q = wins / n (the first-play urgency, FPU, when n = 0), q_rave the
+// where n and q = wins / n count the node's prior playouts too (q is the
+// first-play urgency, FPU, when n = 0), q_rave the
 // AMAF win rate (0.5 before any AMAF sample), N the parent's visits, and
 // `rave` the equivalence parameter (0 turns RAVE off). The pass child has
 // no AMAF statistics and an FPU of 0: it is tried once the exploration term
@@ -36,7 +37,7 @@ enum class NodeEnd : uint8_t {
   kDraw,
 };
 
-// One node: the position after `move`. 28 bytes.
+// One node: the position after `move`. 32 bytes.
 struct Node {
   // Index of the first child in the arena; 0 until expanded (the root is
   // index 0 and never anyone's child).
@@ -49,6 +50,11 @@ struct Node {
   // first by the same player), and their half-point wins.
   uint32_t rave_visits = 0;
   uint32_t rave_wins2 = 0;
+  // Prior knowledge set at expansion (SearchParams::prior): virtual
+  // playouts and their half-point wins, added to visits and wins2 by the
+  // selection rule but never reported as visits.
+  uint16_t prior_visits = 0;
+  uint16_t prior_wins2 = 0;
   // The move leading here: a board point or kPass (kNoPoint at the root).
   rules::Point move = rules::kNoPoint;
   // Number of children (valid once first_child != 0).

@@ -187,9 +187,22 @@ Point PatternMover::Choose(const Board& board, Color c, Point last,
       return q;
     }
   }
-  const int start = static_cast<int>(rng.Below(static_cast<uint32_t>(n)));
-  const int j = board.ScanLight(c, start, n, multi_stone_suicide);
-  return j < 0 ? rules::kPass : board.empty_point(j);
+  // The light policy's scan, skipping self-ataris that would join an own
+  // chain (a single-stone throw-in stays playable). With nothing else
+  // left the mover passes rather than put a group into atari: this is
+  // what keeps a seki alive to the end of a playout.
+  int start = static_cast<int>(rng.Below(static_cast<uint32_t>(n)));
+  int count = n;
+  while (count > 0) {
+    const int j = board.ScanLight(c, start, count, multi_stone_suicide);
+    if (j < 0) break;
+    const Point q = board.empty_point(j);
+    if (!JoinsOwnChain(board, q, c) || !SelfAtari(board, q, c)) return q;
+    const int scanned = (j >= start ? j - start : j + n - start) + 1;
+    count -= scanned;
+    start = j + 1 == n ? 0 : j + 1;
+  }
+  return rules::kPass;
 }
 
 }  // namespace qipu::policy

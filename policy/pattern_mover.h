@@ -17,7 +17,9 @@
 //     probability min(1, gamma / kGlobalAccept) (bad shapes -- first-line
 //     crawls, filling own territory -- are mostly rejected) unless it is a
 //     self-atari (SelfAtari()).
-//  4. The light policy: a uniformly random point from a random start.
+//  4. The light policy (a scan from a random start), skipping self-ataris
+//     that join an own chain; with only those left, a pass (a seki stays
+//     alive; a single-stone throw-in is still played).
 // Without the self-atari test the tactics make playouts lopsided: the side
 // whose stones are in contact more often loses them one by one.
 // Every candidate must be legal for the board and not the mover's own eye
@@ -74,6 +76,14 @@ class PatternMover {
   // (or none) without capturing anything: a self-atari.
   bool SelfAtari(const rules::Board& board, rules::Point p, rules::Color c);
 
+  // True when c at p touches one of its own stones (p a board point).
+  static bool JoinsOwnChain(const rules::Board& board, rules::Point p,
+                            rules::Color c) {
+    return board.at(static_cast<rules::Point>(p - rules::kStride)) == c ||
+           board.at(static_cast<rules::Point>(p - 1)) == c ||
+           board.at(static_cast<rules::Point>(p + 1)) == c ||
+           board.at(static_cast<rules::Point>(p + rules::kStride)) == c;
+  }
   const PatternWeights& weights() const { return weights_; }
 
  private:

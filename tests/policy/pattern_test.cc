@@ -125,6 +125,32 @@ TEST(PatternMover, EscapesAtariByExtendingOrCapturing) {
             rules::kNoPoint);
 }
 
+TEST(PatternMover, PassesRatherThanBreakASeki) {
+  // A seki: Black's only playable point, (4,1), would put its whole chain
+  // into atari, as would both of White's, (4,1) and (0,4). The light
+  // policy plays (4,1) and loses the chain; the pattern mover passes with
+  // either colour, whatever it draws.
+  const rules::Game game = GameFromDiagram(R"(
+    X X X X X
+    X . X O .
+    X X X O O
+    O O O O O
+    . O O O O
+  )",
+                                           Color::kBlack);
+  rules::Rng light_rng(3);
+  EXPECT_EQ(rules::LightMove(game.board(), Color::kBlack, light_rng),
+            At(4, 1));
+  PatternMover mover;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    rules::Rng rng(seed);
+    EXPECT_EQ(mover.Choose(game.board(), Color::kBlack, At(0, 4), rng),
+              rules::kPass);
+    EXPECT_EQ(mover.Choose(game.board(), Color::kWhite, rules::kPass, rng),
+              rules::kPass);
+  }
+}
+
 TEST(PatternPlayouts, FollowTheWeightsAndDifferFromRandom) {
   // Over the first 40 plies of playouts from the empty 9x9 board, the
   // pattern policy's moves have much better shapes (higher mean log gamma)
