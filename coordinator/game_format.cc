@@ -305,6 +305,22 @@ absl::StatusOr<std::string> GameToJsonLine(const qipu::v1::Game& game,
   }
   j["cycles"] = std::move(cycles);
   j["ko_captures"] = game.ko_captures();
+  Json searches = Json::array();
+  if (auto unpacked = wire::UnpackSearches(game.search_visits(), w, h,
+                                           game.num_moves());
+      unpacked.ok()) {
+    for (const wire::MoveSearch& s : *unpacked) {
+      Json points = Json::array();
+      Json visits = Json::array();
+      for (const wire::PointVisits& v : s.visits) {
+        points.push_back(rules::GtpPoint(v.point, h));
+        visits.push_back(v.visits);
+      }
+      searches.push_back(
+          {{"move", s.move}, {"points", points}, {"visits", visits}});
+    }
+  }
+  j["searches"] = std::move(searches);
   const qipu::v1::Provenance& p = game.provenance();
   j["provenance"] = {{"job", p.job()},
                      {"game_index", p.game_index()},
@@ -312,6 +328,8 @@ absl::StatusOr<std::string> GameToJsonLine(const qipu::v1::Game& game,
                      {"attempt", p.attempt()},
                      {"worker", p.worker()},
                      {"policy", p.policy()},
+                     {"black_policy", p.black_policy()},
+                     {"white_policy", p.white_policy()},
                      {"source", p.source()},
                      {"file", p.file()},
                      {"file_game", p.file_game()},
@@ -432,6 +450,49 @@ absl::StatusOr<rules::GameRecord> JsonLineToRecord(absl::string_view line) {
   }
   if (absl::Status s = GetString(j, "rules", &r.rules); !s.ok()) return s;
   if (absl::Status s = GetString(j, "result", &r.result); !s.ok()) return s;
+  if (const Json* searches = Find(j, "searches")) {
+    if (!searches->is_array()) return FieldError("searches", "is not an array");
+    for (size_t i = 0; i < searches->size(); ++i) {
+      const Json& e = (*searches)[i];
+      const std::string field = absl::StrCat("searches[", i, "]");
+      if (!e.is_object()) return FieldError(field, "is not an object");
+      int64_t move = 0;
+      if (absl::Status s = GetInt(e, "move", 0,
+                                  static_cast<int64_t>(r.moves.size()) - 1,
+                                  true, &move);
+          !s.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("field '", field, "': ", s.message()));
+      }
+      std::vector<rules::Point> pts;
+      if (absl::Status s =
+              GetVertices(e, "points", r.width, r.height, true, &pts);
+          !s.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("field '", field, "': ", s.message()));
+      }
+      const Json* visits = Find(e, "visits");
+      if (visits == nullptr || !visits->is_array() ||
+          visits->size() != pts.size()) {
+        return FieldError(field,
+                          "needs \"visits\": one count for each point");
+      }
+      std::string text;
+      for (size_t k = 0; k < pts.size(); ++k) {
+        const Json& v = (*visits)[k];
+        if (!v.is_number_unsigned() || v.get<uint64_t>() == 0 ||
+            v.get<uint64_t>() > UINT32_MAX) {
+          return FieldError(field, "visits must be counts from 1 to 2^32-1");
+        }
+        absl::StrAppend(&text, text.empty() ? "" : " ",
+                        pts[k] == rules::kPass ? std::string("pass")
+                                               : rules::SgfPoint(pts[k]),
+                        ":", v.get<uint64_t>());
+      }
+      r.move_extra.push_back(
+          {static_cast<int>(move), std::string(kSearchProperty), text});
+    }
+  }
   if (const Json* meta = Find(j, "meta")) {
     if (!meta->is_object()) return FieldError("meta", "is not an object");
     for (auto [key, field] :

@@ -30,7 +30,11 @@
 //   (0-based indices of moves played by the colour of the move before),
 //   result (SGF RE), winner, reason, margin, cycles [{class, outcome,
 //   first_move, period, point, black_captures, white_captures}],
-//   ko_captures, provenance {...}, meta {...}.
+//   ko_captures, searches [{move (0-based), points (GTP vertices,
+//   "pass"), visits (one count per point)}] (the root visits of each
+//   searched move, as QM in SGF), provenance {... policy, black_policy,
+//   white_policy ...}, meta {...}. Import reads `searches` back (as it
+//   reads QM), with the same checks.
 // Colours of the moves: first_color, then alternating except at the
 // indices in same_color_moves (as in qipu.v1.Game).
 //

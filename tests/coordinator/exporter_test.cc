@@ -232,6 +232,33 @@ TEST(GameFormat, JsonLineErrorsNameTheField) {
   e = JsonLineToRecord(
       R"({"width":9,"height":9,"moves":[],"setup":[{"black":["pass"]}]})");
   EXPECT_TRUE(absl::StrContains(e.status().message(), "'black[0]'"));
+  // Search visits: a move index past the moves, points and visits of
+  // different lengths, a zero count, a point off the board.
+  e = JsonLineToRecord(
+      R"({"width":9,"height":9,"moves":["A1"],"searches":[{"move":1,)"
+      R"("points":["A1"],"visits":[3]}]})");
+  EXPECT_TRUE(absl::StrContains(e.status().message(), "'searches[0]'"));
+  EXPECT_TRUE(absl::StrContains(e.status().message(), "'move'"));
+  e = JsonLineToRecord(
+      R"({"width":9,"height":9,"moves":["A1"],"searches":[{"move":0,)"
+      R"("points":["A1","B1"],"visits":[3]}]})");
+  EXPECT_TRUE(absl::StrContains(e.status().message(), "one count"));
+  e = JsonLineToRecord(
+      R"({"width":9,"height":9,"moves":["A1"],"searches":[{"move":0,)"
+      R"("points":["A1"],"visits":[0]}]})");
+  EXPECT_TRUE(absl::StrContains(e.status().message(), "'searches[0]'"));
+  e = JsonLineToRecord(
+      R"({"width":9,"height":9,"moves":["A1"],"searches":[{"move":0,)"
+      R"("points":["Z1"],"visits":[2]}]})");
+  EXPECT_TRUE(absl::StrContains(e.status().message(), "'points[0]'"));
+  auto visits = JsonLineToRecord(
+      R"({"width":9,"height":9,"moves":["A1","B2"],"searches":[{"move":1,)"
+      R"("points":["B2","pass"],"visits":[7,1]}]})");
+  ASSERT_TRUE(visits.ok()) << visits.status();
+  ASSERT_EQ(visits->move_extra.size(), 1u);
+  EXPECT_EQ(visits->move_extra[0].move, 1);
+  EXPECT_EQ(visits->move_extra[0].name, kSearchProperty);
+  EXPECT_EQ(visits->move_extra[0].value, "bh:7 pass:1");
   auto ok = JsonLineToRecord(
       R"({"width":9,"height":9,"handicap":2,"setup":[{"black":["C3","G7"]}],)"
       R"("first_color":"W","moves":["E5","pass","D4"],"same_color_moves":[2],)"

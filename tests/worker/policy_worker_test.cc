@@ -3,7 +3,8 @@
 // random job beside them. Every game is validated and stored, with its
 // policies and the root visits of its searches; queries filter by policy
 // (a spec, a prefix at a token boundary, either colour); SGF export then
-// import keeps the visits; a bad spec is refused at submit.
+// or JSONL export then import keeps the visits; a bad spec is refused at
+// submit.
 #include <memory>
 #include <string>
 
@@ -108,6 +109,26 @@ TEST(PolicyWorker, PlaysPolicyJobsAndStoresTheirSearches) {
     ASSERT_TRUE(back.ParseFromString(imported->game.value));
     EXPECT_EQ(back.moves(), g.moves());
     EXPECT_EQ(back.search_visits(), g.search_visits());
+
+    // The same through JSONL: policies in the provenance, visits in
+    // `searches`.
+    auto line = coordinator::GameToJsonLine(g, req.id());
+    ASSERT_TRUE(line.ok()) << line.status();
+    EXPECT_NE(line->find("\"black_policy\":\"mcts:playouts=30\""),
+              std::string::npos)
+        << *line;
+    EXPECT_NE(line->find("\"searches\":[{\"move\":0,\"points\":["),
+              std::string::npos)
+        << *line;
+    auto record = coordinator::JsonLineToRecord(*line);
+    ASSERT_TRUE(record.ok()) << record.status();
+    auto jsonl_import =
+        coordinator::PrepareImport(*record, ctx, &c->configs());
+    ASSERT_TRUE(jsonl_import.ok()) << jsonl_import.status();
+    qipu::v1::Game back_jsonl;
+    ASSERT_TRUE(back_jsonl.ParseFromString(jsonl_import->game.value));
+    EXPECT_EQ(back_jsonl.moves(), g.moves());
+    EXPECT_EQ(back_jsonl.search_visits(), g.search_visits());
   }
 
   EXPECT_EQ(GamesWithPolicy(*c, "mcts:playouts=30"), 4u);
