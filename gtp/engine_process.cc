@@ -251,7 +251,11 @@ absl::Status EngineProcess::Fail(absl::Status status) {
   if (!exited) how = absl::StrCat("killed (", status.message(), ")");
   end_reason_ = how;
   return absl::Status(status.code(),
-                      exited ? absl::StrCat(status.message(), "; it ", how)
+                      exited ? absl::StrCat(status.message(),
+                                            absl::StartsWith(how, "killed")
+                                                ? "; it was "
+                                                : "; it ",
+                                            how)
                              : std::string(status.message()));
 }
 

@@ -5,7 +5,10 @@
 // (a spec, a prefix at a token boundary, either colour); SGF export then
 // or JSONL export then import keeps the visits; a bad spec is refused at
 // submit.
+#include <fstream>
 #include <memory>
+#include <set>
+#include <sstream>
 #include <string>
 
 #include "coordinator/game_format.h"
@@ -13,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "proto/search_visits.h"
 #include "rules/sgf_reader.h"
+#include "tests/gtp/process_util.h"
 #include "tests/worker/coordinator_fixture.h"
 #include "tests/worker/test_util.h"
 #include "worker/worker.h"
@@ -140,6 +144,97 @@ TEST(PolicyWorker, PlaysPolicyJobsAndStoresTheirSearches) {
   EXPECT_EQ(GamesWithPolicy(*c, "pattern"), 3u);
   EXPECT_EQ(GamesWithPolicy(*c, "gtp:gnugo"), 0u);
   EXPECT_EQ(GamesWithPolicy(*c, ""), 17u);
+}
+
+TEST(PolicyWorker, AFailingEngineLeavesARecordOfEachFailure) {
+  // Black is an external engine (a shell script) that misbehaves
+  // differently in each game it starts, counted across its processes by a
+  // file: game 1 it crashes at its first genmove, game 2 it plays A1 every
+  // time (illegal from the second time on: occupied), game 3 it resigns,
+  // later games it passes. White plays random. Every game is stored with a
+  // result that says what happened, the crashed engine is replaced by a new
+  // process, and no engine process is left behind.
+  TempDir tmp;
+  auto c = StartCoordinator(tmp.Sub("db"));
+  ASSERT_NE(c, nullptr);
+  const std::string games_file = tmp.Sub("engine-games");
+  const std::string pids_file = tmp.Sub("engine-pids");
+  const std::string script = gtp::WriteScript(
+      tmp.path(), "engine.sh",
+      absl::StrCat(
+          "#!/bin/sh\n"
+          "echo $$ >> ", pids_file, "\n",
+          "while read -r cmd rest; do\n"
+          "  case \"$cmd\" in\n"
+          "    clear_board) echo g >> ", games_file, "; printf '= \\n\\n' ;;\n"
+          "    genmove)\n"
+          "      n=$(wc -l < ", games_file, ")\n"
+          "      case $n in\n"
+          "        1) kill -KILL $$ ;;\n"
+          "        2) printf '= A1\\n\\n' ;;\n"
+          "        3) printf '= resign\\n\\n' ;;\n"
+          "        *) printf '= pass\\n\\n' ;;\n"
+          "      esac ;;\n"
+          "    quit) printf '= \\n\\n'; exit 0 ;;\n"
+          "    *) printf '= \\n\\n' ;;\n"
+          "  esac\n"
+          "done\n"));
+  qipu::v1::JobConfig config = Config(7, 21);
+  config.set_black_policy(absl::StrCat("gtp:", script));
+  config.set_white_policy("random");
+  const uint64_t job = SubmitJob(*c, 4, config);
+
+  WorkerOptions o;
+  o.coordinator = c->address();
+  o.spool_dir = tmp.Sub("spool");
+  o.name = "fe";
+  o.threads = 1;  // One engine, its games in order.
+  o.exit_when_idle = absl::Milliseconds(400);
+  o.rpc_timeout = absl::Seconds(10);
+  o.max_idle_poll = absl::Milliseconds(50);
+  {
+    Worker w(o);
+    ASSERT_TRUE(w.Start().ok());
+    ASSERT_TRUE(w.Wait().ok());
+  }
+  EXPECT_TRUE(gtp::ChildProcesses().empty());
+  const qipu::v1::JobStatus st = JobStatusOf(*c, job);
+  EXPECT_EQ(st.rejected(), 0u);
+  EXPECT_EQ(st.done(), 4u);
+
+  std::multiset<std::string> outcomes;
+  for (uint64_t i = 0; i < 4; ++i) {
+    qipu::v1::GetGameRequest req;
+    req.set_id(absl::StrCat("s", job, "-", i));
+    auto got = c->queries().GetGame(req);
+    ASSERT_TRUE(got.ok()) << got.status();
+    const qipu::v1::Result& r = got->game().result();
+    const std::string& detail = r.detail();
+    if (detail.find("killed by signal 9") != std::string::npos) {
+      EXPECT_EQ(r.winner(), qipu::v1::WINNER_NONE) << detail;
+      EXPECT_NE(detail.find("black policy gtp:"), std::string::npos) << detail;
+      outcomes.insert("crash");
+    } else if (r.reason() == qipu::v1::END_REASON_ILLEGAL) {
+      EXPECT_EQ(r.winner(), qipu::v1::WINNER_WHITE);
+      EXPECT_NE(detail.find("black played A1"), std::string::npos) << detail;
+      EXPECT_NE(got->sgf().find("RE[W+"), std::string::npos) << got->sgf();
+      outcomes.insert("illegal");
+    } else if (r.reason() == qipu::v1::END_REASON_RESIGN) {
+      EXPECT_EQ(r.winner(), qipu::v1::WINNER_WHITE);
+      EXPECT_NE(got->sgf().find("RE[W+R]"), std::string::npos) << got->sgf();
+      outcomes.insert("resign");
+    } else {
+      EXPECT_EQ(r.reason(), qipu::v1::END_REASON_SCORE) << detail;
+      outcomes.insert("played");
+    }
+  }
+  EXPECT_EQ(outcomes, (std::multiset<std::string>{"crash", "illegal",
+                                                  "played", "resign"}));
+  // The crashed engine was replaced: more than one process ran.
+  std::ifstream pids(pids_file);
+  std::set<std::string> distinct;
+  for (std::string line; std::getline(pids, line);) distinct.insert(line);
+  EXPECT_GE(distinct.size(), 2u);
 }
 
 }  // namespace
