@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <system_error>
 #include <utility>
@@ -20,6 +21,8 @@
 #include "proto/convert.h"
 #include "rules/replay.h"
 #include "rules/selfplay.h"
+#include "proto/job_policies.h"
+#include "worker/policy_game.h"
 #include "worker/worker.h"
 
 namespace qipu::bench {
@@ -96,15 +99,34 @@ absl::StatusOr<StageCosts> MeasureStages(const coordinator::JobInfo& job,
   rules::SelfPlayOutcome outcome;
   std::vector<qipu::v1::Game> uploads(n);
   absl::Duration play;
+  // A job of other policies than the light one plays as the worker plays
+  // it (worker::PolicyGame), so that its uploads claim what they are.
+  const wire::ColourPolicies policies = wire::JobPolicies(cfg);
+  std::unique_ptr<worker::PolicyGame> player;
+  if (!policies.light()) {
+    QIPU_ASSIGN_OR_RETURN(player, worker::PolicyGame::Create(policies));
+  }
+  worker::PolicyGameOutcome policy_outcome;
   for (int i = 0; i < n; ++i) {
     spec.index = static_cast<uint64_t>(i);
     const absl::Time t = absl::Now();
-    if (absl::Status s = rules::PlaySelfPlay(spec, &game, &outcome); !s.ok()) {
+    if (player != nullptr) {
+      if (absl::Status s = player->Play(spec, &game, &policy_outcome);
+          !s.ok()) {
+        return s;
+      }
+    } else if (absl::Status s = rules::PlaySelfPlay(spec, &game, &outcome);
+               !s.ok()) {
       return s;
     }
     play += absl::Now() - t;
-    wire::SelfPlayToProto(game, spec, outcome, job.job, "bench-local",
-                          &uploads[i]);
+    if (player != nullptr) {
+      worker::PolicyGameToProto(game, spec, policy_outcome, policies, job.job,
+                                "bench-local", &uploads[i]);
+    } else {
+      wire::SelfPlayToProto(game, spec, outcome, job.job, "bench-local",
+                            &uploads[i]);
+    }
   }
   // The rules check alone: the records replayed into one reused Game, as
   // the coordinator's handler does.
@@ -244,10 +266,13 @@ std::string LocalBenchText(const LocalBenchResult& r) {
                         r.size, r.threads, r.index_depth);
   absl::StrAppendFormat(&out, "  full playouts      %10.0f /s\n",
                         r.playouts.playouts_per_sec);
+  // Searching policies play a few games a second: keep their digits.
   absl::StrAppendFormat(
-      &out, "  qipu local         %10.0f games/s (%llu games in %.2f s)\n",
-      r.games_per_sec, static_cast<unsigned long long>(r.games), r.seconds);
-  absl::StrAppendFormat(&out, "  ratio              %10.3f\n", r.ratio);
+      &out, "  qipu local         %10.*f games/s (%llu games in %.2f s)\n",
+      r.games_per_sec < 100 ? 2 : 0, r.games_per_sec,
+      static_cast<unsigned long long>(r.games), r.seconds);
+  absl::StrAppendFormat(&out, "  ratio              %10.*f\n",
+                        r.ratio < 0.01 ? 6 : 3, r.ratio);
   absl::StrAppendFormat(&out,
                         "  CPU per game       %10.1f us (%.2f cores busy)\n",
                         r.cpu_us_per_game, r.cores_busy);
