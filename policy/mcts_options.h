@@ -8,7 +8,7 @@
 //                      counts are summed
 //   playout   pattern  playout policy: random | pattern
 //   seed      (none)   seed of the search; overrides MakePolicy()'s seed
-//   c         0.2      UCT exploration constant (0 .. 10)
+//   c         0.05     UCT exploration constant (0 .. 10)
 //   rave      1000     RAVE equivalence parameter; 0 disables RAVE
 //                      (0 .. 1e9)
 //   prior     10       visits of prior knowledge given to each move at
@@ -38,7 +38,7 @@ struct MctsOptions {
   int threads = 1;
   PlayoutKind playout = PlayoutKind::kPattern;
   std::optional<uint64_t> seed;
-  double c = 0.2;
+  double c = 0.05;
   double rave = 1000;
   int prior = 10;
   double resign = 0.05;

@@ -68,7 +68,7 @@ struct Node {
 // Tuning of the selection rule (see the top of this file).
 struct SelectParams {
   // Exploration constant c (>= 0).
-  double c = 0.2;
+  double c = 0.05;
   // RAVE equivalence parameter (0: no RAVE).
   double rave = 1000;
 };
