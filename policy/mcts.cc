@@ -31,6 +31,7 @@ MctsPolicy::MctsPolicy(const MctsOptions& options, uint64_t seed)
 
 absl::Status MctsPolicy::NewGame(const rules::Game& game) {
   (void)game;
+  for (auto& s : searches_) s->Forget();
   return absl::OkStatus();
 }
 
@@ -60,7 +61,8 @@ absl::StatusOr<MoveChoice> MctsPolicy::Choose(const rules::Game& game,
       std::min<int64_t>(budget, static_cast<int64_t>(searches_.size())));
   std::vector<int64_t> done(threads, 0);
   auto run = [&](int t) {
-    searches_[t]->Start(game, base + 0x9E3779B97F4A7C15ULL * (t + 1));
+    searches_[t]->Start(game, base + 0x9E3779B97F4A7C15ULL * (t + 1),
+                        options_.reuse);
     const int64_t share = budget / threads + (t < budget % threads ? 1 : 0);
     done[t] = searches_[t]->Run(share, deadline);
   };

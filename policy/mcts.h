@@ -2,12 +2,14 @@
 // (policy/mcts_search.h, policy/mcts_tree.h), options in
 // policy/mcts_options.h.
 //
-// Each Choose() searches afresh (no tree reuse between moves) on
-// `threads` root-parallel searches: every thread grows its own tree from
-// the position on its share of the playouts, seeded from the policy's
-// generator and its index, and the root visit counts are summed. Without a
-// time limit the result depends only on the seed, the position and the
-// options -- also with several threads.
+// Each Choose() runs `threads` root-parallel searches: every thread grows
+// its own tree from the position on its share of the playouts, seeded
+// from the policy's generator and its index, and the root visit counts are
+// summed. With `reuse` (the default) a thread starts from the subtree of
+// its previous search that the moves played since lead to (Search::Start;
+// NewGame() forgets it). Without a time limit the result depends only on
+// the seed, the moves of the game chosen so far and the options -- also
+// with several threads.
 //
 // The decision, for the side to move c:
 //  - the opponent has just passed and the position already counts as a
@@ -19,8 +21,10 @@
 //    playing on might save);
 //  - resign when its win rate is below `resign` (and the search ran at
 //    least kMinResignPlayouts playouts);
-// MoveChoice.visits lists the root moves with visits, most visited first;
-// winrate is the chosen move's.
+// MoveChoice.visits lists the root moves with visits, most visited first
+// (a reused tree's earlier visits included: they sum to at least
+// MoveChoice.playouts, the playouts of this move); winrate is the chosen
+// move's.
 //
 // Moves are legal under the game's full rules: the tree's children are
 // checked with Game::CheckBoardLegal(). Memory: at most `nodes` tree nodes

@@ -11,7 +11,7 @@ namespace qipu::policy {
 namespace {
 
 constexpr const char* kKeys =
-    "c, expand, nodes, playout, playouts, prior, rave, resign, seed, threads";
+    "c, expand, nodes, playout, playouts, prior, rave, resign, reuse, seed, threads";
 
 absl::Status BadValue(const std::string& key, const std::string& value,
                       absl::string_view accepted) {
@@ -80,6 +80,9 @@ absl::StatusOr<MctsOptions> ParseMctsOptions(
       s = ParseReal(key, value, 0, 1e9, &o.rave);
     } else if (key == "resign") {
       s = ParseReal(key, value, 0, 0.5, &o.resign);
+    } else if (key == "reuse") {
+      s = ParseInt(key, value, 0, 1, &i);
+      o.reuse = i != 0;
     } else if (key == "expand") {
       s = ParseInt(key, value, 1, 1000, &i);
       o.expand = static_cast<int>(i);
@@ -110,6 +113,7 @@ std::string MctsSpec(const MctsOptions& o) {
   if (o.prior != d.prior) args.push_back(absl::StrCat("prior=", o.prior));
   if (o.rave != d.rave) args.push_back(absl::StrCat("rave=", o.rave));
   if (o.resign != d.resign) args.push_back(absl::StrCat("resign=", o.resign));
+  if (o.reuse != d.reuse) args.push_back(absl::StrCat("reuse=", o.reuse ? 1 : 0));
   if (o.seed.has_value()) args.push_back(absl::StrCat("seed=", *o.seed));
   if (o.threads != d.threads) {
     args.push_back(absl::StrCat("threads=", o.threads));

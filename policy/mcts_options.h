@@ -16,6 +16,8 @@
 //                      atari escape, self-atari); 0 disables (0 .. 1000)
 //   resign    0.05     resign when the chosen move's win rate is below
 //                      this (0 disables; 0 .. 0.5)
+//   reuse     1        keep the subtree of the position reached between
+//                      moves (0: every move searches afresh)
 //   expand    2        visits of a leaf before it is expanded (1 .. 1000)
 //   nodes     1000000  nodes per tree at most (32 bytes each; 1000 ..
 //                      100,000,000)
@@ -42,6 +44,7 @@ struct MctsOptions {
   double rave = 1000;
   int prior = 10;
   double resign = 0.05;
+  bool reuse = true;
   int expand = 2;
   int64_t nodes = 1000000;
 

@@ -45,10 +45,52 @@ Search::Search(const SearchParams& params)
   path_moves_.reserve(256);
 }
 
-void Search::Start(const rules::Game& game, uint64_t seed) {
+void Search::Forget() {
+  tree_valid_ = false;
+  tree_.Clear();
+}
+
+int64_t Search::Start(const rules::Game& game, uint64_t seed, bool reuse) {
   root_ = &game;
   rng_ = rules::Rng(seed);
-  tree_.Clear();
+  // Follow the moves played since the previous search down its tree.
+  const std::vector<rules::Move>& moves = game.moves();
+  bool kept = false;
+  if (reuse && tree_valid_ && game.width() == root_width_ &&
+      game.height() == root_height_ && game.handicap() == root_handicap_ &&
+      game.rules() == root_rules_ && moves.size() > root_moves_.size() &&
+      moves.size() - root_moves_.size() <= kMaxReuseMoves &&
+      std::equal(root_moves_.begin(), root_moves_.end(), moves.begin())) {
+    uint32_t node = Tree::kRoot;
+    bool found = true;
+    Color mover = root_to_play_;  // The tree's moves alternate.
+    for (size_t i = root_moves_.size(); i < moves.size() && found; ++i) {
+      const Node& n = tree_.node(node);
+      found = false;
+      for (uint32_t k = 0;
+           moves[i].color == mover && n.expanded() && k < n.num_children;
+           ++k) {
+        if (tree_.node(n.first_child + k).move == moves[i].point) {
+          node = n.first_child + k;
+          found = true;
+          break;
+        }
+      }
+      mover = rules::Opponent(mover);
+    }
+    if (found && tree_.node(node).end == NodeEnd::kNone) {
+      tree_.Reroot(node);
+      kept = true;
+    }
+  }
+  if (!kept) tree_.Clear();
+  tree_valid_ = true;
+  root_moves_.assign(moves.begin(), moves.end());
+  root_width_ = game.width();
+  root_height_ = game.height();
+  root_handicap_ = game.handicap();
+  root_to_play_ = game.to_play();
+  root_rules_ = game.rules();
   plies_left_ = game.move_cap() - game.num_moves();
   if (!expand_game_.has_value() || expand_game_->width() != game.width() ||
       expand_game_->height() != game.height() ||
@@ -57,6 +99,7 @@ void Search::Start(const rules::Game& game, uint64_t seed) {
     // copies assigned into it later reuse them.
     expand_game_.emplace(game.width(), game.height(), game.rules());
   }
+  return tree_.node(Tree::kRoot).visits;
 }
 
 int64_t Search::Run(int64_t playouts, absl::Time deadline) {

@@ -54,8 +54,17 @@ class Search {
 
   // Starts a new search of `game` (not over), which must stay unchanged
   // and alive until the last Run() of this search. The playouts draw from
-  // a generator seeded with `seed`.
-  void Start(const rules::Game& game, uint64_t seed);
+  // a generator seeded with `seed`. With `reuse`, when `game` continues
+  // the game of the previous Start() (the same size and rules, its moves
+  // followed by at most kMaxReuseMoves more) and the tree holds the
+  // position reached, the search starts from that subtree and its
+  // statistics; otherwise from a lone root. Returns the root's visits
+  // kept.
+  int64_t Start(const rules::Game& game, uint64_t seed, bool reuse = false);
+  // Forgets the previous search (the next Start() begins afresh).
+  void Forget();
+  // Moves after the previous search's position a reused tree may follow.
+  static constexpr int kMaxReuseMoves = 8;
 
   // Runs up to `playouts` more playouts, stopping early when `deadline`
   // passes (checked every few playouts). Returns the playouts run.
@@ -96,6 +105,15 @@ class Search {
   std::vector<rules::Point> path_moves_;
   // First player of each point in the current playout (for AMAF).
   FirstPlay first_;
+  // The moves of the previous Start()'s game, its size and rules (what
+  // the tree's root is), for reuse; tree_valid_ false when none.
+  bool tree_valid_ = false;
+  std::vector<rules::Move> root_moves_;
+  int root_width_ = 0;
+  int root_height_ = 0;
+  int root_handicap_ = 0;
+  rules::Color root_to_play_ = rules::Color::kBlack;
+  rules::Rules root_rules_;
 };
 
 }  // namespace qipu::policy

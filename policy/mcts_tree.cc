@@ -56,4 +56,30 @@ uint32_t Tree::Select(uint32_t parent, const SelectParams& params) const {
   return best;
 }
 
+void Tree::Reroot(uint32_t new_root) {
+  if (new_root == kRoot) return;
+  spare_.clear();
+  queue_.clear();
+  spare_.push_back(nodes_[new_root]);
+  spare_[0].move = rules::kNoPoint;
+  queue_.push_back(new_root);
+  // queue_[i] is the old index of spare_[i].
+  for (size_t i = 0; i < queue_.size(); ++i) {
+    const Node& old = nodes_[queue_[i]];
+    if (!old.expanded()) {
+      spare_[i].first_child = 0;
+      spare_[i].num_children = 0;
+      continue;
+    }
+    const auto first = static_cast<uint32_t>(spare_.size());
+    for (uint32_t k = 0; k < old.num_children; ++k) {
+      spare_.push_back(nodes_[old.first_child + k]);
+      queue_.push_back(old.first_child + k);
+    }
+    spare_[i].first_child = first;
+    spare_[i].num_children = old.num_children;
+  }
+  nodes_.swap(spare_);
+}
+
 }  // namespace qipu::policy

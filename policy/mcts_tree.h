@@ -98,9 +98,18 @@ class Tree {
   // of the highest value, in child order.
   uint32_t Select(uint32_t parent, const SelectParams& params) const;
 
+  // Makes node `new_root` (an index of this tree) the root, keeping its
+  // subtree with its statistics and dropping every other node; the new
+  // root's `move` becomes kNoPoint. Copies the subtree breadth first into
+  // a spare arena (kept for the next call), so children stay contiguous.
+  void Reroot(uint32_t new_root);
+
  private:
   int64_t max_nodes_;
   std::vector<Node> nodes_;
+  // Reroot()'s scratch: the arena being built and its queue.
+  std::vector<Node> spare_;
+  std::vector<uint32_t> queue_;
 };
 
 }  // namespace qipu::policy

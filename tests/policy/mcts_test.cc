@@ -1,12 +1,14 @@
 // The mcts policy on the real rules core: it finds captures and saves on
 // small hand-built positions, ends won games by passing and never passes a
 // lost count away, resigns hopeless positions, is reproducible from its
-// seed (with one thread or several), bounds its tree, keeps to its time,
-// and beats the random policy clearly.
+// seed (with one thread or several), reuses the subtree of the moves
+// played, bounds its tree, keeps to its time, and beats the random policy
+// clearly.
 #include "policy/mcts.h"
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -171,6 +173,97 @@ TEST(Mcts, TreeStaysWithinItsNodeBound) {
   EXPECT_EQ(search.Run(3000, absl::InfiniteFuture()), 3000);
   EXPECT_LE(search.tree().size(), 1000);
   EXPECT_GT(search.tree().size(), 500);
+}
+
+TEST(Mcts, ReusesTheSubtreeOfTheMovesPlayed) {
+  // A search, then its chosen move and a reply: the next search starts
+  // from the subtree the two moves lead to, with its statistics, and the
+  // result is still reproducible. A new game, a takeback or reuse=0 start
+  // afresh.
+  rules::Game game(9, 9, rules::Rules{});
+  SearchParams params;
+  params.prior = 10;
+  Search search(params);
+  EXPECT_EQ(search.Start(game, 1, /*reuse=*/true), 0);
+  search.Run(2000, absl::InfiniteFuture());
+  // The most visited root child and its most visited child.
+  const Tree& t = search.tree();
+  auto most_visited = [&](uint32_t parent) {
+    const Node& p = t.node(parent);
+    uint32_t best = p.first_child;
+    for (uint32_t k = 0; k < p.num_children; ++k) {
+      if (t.node(p.first_child + k).visits > t.node(best).visits) {
+        best = p.first_child + k;
+      }
+    }
+    return best;
+  };
+  const uint32_t a = most_visited(Tree::kRoot);
+  const uint32_t b = most_visited(a);
+  const rules::Point pa = t.node(a).move;
+  const rules::Point pb = t.node(b).move;
+  const uint32_t kept_visits = t.node(b).visits;
+  const uint32_t kept_children = t.node(b).num_children;
+  ASSERT_GT(kept_visits, 10u);
+  rules::Game next = game;
+  next.Play(next.to_play(), pa, next.Check(pa));
+  next.Play(next.to_play(), pb, next.Check(pb));
+  EXPECT_EQ(search.Start(next, 2, /*reuse=*/true), kept_visits);
+  EXPECT_EQ(search.tree().node(Tree::kRoot).num_children, kept_children);
+  EXPECT_EQ(search.tree().node(Tree::kRoot).move, rules::kNoPoint);
+  search.Run(500, absl::InfiniteFuture());
+  uint64_t sum = 0;
+  const Node& root = search.tree().node(Tree::kRoot);
+  for (uint32_t k = 0; k < root.num_children; ++k) {
+    sum += search.tree().node(root.first_child + k).visits;
+  }
+  EXPECT_GE(sum, kept_visits + 500 - 1);
+  // Without reuse, or after a takeback (the moves are not a continuation):
+  // afresh.
+  EXPECT_EQ(search.Start(next, 3, /*reuse=*/false), 0);
+  search.Run(100, absl::InfiniteFuture());
+  EXPECT_EQ(search.Start(game, 4, /*reuse=*/true), 0);
+  search.Run(100, absl::InfiniteFuture());
+  search.Forget();
+  EXPECT_EQ(search.Start(next, 5, /*reuse=*/true), 0);
+
+  // Through the policy: the same calls give the same moves; the visits
+  // after a reply hold more than this move's playouts.
+  auto play_three = [&](const std::string& spec) {
+    auto policy = MakePolicy(spec, 9);
+    EXPECT_TRUE(policy.ok());
+    rules::Game g(9, 9, rules::Rules{});
+    EXPECT_TRUE((*policy)->NewGame(g).ok());
+    std::vector<MoveChoice> out;
+    for (int i = 0; i < 3; ++i) {
+      const MoveChoice c = *(*policy)->Choose(g, SearchLimits{});
+      out.push_back(c);
+      g.Play(g.to_play(), c.point, g.Check(c.point));
+      // The opponent replies with the policy's own second choice.
+      const rules::Point reply = c.visits.size() > 1 ? c.visits[1].point
+                                                     : rules::kPass;
+      g.Play(g.to_play(), reply, g.Check(reply));
+    }
+    return out;
+  };
+  const auto r1 = play_three("mcts:playouts=400");
+  const auto r2 = play_three("mcts:playouts=400");
+  const auto fresh = play_three("mcts:playouts=400,reuse=0");
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(r1[i].point, r2[i].point) << i;
+    EXPECT_EQ(r1[i].visits, r2[i].visits) << i;
+    EXPECT_EQ(r1[i].playouts, 400);
+    uint64_t reused = 0;
+    uint64_t afresh = 0;
+    for (const MoveVisits& v : r1[i].visits) reused += v.visits;
+    for (const MoveVisits& v : fresh[i].visits) afresh += v.visits;
+    EXPECT_EQ(afresh, 400u) << i;
+    if (i == 0) {
+      EXPECT_EQ(reused, 400u);
+    } else {
+      EXPECT_GE(reused, 400u) << i;
+    }
+  }
 }
 
 TEST(Mcts, KeepsToItsTimeLimit) {

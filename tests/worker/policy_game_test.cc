@@ -69,12 +69,13 @@ TEST(PolicyGame, MctsAgainstRandomIsReproducibleAndKeepsItsSearches) {
     auto record = wire::GameToRecord(g);
     ASSERT_TRUE(record.ok());
     for (const wire::MoveSearch& s : *searches) {
-      // Only Black searches; its root visits sum to its playouts.
+      // Only Black searches; its root visits sum to its playouts at
+      // least (more when its tree was reused).
       EXPECT_EQ(record->moves[s.move].color, rules::Color::kBlack);
       uint32_t sum = 0;
       for (const wire::PointVisits& v : s.visits) sum += v.visits;
       EXPECT_GT(sum, 0u);
-      EXPECT_LE(sum, 30u);
+      EXPECT_GE(sum, 30u);
       EXPECT_GE(s.visits.front().visits, s.visits.back().visits);
     }
     // The rules replay the game to the end the worker claims, unless a
