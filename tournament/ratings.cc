@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -63,7 +64,7 @@ struct PairCounts {
   int64_t games = 0;
 };
 
-// Dense symmetric matrix, row-major.
+// Dense square matrix, row-major.
 struct Matrix {
   explicit Matrix(int n) : n(n), a(static_cast<size_t>(n) * n, 0.0) {}
   double& at(int i, int j) { return a[static_cast<size_t>(i) * n + j]; }
@@ -101,10 +102,40 @@ void CholeskySolve(const Matrix& l, std::vector<double>& b) {
     for (int k = 0; k < i; ++k) s -= l.at(i, k) * b[k];
     b[i] = s / l.at(i, i);
   }
+  // L^T x = b by rows of L (contiguous), not columns.
   for (int i = n - 1; i >= 0; --i) {
-    double s = b[i];
-    for (int k = i + 1; k < n; ++k) s -= l.at(k, i) * b[k];
-    b[i] = s / l.at(i, i);
+    b[i] /= l.at(i, i);
+    const double* row = &l.a[static_cast<size_t>(i) * n];
+    for (int k = 0; k < i; ++k) b[k] -= row[k] * b[i];
+  }
+}
+
+// The inverse of L L^T, L from Cholesky(), into `inverse`, using `scratch`
+// (same size) for W = L^-1, whose column j is stored as row j (zero before
+// index j). Then inverse_ij = sum over k >= max(i, j) of W_ki W_kj: row
+// dot products, n^3 / 3 multiply-adds in all, memory in order.
+void InverseFromCholesky(const Matrix& l, Matrix& scratch, Matrix& inverse) {
+  const int n = l.n;
+  for (int j = 0; j < n; ++j) {
+    double* w = &scratch.a[static_cast<size_t>(j) * n];
+    std::fill(w, w + j, 0.0);
+    w[j] = 1 / l.at(j, j);
+    for (int k = j + 1; k < n; ++k) {
+      const double* row = &l.a[static_cast<size_t>(k) * n];
+      double s = 0;
+      for (int m = j; m < k; ++m) s -= row[m] * w[m];
+      w[k] = s / l.at(k, k);
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    const double* wi = &scratch.a[static_cast<size_t>(i) * n];
+    for (int j = i; j < n; ++j) {
+      const double* wj = &scratch.a[static_cast<size_t>(j) * n];
+      double s = 0;
+      for (int k = j; k < n; ++k) s += wi[k] * wj[k];
+      inverse.at(i, j) = s;
+      inverse.at(j, i) = s;
+    }
   }
 }
 
@@ -142,12 +173,21 @@ class Posterior {
         prior_precision_(1 / (parameter_prior_sd * parameter_prior_sd)) {}
 
   int num_vars() const { return num_vars_; }
-  int advantage_var() const { return advantage_var_; }
-  int draw_var() const { return draw_var_; }
 
+  // A player's rating, the advantage and draw_elo at `theta`.
   double Rating(const std::vector<double>& theta, int player) const {
     const int v = var_of_player_[player];
     return v < 0 ? 0 : theta[v];
+  }
+  // Whether `theta` is inside the domain (draw_elo > 0 when estimated).
+  bool InDomain(const std::vector<double>& theta) const {
+    return draw_var_ < 0 || theta[draw_var_] > 0;
+  }
+  // Covariance of players i's and j's ratings given the covariance of the
+  // free parameters (component roots are fixed: 0).
+  double Covariance(const Matrix& covariance, int i, int j) const {
+    const int vi = var_of_player_[i], vj = var_of_player_[j];
+    return vi < 0 || vj < 0 ? 0.0 : covariance.at(vi, vj);
   }
   double Advantage(const std::vector<double>& theta) const {
     return advantage_var_ < 0 ? advantage_fixed_ : theta[advantage_var_];
@@ -161,11 +201,9 @@ class Posterior {
   // non-null, also fills them.
   double Evaluate(const std::vector<double>& theta,
                   std::vector<double>* gradient, Matrix* neg_hessian) const {
+    if (!InDomain(theta)) return -std::numeric_limits<double>::infinity();
     const double a = Advantage(theta);
     const double d = Draw(theta);
-    if (draw_var_ >= 0 && !(d > 0)) {
-      return -std::numeric_limits<double>::infinity();
-    }
     const bool derivs = gradient != nullptr;
     if (derivs) {
       gradient->assign(num_vars_, 0.0);
@@ -180,8 +218,6 @@ class Posterior {
       ell2 = -4 * std::exp(-2 * d) / (em1 * em1);
     }
     double lp = 0;
-    std::vector<double>* g = gradient;
-    Matrix* h = neg_hessian;
     for (const Term& t : terms_) {
       const int vb = var_of_player_[t.black];
       const int vw = var_of_player_[t.white];
@@ -204,19 +240,19 @@ class Posterior {
       const double coef[3] = {1, -1, 1};
       for (int r = 0; r < 3; ++r) {
         if (vars[r] < 0) continue;
-        (*g)[vars[r]] += coef[r] * gu;
+        (*gradient)[vars[r]] += coef[r] * gu;
         for (int c = 0; c < 3; ++c) {
           if (vars[c] < 0) continue;
-          h->at(vars[r], vars[c]) += coef[r] * coef[c] * huu;
+          neg_hessian->at(vars[r], vars[c]) += coef[r] * coef[c] * huu;
         }
         if (draw_var_ >= 0) {
-          h->at(vars[r], draw_var_) += coef[r] * hud;
-          h->at(draw_var_, vars[r]) += coef[r] * hud;
+          neg_hessian->at(vars[r], draw_var_) += coef[r] * hud;
+          neg_hessian->at(draw_var_, vars[r]) += coef[r] * hud;
         }
       }
       if (draw_var_ >= 0) {
-        (*g)[draw_var_] += gd;
-        h->at(draw_var_, draw_var_) += hdd;
+        (*gradient)[draw_var_] += gd;
+        neg_hessian->at(draw_var_, draw_var_) += hdd;
       }
     }
     // The Gaussian priors (mean 0) on the estimated advantage and draw_elo.
@@ -224,8 +260,8 @@ class Posterior {
       if (v < 0) continue;
       lp -= 0.5 * prior_precision_ * theta[v] * theta[v];
       if (!derivs) continue;
-      (*g)[v] -= prior_precision_ * theta[v];
-      h->at(v, v) += prior_precision_;
+      (*gradient)[v] -= prior_precision_ * theta[v];
+      neg_hessian->at(v, v) += prior_precision_;
     }
     return lp;
   }
@@ -281,24 +317,31 @@ absl::Status ValidateGames(absl::Span<const RatedGame> games, int num_players,
 }
 
 absl::Status ValidateOptions(const RatingOptions& o, int num_players) {
-  if (!std::isfinite(o.prior_draws) || o.prior_draws < 0) {
+  // The ranges keep every intermediate finite; the limits are far beyond any
+  // useful value.
+  auto in = [](double x, double low, double high) {
+    return std::isfinite(x) && x >= low && x <= high;
+  };
+  if (!in(o.prior_draws, 0, 1e6)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "ratings: prior_draws ", o.prior_draws, " must be finite and >= 0"));
+        "ratings: prior_draws ", o.prior_draws, " is not in [0, 1e6]"));
   }
-  if (!std::isfinite(o.parameter_prior_sd) || o.parameter_prior_sd <= 0) {
+  if (!in(o.parameter_prior_sd, 1e-3, 1e6)) {
     return absl::InvalidArgumentError(
         absl::StrCat("ratings: parameter_prior_sd ", o.parameter_prior_sd,
-                     " must be finite and > 0"));
+                     " is not in [0.001, 1e6]"));
   }
-  if (o.advantage && !std::isfinite(*o.advantage)) {
-    return absl::InvalidArgumentError("ratings: advantage must be finite");
-  }
-  if (o.draw_elo && (!std::isfinite(*o.draw_elo) || *o.draw_elo < 0)) {
+  if (o.advantage && !in(*o.advantage, -1e4, 1e4)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "ratings: draw_elo ", *o.draw_elo, " must be finite and >= 0"));
+        "ratings: advantage ", *o.advantage, " is not in [-10000, 10000]"));
   }
-  if (!std::isfinite(o.offset)) {
-    return absl::InvalidArgumentError("ratings: offset must be finite");
+  if (o.draw_elo && !in(*o.draw_elo, 0, 1e4)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "ratings: draw_elo ", *o.draw_elo, " is not in [0, 10000]"));
+  }
+  if (!in(o.offset, -1e9, 1e9)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("ratings: offset ", o.offset, " is not in [-1e9, 1e9]"));
   }
   if (o.anchor && (*o.anchor < 0 || *o.anchor >= num_players)) {
     return absl::InvalidArgumentError(
@@ -425,6 +468,259 @@ int FindRoot(std::vector<int>& parent, int x) {
   return x;
 }
 
+// The connected components of the graph of games.
+struct Components {
+  // Component of each player, numbered as PlayerRating::component.
+  std::vector<int> of;
+  // Members of each component, ascending; the first is the component's root,
+  // whose rating the fit holds at 0.
+  std::vector<std::vector<int>> members;
+};
+
+Components FindComponents(const std::vector<PairCounts>& pairs, int n) {
+  std::vector<int> parent(n);
+  std::iota(parent.begin(), parent.end(), 0);
+  for (const PairCounts& p : pairs) {
+    parent[FindRoot(parent, p.lo)] = FindRoot(parent, p.hi);
+  }
+  Components c;
+  std::vector<int> group_of_root(n, -1);
+  for (int i = 0; i < n; ++i) {
+    int& group = group_of_root[FindRoot(parent, i)];
+    if (group < 0) {
+      group = static_cast<int>(c.members.size());
+      c.members.emplace_back();
+    }
+    c.members[group].push_back(i);
+  }
+  // Groups were made in order of their lowest member: a stable sort by size
+  // keeps that order between equal sizes.
+  std::stable_sort(c.members.begin(), c.members.end(),
+                   [](const std::vector<int>& x, const std::vector<int>& y) {
+                     return x.size() > y.size();
+                   });
+  c.of.resize(n);
+  for (size_t k = 0; k < c.members.size(); ++k) {
+    for (const int i : c.members[k]) c.of[i] = static_cast<int>(k);
+  }
+  return c;
+}
+
+// The condensed games plus BayesElo's prior: player i adds
+// prior * g_ij / (4 G_i) draws to each colour order of the pair {i, j}.
+// Adds to *total_draws and *total_games (real and virtual).
+std::vector<Term> MakeTerms(const std::vector<PairCounts>& pairs, int n,
+                            double prior_draws, double* total_draws,
+                            double* total_games) {
+  std::vector<int64_t> games_of(n, 0);
+  for (const PairCounts& p : pairs) {
+    games_of[p.lo] += p.games;
+    games_of[p.hi] += p.games;
+  }
+  std::vector<Term> terms;
+  terms.reserve(pairs.size() * 2);
+  for (const PairCounts& p : pairs) {
+    const double virtual_draws = 0.25 * prior_draws *
+                                 static_cast<double>(p.games) *
+                                 (1.0 / static_cast<double>(games_of[p.lo]) +
+                                  1.0 / static_cast<double>(games_of[p.hi]));
+    for (int o = 0; o < 2; ++o) {
+      Term t{.black = o == 0 ? p.lo : p.hi,
+             .white = o == 0 ? p.hi : p.lo,
+             .black_wins = p.black_wins[o],
+             .white_wins = p.white_wins[o],
+             .draws = p.draws[o] + virtual_draws};
+      const double total = t.black_wins + t.white_wins + t.draws;
+      if (total == 0) continue;
+      *total_draws += t.draws;
+      *total_games += total;
+      terms.push_back(t);
+    }
+  }
+  return terms;
+}
+
+// The maximum of a posterior and the covariance there.
+struct Fit {
+  // The free parameters (Posterior's layout), natural units.
+  std::vector<double> theta;
+  // Inverse of the negated Hessian at theta.
+  Matrix covariance{0};
+  // Newton steps taken.
+  int iterations = 0;
+};
+
+// Damped Newton from `theta`. FailedPrecondition when it does not converge
+// (possible only without a prior, which CheckFiniteMaximum catches first).
+absl::StatusOr<Fit> Maximize(const Posterior& posterior,
+                             std::vector<double> theta, double prior_draws) {
+  const int num_vars = posterior.num_vars();
+  std::vector<double> gradient, step(num_vars), candidate(num_vars);
+  Matrix neg_hessian(num_vars), factor(num_vars);
+  int iterations = 0;
+  bool converged = num_vars == 0;
+  while (!converged) {
+    const double lp = posterior.Evaluate(theta, &gradient, &neg_hessian);
+    if (!FactorNegHessian(neg_hessian, factor)) break;
+    step = gradient;
+    CholeskySolve(factor, step);
+    const double decrement =
+        std::inner_product(step.begin(), step.end(), gradient.begin(), 0.0);
+    if (!(decrement >= 0) || !std::isfinite(decrement)) break;
+    if (iterations == kMaxIterations) break;
+    ++iterations;
+    if (decrement / 2 < kConverged) {
+      // One last full step: Newton's error squares, so this one is exact to
+      // rounding.
+      for (int v = 0; v < num_vars; ++v) candidate[v] = theta[v] + step[v];
+      if (posterior.InDomain(candidate)) theta.swap(candidate);
+      converged = true;
+      break;
+    }
+    // Backtracking (Armijo). Close to the maximum the gain is below the
+    // rounding of lp, so a small enough decrement takes the full step.
+    double t = 1;
+    bool accepted = false;
+    for (int halvings = 0; halvings < 60 && !accepted; ++halvings, t /= 2) {
+      for (int v = 0; v < num_vars; ++v) candidate[v] = theta[v] + t * step[v];
+      accepted = decrement < 1e-6
+                     ? posterior.InDomain(candidate)
+                     : posterior.Evaluate(candidate, nullptr, nullptr) >=
+                           lp + 1e-4 * t * decrement;
+    }
+    if (!accepted) break;
+    theta.swap(candidate);
+    double largest = 0;
+    for (const double x : theta) largest = std::max(largest, std::fabs(x));
+    if (largest > kDivergence) break;
+  }
+  if (!converged) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("ratings: no finite maximum after ", iterations,
+                     " Newton steps (prior_draws ", prior_draws,
+                     "); a larger prior_draws keeps the ratings finite"));
+  }
+  Fit fit{.theta = std::move(theta),
+          .covariance = Matrix(num_vars),
+          .iterations = iterations};
+  if (num_vars > 0) {
+    posterior.Evaluate(fit.theta, &gradient, &neg_hessian);
+    if (!FactorNegHessian(neg_hessian, factor)) {
+      return absl::InternalError("ratings: the Hessian is singular");
+    }
+    // neg_hessian's storage is the scratch space.
+    InverseFromCholesky(factor, neg_hessian, fit.covariance);
+  }
+  return fit;
+}
+
+// Sets every player's rating, interval and component: each component
+// centred on options.offset, or the anchor's shifted to put it there.
+void SetRatings(const Posterior& posterior, const Fit& fit,
+                const Components& components, const RatingOptions& options,
+                Ratings* out) {
+  auto cov = [&](int i, int j) {
+    return posterior.Covariance(fit.covariance, i, j);
+  };
+  for (size_t c = 0; c < components.members.size(); ++c) {
+    const std::vector<int>& m = components.members[c];
+    const double size = static_cast<double>(m.size());
+    // Sums of cov(i, k) over the component: per member, and in all.
+    std::vector<double> row_sum(m.size(), 0.0);
+    double total = 0, mean = 0;
+    for (size_t a = 0; a < m.size(); ++a) {
+      for (size_t b = 0; b < m.size(); ++b) row_sum[a] += cov(m[a], m[b]);
+      total += row_sum[a];
+      mean += posterior.Rating(fit.theta, m[a]);
+    }
+    mean /= size;
+    const bool anchored =
+        options.anchor && components.of[*options.anchor] == static_cast<int>(c);
+    const double shift =
+        anchored ? posterior.Rating(fit.theta, *options.anchor) : mean;
+    for (size_t a = 0; a < m.size(); ++a) {
+      const int i = m[a];
+      // Var(x_i - x_anchor), or Var(x_i - mean of the component).
+      const double variance =
+          anchored ? cov(i, i) + cov(*options.anchor, *options.anchor) -
+                         2 * cov(i, *options.anchor)
+                   : cov(i, i) - 2 * row_sum[a] / size + total / (size * size);
+      const double sd = std::sqrt(std::max(variance, 0.0)) / kNatural;
+      PlayerRating& r = out->players[i];
+      r.rating =
+          options.offset + (posterior.Rating(fit.theta, i) - shift) / kNatural;
+      r.low = r.rating - kZ95 * sd;
+      r.high = r.rating + kZ95 * sd;
+      r.component = static_cast<int>(c);
+    }
+  }
+}
+
+// Sets the players' names, game counts, scores and opponents' average (after
+// SetRatings).
+void SetCounts(absl::Span<const RatedGame> games,
+               absl::Span<const std::string> names, Ratings* out) {
+  const size_t n = out->players.size();
+  for (size_t i = 0; i < names.size(); ++i) out->players[i].name = names[i];
+  std::vector<double> opponent_sum(n, 0.0);
+  for (const RatedGame& g : games) {
+    PlayerRating& b = out->players[g.black];
+    PlayerRating& w = out->players[g.white];
+    ++b.games;
+    ++w.games;
+    opponent_sum[g.black] += w.rating;
+    opponent_sum[g.white] += b.rating;
+    switch (g.outcome) {
+      case RatedOutcome::kBlackWins:
+        ++b.wins;
+        ++w.losses;
+        break;
+      case RatedOutcome::kWhiteWins:
+        ++w.wins;
+        ++b.losses;
+        break;
+      case RatedOutcome::kDraw:
+        ++b.draws;
+        ++w.draws;
+        break;
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    PlayerRating& r = out->players[i];
+    r.rated = r.games > 0;
+    if (r.rated) {
+      r.score = (r.wins + 0.5 * r.draws) / r.games;
+      r.opponent_average = opponent_sum[i] / r.games;
+    }
+  }
+}
+
+// The likelihood-of-superiority matrix (see Ratings::los).
+std::vector<std::vector<double>> Superiority(const Posterior& posterior,
+                                             const Fit& fit,
+                                             const Components& components) {
+  const int n = static_cast<int>(components.of.size());
+  std::vector<std::vector<double>> los(n, std::vector<double>(n, 0.5));
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < i; ++j) {
+      if (components.of[i] != components.of[j]) continue;
+      const double diff =
+          posterior.Rating(fit.theta, i) - posterior.Rating(fit.theta, j);
+      const double variance = posterior.Covariance(fit.covariance, i, i) +
+                              posterior.Covariance(fit.covariance, j, j) -
+                              2 * posterior.Covariance(fit.covariance, i, j);
+      const double p = variance > 0
+                           ? 0.5 * std::erfc(-diff / std::sqrt(2 * variance))
+                       : diff > 0 ? 1
+                       : diff < 0 ? 0
+                                  : 0.5;
+      los[i][j] = p;
+      los[j][i] = 1 - p;
+    }
+  }
+  return los;
+}
+
 }  // namespace
 
 absl::StatusOr<Ratings> ComputeRatings(absl::Span<const RatedGame> games,
@@ -449,93 +745,31 @@ absl::StatusOr<Ratings> ComputeRatings(absl::Span<const RatedGame> games,
   }
   const int n = num_players;
 
-  // Condensed games, the real counts per player, and the components.
-  std::vector<PairCounts> pairs = CondenseByPair(games);
-  std::vector<int64_t> games_of(n, 0);
-  std::vector<int> parent(n);
-  std::iota(parent.begin(), parent.end(), 0);
-  for (const PairCounts& p : pairs) {
-    games_of[p.lo] += p.games;
-    games_of[p.hi] += p.games;
-    parent[FindRoot(parent, p.lo)] = FindRoot(parent, p.hi);
-  }
-
-  // BayesElo's prior: player i adds prior * g_ij / (4 G_i) draws to each
-  // colour order of the pair {i, j}.
-  std::vector<Term> terms;
-  terms.reserve(pairs.size() * 2);
+  const std::vector<PairCounts> pairs = CondenseByPair(games);
+  const Components components = FindComponents(pairs, n);
   double total_draws = 0, total_games = 0;
-  for (const PairCounts& p : pairs) {
-    const double virtual_draws = 0.25 * options.prior_draws *
-                                 static_cast<double>(p.games) *
-                                 (1.0 / static_cast<double>(games_of[p.lo]) +
-                                  1.0 / static_cast<double>(games_of[p.hi]));
-    for (int o = 0; o < 2; ++o) {
-      Term t{.black = o == 0 ? p.lo : p.hi,
-             .white = o == 0 ? p.hi : p.lo,
-             .black_wins = p.black_wins[o],
-             .white_wins = p.white_wins[o],
-             .draws = p.draws[o] + virtual_draws};
-      const double total = t.black_wins + t.white_wins + t.draws;
-      if (total == 0) continue;
-      total_draws += t.draws;
-      total_games += total;
-      terms.push_back(t);
-    }
-  }
-
-  // Components, numbered by size (descending) then lowest member. Each
-  // component's lowest-index player is its root, held at rating 0.
-  std::vector<int> root_of(n), size_of_root(n, 0);
-  for (int i = 0; i < n; ++i) {
-    root_of[i] = FindRoot(parent, i);
-    ++size_of_root[root_of[i]];
-  }
-  std::vector<int> lowest_of_root(n, n);
-  for (int i = n - 1; i >= 0; --i) lowest_of_root[root_of[i]] = i;
-  std::vector<int> roots;
-  for (int i = 0; i < n; ++i) {
-    if (root_of[i] == i) roots.push_back(i);
-  }
-  std::sort(roots.begin(), roots.end(), [&](int x, int y) {
-    if (size_of_root[x] != size_of_root[y]) {
-      return size_of_root[x] > size_of_root[y];
-    }
-    return lowest_of_root[x] < lowest_of_root[y];
-  });
-  std::vector<int> component_of_root(n, -1);
-  for (size_t c = 0; c < roots.size(); ++c) {
-    component_of_root[roots[c]] = static_cast<int>(c);
-  }
-  const int num_components = static_cast<int>(roots.size());
-  std::vector<int> component(n);
-  std::vector<std::vector<int>> members(num_components);
-  for (int i = 0; i < n; ++i) {
-    component[i] = component_of_root[root_of[i]];
-    members[component[i]].push_back(i);
-  }
-
+  std::vector<Term> terms =
+      MakeTerms(pairs, n, options.prior_draws, &total_draws, &total_games);
   if (options.prior_draws == 0) {
-    if (absl::Status s = CheckFiniteMaximum(terms, members, n, names);
+    if (absl::Status s =
+            CheckFiniteMaximum(terms, components.members, n, names);
         !s.ok()) {
       return s;
     }
   }
 
-  // Free parameters.
+  // Free parameters: every rating but the components' roots, then the
+  // advantage and draw_elo unless fixed. draw_elo is fixed at 0 when there
+  // are no draws at all (its maximum would be at 0, the edge of its domain).
   std::vector<int> var_of_player(n, -1);
   int num_vars = 0;
-  for (int i = 0; i < n; ++i) {
-    if (lowest_of_root[root_of[i]] != i) var_of_player[i] = num_vars++;
+  for (const std::vector<int>& m : components.members) {
+    for (size_t k = 1; k < m.size(); ++k) var_of_player[m[k]] = num_vars++;
   }
   const int advantage_var = options.advantage ? -1 : num_vars++;
-  const double advantage_fixed =
-      options.advantage ? *options.advantage * kNatural : 0;
   int draw_var = -1;
-  double draw_fixed = 0;
   if (options.draw_elo) {
-    draw_fixed = *options.draw_elo * kNatural;
-    if (total_draws > 0 && !(draw_fixed > 0)) {
+    if (total_draws > 0 && !(*options.draw_elo > 0)) {
       return absl::InvalidArgumentError(
           "ratings: draw_elo is fixed at 0 but there are draws (real, or the "
           "prior's virtual ones): they would have probability 0");
@@ -544,199 +778,43 @@ absl::StatusOr<Ratings> ComputeRatings(absl::Span<const RatedGame> games,
     draw_var = num_vars++;
   }
   const Posterior posterior(std::move(terms), var_of_player, num_vars,
-                            advantage_var, advantage_fixed, draw_var,
-                            draw_fixed, options.parameter_prior_sd * kNatural);
+                            advantage_var,
+                            options.advantage.value_or(0) * kNatural, draw_var,
+                            options.draw_elo.value_or(0) * kNatural,
+                            options.parameter_prior_sd * kNatural);
 
   // Start at equal ratings, no advantage, and the draw_elo that gives equal
-  // players the observed draw rate.
+  // players the observed draw rate: P(draw) = 1 - 2 s(-d).
   std::vector<double> theta(num_vars, 0.0);
   if (draw_var >= 0) {
     const double rate = std::min(total_draws / total_games, 0.999);
     theta[draw_var] = std::log((1 + rate) / (1 - rate));
   }
-
-  // Damped Newton.
-  std::vector<double> gradient, step(num_vars), candidate(num_vars);
-  Matrix neg_hessian(num_vars), factor(num_vars);
-  int iterations = 0;
-  bool converged = num_vars == 0;
-  while (!converged) {
-    const double lp = posterior.Evaluate(theta, &gradient, &neg_hessian);
-    if (!FactorNegHessian(neg_hessian, factor)) break;
-    step = gradient;
-    CholeskySolve(factor, step);
-    const double decrement =
-        std::inner_product(step.begin(), step.end(), gradient.begin(), 0.0);
-    if (!(decrement >= 0) || !std::isfinite(decrement)) break;
-    if (iterations == kMaxIterations) break;
-    ++iterations;
-    if (decrement / 2 < kConverged) {
-      // One last full step: Newton's error squares, so this one is exact to
-      // rounding.
-      for (int v = 0; v < num_vars; ++v) candidate[v] = theta[v] + step[v];
-      if (draw_var < 0 || posterior.Draw(candidate) > 0) theta.swap(candidate);
-      converged = true;
-      break;
-    }
-    // Backtracking (Armijo). Close to the maximum the gain is below the
-    // rounding of lp, so a small enough decrement takes the full step.
-    double t = 1;
-    bool accepted = false;
-    for (int halvings = 0; halvings < 60; ++halvings, t /= 2) {
-      for (int v = 0; v < num_vars; ++v) candidate[v] = theta[v] + t * step[v];
-      if (decrement < 1e-6 && posterior.Draw(candidate) > 0) {
-        accepted = true;
-        break;
-      }
-      const double lp_candidate =
-          posterior.Evaluate(candidate, nullptr, nullptr);
-      if (lp_candidate >= lp + 1e-4 * t * decrement) {
-        accepted = true;
-        break;
-      }
-    }
-    if (!accepted) break;
-    theta.swap(candidate);
-    double largest = 0;
-    for (const double x : theta) largest = std::max(largest, std::fabs(x));
-    if (largest > kDivergence) break;
-  }
-  if (!converged) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("ratings: no finite maximum after ", iterations,
-                     " Newton steps (prior_draws ", options.prior_draws,
-                     "); a larger prior_draws keeps the ratings finite"));
-  }
-
-  // Covariance of the free parameters: the inverse of the negated Hessian.
-  Matrix covariance(num_vars);
-  if (num_vars > 0) {
-    posterior.Evaluate(theta, &gradient, &neg_hessian);
-    if (!FactorNegHessian(neg_hessian, factor)) {
-      return absl::InternalError("ratings: the Hessian is singular");
-    }
-    std::vector<double> column(num_vars);
-    for (int j = 0; j < num_vars; ++j) {
-      std::fill(column.begin(), column.end(), 0.0);
-      column[j] = 1;
-      CholeskySolve(factor, column);
-      for (int i = 0; i < num_vars; ++i) covariance.at(i, j) = column[i];
-    }
-  }
-  // Covariance of two players' raw ratings (roots are fixed), natural units.
-  auto cov = [&](int i, int j) {
-    const int vi = var_of_player[i], vj = var_of_player[j];
-    return vi < 0 || vj < 0 ? 0.0 : covariance.at(vi, vj);
-  };
+  absl::StatusOr<Fit> fit =
+      Maximize(posterior, std::move(theta), options.prior_draws);
+  if (!fit.ok()) return fit.status();
 
   Ratings out;
-  out.components = num_components;
-  out.iterations = iterations;
   out.players.resize(n);
-  const int anchor_component = options.anchor ? component[*options.anchor] : -1;
-  for (int c = 0; c < num_components; ++c) {
-    const std::vector<int>& m = members[c];
-    const double size = static_cast<double>(m.size());
-    // Sum of cov(i, k) over the component, per member, and in total.
-    std::vector<double> row_sum(m.size(), 0.0);
-    double total = 0, mean = 0;
-    for (size_t a = 0; a < m.size(); ++a) {
-      for (size_t b = 0; b < m.size(); ++b) row_sum[a] += cov(m[a], m[b]);
-      total += row_sum[a];
-      mean += posterior.Rating(theta, m[a]);
-    }
-    mean /= size;
-    const bool anchored = c == anchor_component;
-    const double shift =
-        anchored ? posterior.Rating(theta, *options.anchor) : mean;
-    for (size_t a = 0; a < m.size(); ++a) {
-      const int i = m[a];
-      double variance;
-      if (anchored) {
-        const int k = *options.anchor;
-        variance = cov(i, i) + cov(k, k) - 2 * cov(i, k);
-      } else {
-        variance = cov(i, i) - 2 * row_sum[a] / size + total / (size * size);
-      }
-      const double sd = std::sqrt(std::max(variance, 0.0)) / kNatural;
-      PlayerRating& r = out.players[i];
-      r.rating =
-          options.offset + (posterior.Rating(theta, i) - shift) / kNatural;
-      r.low = r.rating - kZ95 * sd;
-      r.high = r.rating + kZ95 * sd;
-      r.component = c;
-    }
-  }
-  for (int i = 0; i < n; ++i) {
-    if (!names.empty()) out.players[i].name = names[i];
-  }
-  std::vector<double> opponent_sum(n, 0.0);
-  for (const RatedGame& g : games) {
-    PlayerRating& b = out.players[g.black];
-    PlayerRating& w = out.players[g.white];
-    ++b.games;
-    ++w.games;
-    opponent_sum[g.black] += w.rating;
-    opponent_sum[g.white] += b.rating;
-    switch (g.outcome) {
-      case RatedOutcome::kBlackWins:
-        ++b.wins;
-        ++w.losses;
-        break;
-      case RatedOutcome::kWhiteWins:
-        ++w.wins;
-        ++b.losses;
-        break;
-      case RatedOutcome::kDraw:
-        ++b.draws;
-        ++w.draws;
-        break;
-    }
-  }
-  for (int i = 0; i < n; ++i) {
-    PlayerRating& r = out.players[i];
-    r.rated = r.games > 0;
-    if (r.rated) {
-      r.score = (r.wins + 0.5 * r.draws) / r.games;
-      r.opponent_average = opponent_sum[i] / r.games;
-    }
-  }
-
-  // The model's parameters.
+  out.components = static_cast<int>(components.members.size());
+  out.iterations = fit->iterations;
+  SetRatings(posterior, *fit, components, options, &out);
+  SetCounts(games, names, &out);
   auto parameter = [&](int var, double value, double* low, double* high) {
     const double sd =
-        var < 0 ? 0 : std::sqrt(std::max(covariance.at(var, var), 0.0));
+        var < 0 ? 0 : std::sqrt(std::max(fit->covariance.at(var, var), 0.0));
     *low = (value - kZ95 * sd) / kNatural;
     *high = (value + kZ95 * sd) / kNatural;
     return value / kNatural;
   };
   out.advantage_estimated = advantage_var >= 0;
-  out.advantage = parameter(advantage_var, posterior.Advantage(theta),
+  out.advantage = parameter(advantage_var, posterior.Advantage(fit->theta),
                             &out.advantage_low, &out.advantage_high);
   out.draw_elo_estimated = draw_var >= 0;
-  out.draw_elo = parameter(draw_var, posterior.Draw(theta), &out.draw_elo_low,
-                           &out.draw_elo_high);
+  out.draw_elo = parameter(draw_var, posterior.Draw(fit->theta),
+                           &out.draw_elo_low, &out.draw_elo_high);
   out.draw_elo_low = std::max(out.draw_elo_low, 0.0);
-
-  if (options.los) {
-    out.los.assign(n, std::vector<double>(n, 0.5));
-    for (int i = 0; i < n; ++i) {
-      for (int j = 0; j < i; ++j) {
-        if (component[i] != component[j]) continue;
-        const double diff =
-            (posterior.Rating(theta, i) - posterior.Rating(theta, j));
-        const double variance = cov(i, i) + cov(j, j) - 2 * cov(i, j);
-        double p;
-        if (variance > 0) {
-          p = 0.5 * std::erfc(-diff / std::sqrt(2 * variance));
-        } else {
-          p = diff > 0 ? 1 : diff < 0 ? 0 : 0.5;
-        }
-        out.los[i][j] = p;
-        out.los[j][i] = 1 - p;
-      }
-    }
-  }
+  if (options.los) out.los = Superiority(posterior, *fit, components);
   return out;
 }
 

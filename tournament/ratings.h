@@ -89,21 +89,24 @@ inline constexpr int kMaxRatedPlayers = 2000;
 // How to rate. Plain value type; the defaults are BayesElo's `prior 2` with
 // `mm 1 1` (advantage and draw_elo estimated).
 struct RatingOptions {
-  // Virtual draws per player (BayesElo's `prior`), >= 0, finite. With 0 the
+  // Virtual draws per player (BayesElo's `prior`), in [0, 1e6]. With 0 the
   // fit is maximum likelihood, which fails (FailedPrecondition, naming the
   // players) when some players won every game against the rest of their
   // component: their ratings have no finite maximum.
   double prior_draws = 2;
-  // Fixes the first-move advantage at this many Elo instead of estimating it.
+  // Fixes the first-move advantage at this many Elo (|advantage| <= 10000)
+  // instead of estimating it.
   std::optional<double> advantage = std::nullopt;
-  // Fixes draw_elo at this many Elo instead of estimating it. Must be > 0
-  // when there are draws, real or virtual (else they would have probability
-  // 0), and >= 0 always.
+  // Fixes draw_elo at this many Elo (in [0, 10000]) instead of estimating
+  // it. Must be > 0 when there are draws, real or virtual (else they would
+  // have probability 0).
   std::optional<double> draw_elo = std::nullopt;
   // Standard deviation in Elo of the Gaussian priors (mean 0) on the
-  // estimated advantage and draw_elo, > 0. Ignored for fixed ones.
+  // estimated advantage and draw_elo, in [0.001, 1e6]. Ignored for fixed
+  // ones.
   double parameter_prior_sd = 400;
-  // The mean rating of each component, or the anchor's rating.
+  // The mean rating of each component, or the anchor's rating; |offset| <=
+  // 1e9.
   double offset = 0;
   // A player whose rating is fixed at `offset` (its component's ratings are
   // shifted with it and their intervals become relative to it).
