@@ -606,6 +606,54 @@ TEST(Ratings, BadInputNamesTheGame) {
   }
 }
 
+// Random small inputs and options: every answer is OK with finite numbers,
+// or FailedPrecondition (maximum likelihood without a finite maximum).
+TEST(Ratings, RandomSmallInputsGiveFiniteAnswers) {
+  std::mt19937_64 rng(77);
+  int ok = 0, refused = 0;
+  for (int run = 0; run < 400; ++run) {
+    const int n = 1 + static_cast<int>(rng() % 6);
+    std::vector<RatedGame> games;
+    const int num_games = n < 2 ? 0 : static_cast<int>(rng() % 25);
+    for (int k = 0; k < num_games; ++k) {
+      const int b = static_cast<int>(rng() % n);
+      const int w = (b + 1 + static_cast<int>(rng() % (n - 1))) % n;
+      games.push_back(RatedGame{b, w, static_cast<RatedOutcome>(rng() % 3)});
+    }
+    RatingOptions options;
+    options.prior_draws = rng() % 4 == 0 ? 0 : 0.5 + (rng() % 4);
+    if (rng() % 3 == 0) options.advantage = -50.0 + (rng() % 100);
+    if (rng() % 3 == 0) options.draw_elo = 1.0 + (rng() % 200);
+    if (rng() % 3 == 0) options.anchor = static_cast<int>(rng() % n);
+    options.los = true;
+    absl::StatusOr<Ratings> r = ComputeRatings(games, n, options);
+    if (!r.ok()) {
+      EXPECT_EQ(r.status().code(), absl::StatusCode::kFailedPrecondition)
+          << r.status();
+      EXPECT_EQ(options.prior_draws, 0);
+      ++refused;
+      continue;
+    }
+    ++ok;
+    for (const PlayerRating& p : r->players) {
+      EXPECT_TRUE(std::isfinite(p.rating) && std::isfinite(p.low) &&
+                  std::isfinite(p.high) && std::isfinite(p.opponent_average))
+          << run;
+      EXPECT_LE(p.low, p.rating);
+      EXPECT_GE(p.high, p.rating);
+    }
+    EXPECT_TRUE(std::isfinite(r->advantage_low) &&
+                std::isfinite(r->advantage_high) &&
+                std::isfinite(r->draw_elo_high))
+        << run;
+    for (const std::vector<double>& row : r->los) {
+      for (const double x : row) EXPECT_TRUE(x >= 0 && x <= 1) << run;
+    }
+  }
+  EXPECT_GT(ok, 300);
+  EXPECT_GT(refused, 10);
+}
+
 // 200 players, 20,000 games: the performance figure of the issue (printed,
 // not asserted), and the fit still tracks the truth.
 TEST(Ratings, TwoHundredPlayersTwentyThousandGames) {
