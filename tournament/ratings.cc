@@ -1,6 +1,9 @@
 // BayesElo's model fitted by damped Newton (see ratings.h for the model, the
-// prior and why Newton). Internally every Elo value is multiplied by
-// kNatural = ln 10 / 400, so that f(d) becomes the logistic function.
+// prior and why Newton): the games validated and condensed by pair, the
+// components, the prior's virtual draws, the free parameters, and the Ratings
+// made from the fit. The posterior and Newton itself are in ratings_fit.*.
+// Internally every Elo value is multiplied by kNatural = ln 10 / 400, so that
+// f(d) becomes the logistic function.
 #include "tournament/ratings.h"
 
 #include <algorithm>
@@ -15,270 +18,21 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "tournament/ratings_fit.h"
 
 namespace qipu::tournament {
 namespace {
+
+using ratings_internal::Fit;
+using ratings_internal::Maximize;
+using ratings_internal::PairCounts;
+using ratings_internal::Posterior;
+using ratings_internal::Term;
 
 // Elo -> natural units (log-odds).
 constexpr double kNatural = 2.302585092994045684 / 400;
 // Half-width of a 95% interval in standard deviations.
 constexpr double kZ95 = 1.959963984540054;
-// Newton stops when half the Newton decrement (the predicted gain of
-// log-posterior) falls below this.
-constexpr double kConverged = 1e-12;
-constexpr int kMaxIterations = 100;
-// A parameter beyond this (in natural units, ~10,400 Elo) means the maximum
-// is at infinity (possible only without a prior).
-constexpr double kDivergence = 60;
-
-// log(s(z)) with s the logistic function, without overflow.
-double LogSigmoid(double z) {
-  return z >= 0 ? -std::log1p(std::exp(-z)) : z - std::log1p(std::exp(z));
-}
-
-double Sigmoid(double z) {
-  if (z >= 0) return 1 / (1 + std::exp(-z));
-  const double e = std::exp(z);
-  return e / (1 + e);
-}
-
-// The games of one colour order of a pair, condensed: Black `black` against
-// White `white`; `draws` includes the virtual draws of the prior.
-struct Term {
-  int black = 0;
-  int white = 0;
-  double black_wins = 0;
-  double white_wins = 0;
-  double draws = 0;
-};
-
-// Per unordered pair {lo, hi}, lo < hi: games by colour order.
-struct PairCounts {
-  int lo = 0;
-  int hi = 0;
-  // [0]: lo had Black; [1]: hi had Black. Wins are the Black player's /
-  // the White player's, as in Term.
-  double black_wins[2] = {0, 0};
-  double white_wins[2] = {0, 0};
-  double draws[2] = {0, 0};
-  int64_t games = 0;
-};
-
-// Dense square matrix, row-major.
-struct Matrix {
-  explicit Matrix(int n) : n(n), a(static_cast<size_t>(n) * n, 0.0) {}
-  double& at(int i, int j) { return a[static_cast<size_t>(i) * n + j]; }
-  double at(int i, int j) const { return a[static_cast<size_t>(i) * n + j]; }
-  int n;
-  std::vector<double> a;
-};
-
-// In-place Cholesky factorisation of the positive definite `m` (lower
-// triangle: L with m = L L^T). False when `m` is not positive definite.
-bool Cholesky(Matrix& m) {
-  const int n = m.n;
-  for (int j = 0; j < n; ++j) {
-    double d = m.at(j, j);
-    for (int k = 0; k < j; ++k) d -= m.at(j, k) * m.at(j, k);
-    if (!(d > 0)) return false;
-    d = std::sqrt(d);
-    m.at(j, j) = d;
-    for (int i = j + 1; i < n; ++i) {
-      double s = m.at(i, j);
-      const double* ri = &m.a[static_cast<size_t>(i) * n];
-      const double* rj = &m.a[static_cast<size_t>(j) * n];
-      for (int k = 0; k < j; ++k) s -= ri[k] * rj[k];
-      m.at(i, j) = s / d;
-    }
-  }
-  return true;
-}
-
-// Solves L L^T x = b in place, L from Cholesky().
-void CholeskySolve(const Matrix& l, std::vector<double>& b) {
-  const int n = l.n;
-  for (int i = 0; i < n; ++i) {
-    double s = b[i];
-    for (int k = 0; k < i; ++k) s -= l.at(i, k) * b[k];
-    b[i] = s / l.at(i, i);
-  }
-  // L^T x = b by rows of L (contiguous), not columns.
-  for (int i = n - 1; i >= 0; --i) {
-    b[i] /= l.at(i, i);
-    const double* row = &l.a[static_cast<size_t>(i) * n];
-    for (int k = 0; k < i; ++k) b[k] -= row[k] * b[i];
-  }
-}
-
-// The inverse of L L^T, L from Cholesky(), into `inverse`, using `scratch`
-// (same size) for W = L^-1, whose column j is stored as row j (zero before
-// index j). Then inverse_ij = sum over k >= max(i, j) of W_ki W_kj: row
-// dot products, n^3 / 3 multiply-adds in all, memory in order.
-void InverseFromCholesky(const Matrix& l, Matrix& scratch, Matrix& inverse) {
-  const int n = l.n;
-  for (int j = 0; j < n; ++j) {
-    double* w = &scratch.a[static_cast<size_t>(j) * n];
-    std::fill(w, w + j, 0.0);
-    w[j] = 1 / l.at(j, j);
-    for (int k = j + 1; k < n; ++k) {
-      const double* row = &l.a[static_cast<size_t>(k) * n];
-      double s = 0;
-      for (int m = j; m < k; ++m) s -= row[m] * w[m];
-      w[k] = s / l.at(k, k);
-    }
-  }
-  for (int i = 0; i < n; ++i) {
-    const double* wi = &scratch.a[static_cast<size_t>(i) * n];
-    for (int j = i; j < n; ++j) {
-      const double* wj = &scratch.a[static_cast<size_t>(j) * n];
-      double s = 0;
-      for (int k = j; k < n; ++k) s += wi[k] * wj[k];
-      inverse.at(i, j) = s;
-      inverse.at(j, i) = s;
-    }
-  }
-}
-
-// Factorises the negated Hessian `neg_h`, adding a small ridge when rounding
-// leaves it not quite positive definite (a flat direction of the
-// log-posterior: a huge rating without a prior). False if even that fails.
-bool FactorNegHessian(const Matrix& neg_h, Matrix& l) {
-  double scale = 0;
-  for (int i = 0; i < neg_h.n; ++i) scale = std::max(scale, neg_h.at(i, i));
-  if (!(scale > 0)) scale = 1;
-  for (double ridge = 0; ridge <= scale;
-       ridge = ridge == 0 ? scale * 1e-12 : ridge * 100) {
-    l = neg_h;
-    for (int i = 0; i < l.n; ++i) l.at(i, i) += ridge;
-    if (Cholesky(l)) return true;
-  }
-  return false;
-}
-
-// The log-posterior over the free parameters: one rating per player except
-// each component's root (held at 0), then the advantage and draw_elo when
-// they are estimated. All in natural units.
-class Posterior {
- public:
-  Posterior(std::vector<Term> terms, std::vector<int> var_of_player,
-            int num_vars, int advantage_var, double advantage_fixed,
-            int draw_var, double draw_fixed, double parameter_prior_sd)
-      : terms_(std::move(terms)),
-        var_of_player_(std::move(var_of_player)),
-        num_vars_(num_vars),
-        advantage_var_(advantage_var),
-        advantage_fixed_(advantage_fixed),
-        draw_var_(draw_var),
-        draw_fixed_(draw_fixed),
-        prior_precision_(1 / (parameter_prior_sd * parameter_prior_sd)) {}
-
-  int num_vars() const { return num_vars_; }
-
-  // A player's rating, the advantage and draw_elo at `theta`.
-  double Rating(const std::vector<double>& theta, int player) const {
-    const int v = var_of_player_[player];
-    return v < 0 ? 0 : theta[v];
-  }
-  // Whether `theta` is inside the domain (draw_elo > 0 when estimated).
-  bool InDomain(const std::vector<double>& theta) const {
-    return draw_var_ < 0 || theta[draw_var_] > 0;
-  }
-  // Covariance of players i's and j's ratings given the covariance of the
-  // free parameters (component roots are fixed: 0).
-  double Covariance(const Matrix& covariance, int i, int j) const {
-    const int vi = var_of_player_[i], vj = var_of_player_[j];
-    return vi < 0 || vj < 0 ? 0.0 : covariance.at(vi, vj);
-  }
-  double Advantage(const std::vector<double>& theta) const {
-    return advantage_var_ < 0 ? advantage_fixed_ : theta[advantage_var_];
-  }
-  double Draw(const std::vector<double>& theta) const {
-    return draw_var_ < 0 ? draw_fixed_ : theta[draw_var_];
-  }
-
-  // The log-posterior at `theta` (up to a constant); -infinity outside the
-  // domain (draw_elo <= 0 when estimated). With `gradient` and `neg_hessian`
-  // non-null, also fills them.
-  double Evaluate(const std::vector<double>& theta,
-                  std::vector<double>* gradient, Matrix* neg_hessian) const {
-    if (!InDomain(theta)) return -std::numeric_limits<double>::infinity();
-    const double a = Advantage(theta);
-    const double d = Draw(theta);
-    const bool derivs = gradient != nullptr;
-    if (derivs) {
-      gradient->assign(num_vars_, 0.0);
-      neg_hessian->a.assign(neg_hessian->a.size(), 0.0);
-    }
-    // log(e^(2d) - 1) and its derivatives, for the draws.
-    double ell = 0, ell1 = 0, ell2 = 0;
-    if (d > 0) {
-      const double em1 = std::expm1(-2 * d);  // in (-1, 0)
-      ell = 2 * d + std::log(-em1);
-      ell1 = -2 / em1;
-      ell2 = -4 * std::exp(-2 * d) / (em1 * em1);
-    }
-    double lp = 0;
-    for (const Term& t : terms_) {
-      const int vb = var_of_player_[t.black];
-      const int vw = var_of_player_[t.white];
-      const double u = (vb < 0 ? 0 : theta[vb]) - (vw < 0 ? 0 : theta[vw]) + a;
-      const double wb = t.black_wins + t.draws;
-      const double ww = t.white_wins + t.draws;
-      lp += wb * LogSigmoid(u - d) + ww * LogSigmoid(-u - d);
-      if (t.draws > 0) lp += t.draws * ell;
-      if (!derivs) continue;
-      const double p = Sigmoid(u - d), not_p = Sigmoid(d - u);
-      const double q = Sigmoid(-u - d), not_q = Sigmoid(u + d);
-      const double gu = wb * not_p - ww * not_q;
-      const double gd = -wb * not_p - ww * not_q + t.draws * ell1;
-      // Negated second derivatives (u, u), (u, d), (d, d).
-      const double huu = wb * p * not_p + ww * q * not_q;
-      const double hud = -wb * p * not_p + ww * q * not_q;
-      const double hdd = huu - t.draws * ell2;
-      // u = x_black - x_white + a: coefficients +1, -1, +1.
-      const int vars[3] = {vb, vw, advantage_var_};
-      const double coef[3] = {1, -1, 1};
-      for (int r = 0; r < 3; ++r) {
-        if (vars[r] < 0) continue;
-        (*gradient)[vars[r]] += coef[r] * gu;
-        for (int c = 0; c < 3; ++c) {
-          if (vars[c] < 0) continue;
-          neg_hessian->at(vars[r], vars[c]) += coef[r] * coef[c] * huu;
-        }
-        if (draw_var_ >= 0) {
-          neg_hessian->at(vars[r], draw_var_) += coef[r] * hud;
-          neg_hessian->at(draw_var_, vars[r]) += coef[r] * hud;
-        }
-      }
-      if (draw_var_ >= 0) {
-        (*gradient)[draw_var_] += gd;
-        neg_hessian->at(draw_var_, draw_var_) += hdd;
-      }
-    }
-    // The Gaussian priors (mean 0) on the estimated advantage and draw_elo.
-    for (const int v : {advantage_var_, draw_var_}) {
-      if (v < 0) continue;
-      lp -= 0.5 * prior_precision_ * theta[v] * theta[v];
-      if (!derivs) continue;
-      (*gradient)[v] -= prior_precision_ * theta[v];
-      neg_hessian->at(v, v) += prior_precision_;
-    }
-    return lp;
-  }
-
- private:
-  std::vector<Term> terms_;
-  // Variable index of each player's rating; -1 for component roots.
-  std::vector<int> var_of_player_;
-  int num_vars_;
-  // Variable indices, or -1 when fixed at the *_fixed_ value.
-  int advantage_var_;
-  double advantage_fixed_;
-  int draw_var_;
-  double draw_fixed_;
-  // 1 / sd^2 of the priors on the advantage and draw_elo, natural units.
-  double prior_precision_;
-};
 
 std::string PlayerLabel(int player, int num_players,
                         absl::Span<const std::string> names) {
@@ -538,80 +292,6 @@ std::vector<Term> MakeTerms(const std::vector<PairCounts>& pairs, int n,
     }
   }
   return terms;
-}
-
-// The maximum of a posterior and the covariance there.
-struct Fit {
-  // The free parameters (Posterior's layout), natural units.
-  std::vector<double> theta;
-  // Inverse of the negated Hessian at theta.
-  Matrix covariance{0};
-  // Newton steps taken.
-  int iterations = 0;
-};
-
-// Damped Newton from `theta`. FailedPrecondition when it does not converge
-// (possible only without a prior, which CheckFiniteMaximum catches first).
-absl::StatusOr<Fit> Maximize(const Posterior& posterior,
-                             std::vector<double> theta, double prior_draws) {
-  const int num_vars = posterior.num_vars();
-  std::vector<double> gradient, step(num_vars), candidate(num_vars);
-  Matrix neg_hessian(num_vars), factor(num_vars);
-  int iterations = 0;
-  bool converged = num_vars == 0;
-  while (!converged) {
-    const double lp = posterior.Evaluate(theta, &gradient, &neg_hessian);
-    if (!FactorNegHessian(neg_hessian, factor)) break;
-    step = gradient;
-    CholeskySolve(factor, step);
-    const double decrement =
-        std::inner_product(step.begin(), step.end(), gradient.begin(), 0.0);
-    if (!(decrement >= 0) || !std::isfinite(decrement)) break;
-    if (iterations == kMaxIterations) break;
-    ++iterations;
-    if (decrement / 2 < kConverged) {
-      // One last full step: Newton's error squares, so this one is exact to
-      // rounding.
-      for (int v = 0; v < num_vars; ++v) candidate[v] = theta[v] + step[v];
-      if (posterior.InDomain(candidate)) theta.swap(candidate);
-      converged = true;
-      break;
-    }
-    // Backtracking (Armijo). Close to the maximum the gain is below the
-    // rounding of lp, so a small enough decrement takes the full step.
-    double t = 1;
-    bool accepted = false;
-    for (int halvings = 0; halvings < 60 && !accepted; ++halvings, t /= 2) {
-      for (int v = 0; v < num_vars; ++v) candidate[v] = theta[v] + t * step[v];
-      accepted = decrement < 1e-6
-                     ? posterior.InDomain(candidate)
-                     : posterior.Evaluate(candidate, nullptr, nullptr) >=
-                           lp + 1e-4 * t * decrement;
-    }
-    if (!accepted) break;
-    theta.swap(candidate);
-    double largest = 0;
-    for (const double x : theta) largest = std::max(largest, std::fabs(x));
-    if (largest > kDivergence) break;
-  }
-  if (!converged) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("ratings: no finite maximum after ", iterations,
-                     " Newton steps (prior_draws ", prior_draws,
-                     "); a larger prior_draws keeps the ratings finite"));
-  }
-  Fit fit{.theta = std::move(theta),
-          .covariance = Matrix(num_vars),
-          .iterations = iterations};
-  if (num_vars > 0) {
-    posterior.Evaluate(fit.theta, &gradient, &neg_hessian);
-    if (!FactorNegHessian(neg_hessian, factor)) {
-      return absl::InternalError("ratings: the Hessian is singular");
-    }
-    // neg_hessian's storage is the scratch space.
-    InverseFromCholesky(factor, neg_hessian, fit.covariance);
-  }
-  return fit;
 }
 
 // Sets every player's rating, interval and component: each component

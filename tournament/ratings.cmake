@@ -3,7 +3,8 @@
 # the likelihood of superiority. Abseil only. Included from the root
 # CMakeLists.txt (paths are relative to this file, so it can move into
 # tournament/CMakeLists.txt unchanged).
-add_library(qipu_ratings STATIC ${CMAKE_CURRENT_LIST_DIR}/ratings.cc)
+add_library(qipu_ratings STATIC ${CMAKE_CURRENT_LIST_DIR}/ratings.cc
+  ${CMAKE_CURRENT_LIST_DIR}/ratings_fit.cc)
 qipu_target_defaults(qipu_ratings)
 target_link_libraries(qipu_ratings PUBLIC
   absl::status absl::statusor absl::strings absl::span)
