@@ -30,6 +30,8 @@ absl::StatusOr<std::unique_ptr<LocalDatabase>> LocalDatabase::Open(
   if (absl::Status s = db->configs_->Load(); !s.ok()) return s;
   db->queries_ = std::make_unique<coordinator::QueryEngine>(db->store_.get(),
                                                             db->configs_.get());
+  db->tournaments_ =
+      std::make_unique<coordinator::Tournaments>(db->store_.get());
   return db;
 }
 
@@ -39,6 +41,7 @@ LocalDatabase::~LocalDatabase() {
   if (ingest_ != nullptr) ingest_->Stop();
   ingest_.reset();
   jobs_.reset();
+  tournaments_.reset();
   queries_.reset();
   configs_.reset();
   store_.reset();

@@ -1,8 +1,8 @@
 // LocalDatabase: a qipu database opened by this process, with the parts of
 // the coordinator a command needs and no server -- the store and its
-// configuration registry always; the job manager, the query engine and an
-// importer (with its ingest writer) when first asked for. Behind every
-// `--db DIR` of the qipu tool.
+// configuration registry, the query engine and the tournaments always; the
+// job manager and an importer (with its ingest writer) when first asked
+// for. Behind every `--db DIR` of the qipu tool.
 //
 // RocksDB allows one process per database: a database a running
 // coordinator holds is refused, with --server named as the way to it.
@@ -19,6 +19,7 @@
 #include "coordinator/ingest.h"
 #include "coordinator/jobs.h"
 #include "coordinator/queries.h"
+#include "coordinator/tournaments.h"
 #include "store/configs.h"
 #include "store/store.h"
 
@@ -54,6 +55,8 @@ class LocalDatabase {
   store::ConfigRegistry& configs() { return *configs_; }
   // The query engine over this database.
   coordinator::QueryEngine& queries() { return *queries_; }
+  // The tournaments of this database.
+  coordinator::Tournaments& tournaments() { return *tournaments_; }
   // The jobs, loaded on first use; errors of JobManager::Load().
   absl::StatusOr<coordinator::JobManager*> jobs();
   // An importer (and the single ingest writer behind it), started on
@@ -70,6 +73,7 @@ class LocalDatabase {
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<store::ConfigRegistry> configs_;
   std::unique_ptr<coordinator::QueryEngine> queries_;
+  std::unique_ptr<coordinator::Tournaments> tournaments_;
   absl::Mutex mu_;
   std::unique_ptr<coordinator::JobManager> jobs_ ABSL_GUARDED_BY(mu_);
   std::unique_ptr<coordinator::Ingestor> ingest_ ABSL_GUARDED_BY(mu_);

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "coordinator/corpus_service.h"
 #include "coordinator/query_service.h"
+#include "coordinator/tournament_service.h"
 #include "coordinator/training_service.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
@@ -77,6 +78,9 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
       c->importer_.get(), c->store_.get(), CorpusServiceOptions{}));
   c->services_.push_back(
       std::make_unique<TrainingServiceImpl>(c->store_.get(), options.training));
+  c->tournaments_ = std::make_unique<Tournaments>(c->store_.get());
+  c->services_.push_back(
+      std::make_unique<TournamentServiceImpl>(c->tournaments_.get()));
   for (auto& s : c->services_) builder.RegisterService(s.get());
   c->server_ = builder.BuildAndStart();
   if (c->server_ == nullptr || c->port_ == 0) {

@@ -1,9 +1,9 @@
 // Coordinator: the whole coordinator in one object -- the RocksDB store,
 // configuration buckets, jobs and leases, the ingest committer, Prometheus
-// metrics and the gRPC server (JobService, WorkService,
-// QueryService, CorpusService, TrainingService, health checking and
-// reflection). Used by qipu-coordinator's main(), by `qipu local` in-process,
-// and by tests.
+// metrics and the gRPC server (JobService, WorkService, QueryService,
+// CorpusService, TrainingService, TournamentService, health checking and
+// reflection). Used by qipu-coordinator's main(), by `qipu local`
+// in-process, and by tests.
 //
 // Start() opens everything and serves; Shutdown() stops accepting RPCs,
 // lets running ones finish (bounded by a deadline), commits queued games
@@ -24,6 +24,7 @@
 #include "coordinator/jobs.h"
 #include "coordinator/metrics.h"
 #include "coordinator/queries.h"
+#include "coordinator/tournaments.h"
 #include "coordinator/training_service.h"
 #include "coordinator/work_service.h"
 #include "grpcpp/server.h"
@@ -83,6 +84,8 @@ class Coordinator {
   Metrics& metrics() { return metrics_; }
   // The query engine behind QueryService (also usable in-process).
   QueryEngine& queries() { return *queries_; }
+  // The tournaments behind TournamentService (also usable in-process).
+  Tournaments& tournaments() { return *tournaments_; }
   // The importer behind CorpusService.Import (also usable in-process).
   Importer& importer() { return *importer_; }
 
@@ -96,6 +99,7 @@ class Coordinator {
   std::unique_ptr<JobManager> jobs_;
   std::unique_ptr<Ingestor> ingest_;
   std::unique_ptr<QueryEngine> queries_;
+  std::unique_ptr<Tournaments> tournaments_;
   std::unique_ptr<Importer> importer_;
   Metrics metrics_;
   // Counts the calls in progress for a prompt graceful Shutdown(); before

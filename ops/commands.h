@@ -41,6 +41,8 @@ void AddBenchImportCommand(CLI::App& bench, int* exit_code);
 void AddBenchIngestCommand(CLI::App& bench, int* exit_code);
 // `qipu bench local` (on `bench`): qipu local against full playouts.
 void AddBenchLocalCommand(CLI::App& bench, int* exit_code);
+// `qipu tournament ...`: tournaments for people (ops/tournament_command.cc).
+void AddTournamentCommand(CLI::App& app, int* exit_code);
 // `qipu gtp`: a GTP v2 engine on stdin/stdout (gtp/engine.h).
 void AddGtpCommand(CLI::App& app, int* exit_code);
 

@@ -15,7 +15,9 @@
 //               IndexWatermarkKey() -> last batch in the index's files
 //   aggregates  AggregateKey -> AggregateStats (merge: store/aggregate.h)
 //   jobs        JobKey -> JobRecord; JobCounterKey -> uint64 (merge: add);
-//               LeaseKey -> LeaseRecord; AbandonedKey -> reason
+//               LeaseKey -> LeaseRecord; AbandonedKey -> reason;
+//               TournamentKey -> qipu.v1.Tournament (the whole state of
+//               one tournament)
 #ifndef QIPU_STORE_KEYS_H_
 #define QIPU_STORE_KEYS_H_
 
@@ -220,7 +222,12 @@ std::string LeaseKey(uint64_t job, absl::string_view lease_id);
 std::string AbandonedKey(uint64_t job, uint64_t index);
 // Decodes an AbandonedKey; false when malformed.
 bool DecodeAbandonedKey(absl::string_view key, uint64_t* job, uint64_t* index);
+// 9 bytes: 'T', tournament id (ids from the default CF's counter
+// "next_tournament", first 1).
+std::string TournamentKey(uint64_t id);
+std::optional<uint64_t> DecodeTournamentKey(absl::string_view key);
 // Prefixes for scans.
+inline constexpr char kTournamentTag = 'T';
 inline constexpr char kJobTag = 'J';
 inline constexpr char kJobCounterTag = 'K';
 inline constexpr char kLeaseTag = 'L';

@@ -92,6 +92,10 @@ TEST(Keys, AggregateJobLeaseAndCounterKeys) {
   EXPECT_FALSE(
       DecodeJobKey(JobCounterKey(99, JobCounter::kRejected)).has_value());
   EXPECT_LT(JobKey(2), JobKey(10));
+  EXPECT_EQ(DecodeTournamentKey(TournamentKey(12345)), 12345u);
+  EXPECT_FALSE(DecodeTournamentKey(JobKey(3)).has_value());
+  EXPECT_FALSE(DecodeTournamentKey("T12").has_value());
+  EXPECT_LT(TournamentKey(9), TournamentKey(300));
   uint64_t job = 0;
   uint64_t index = 0;
   ASSERT_TRUE(DecodeAbandonedKey(AbandonedKey(4, 17), &job, &index));

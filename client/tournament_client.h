@@ -1,0 +1,59 @@
+// TournamentClient: the tournament requests of
+// qipu/v1/tournament_service.proto against a Target -- TournamentService on
+// a coordinator, or the Tournaments of a database opened here. The answers
+// are the same messages either way.
+#ifndef QIPU_CLIENT_TOURNAMENT_CLIENT_H_
+#define QIPU_CLIENT_TOURNAMENT_CLIENT_H_
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "client/database.h"
+#include "client/target.h"
+#include "qipu/v1/tournament_service.grpc.pb.h"
+
+namespace qipu::client {
+
+// Thread-safe (gRPC stubs and Tournaments are).
+class TournamentClient {
+ public:
+  // Dials the server, or opens the database (created when missing and
+  // `create`). InvalidArgument for a bad target; errors of
+  // LocalDatabase::Open().
+  static absl::StatusOr<std::unique_ptr<TournamentClient>> Open(
+      const Target& t, bool create = false);
+
+  absl::StatusOr<qipu::v1::TournamentResponse> Create(
+      const qipu::v1::CreateTournamentRequest& req);
+  absl::StatusOr<qipu::v1::TournamentResponse> Get(
+      const qipu::v1::TournamentRequest& req);
+  absl::StatusOr<qipu::v1::ListTournamentsResponse> List(
+      const qipu::v1::ListTournamentsRequest& req);
+  absl::StatusOr<qipu::v1::TournamentResponse> AddPlayer(
+      const qipu::v1::AddPlayerRequest& req);
+  absl::StatusOr<qipu::v1::TournamentResponse> Withdraw(
+      const qipu::v1::WithdrawRequest& req);
+  absl::StatusOr<qipu::v1::TournamentResponse> AddWarnings(
+      const qipu::v1::WarningsRequest& req);
+  absl::StatusOr<qipu::v1::PairResponse> Pair(
+      const qipu::v1::PairRequest& req);
+  absl::StatusOr<qipu::v1::TournamentResponse> SetResult(
+      const qipu::v1::SetResultRequest& req);
+
+ private:
+  TournamentClient() = default;
+  // Runs `rpc` on the stub, or `local` on the database's Tournaments.
+  template <typename Req, typename Resp, typename Local>
+  absl::StatusOr<Resp> Call(
+      grpc::Status (qipu::v1::TournamentService::Stub::*rpc)(
+          grpc::ClientContext*, const Req&, Resp*),
+      Local local, const Req& req);
+
+  Target target_;
+  std::unique_ptr<qipu::v1::TournamentService::Stub> stub_;
+  std::unique_ptr<LocalDatabase> db_;
+};
+
+}  // namespace qipu::client
+
+#endif  // QIPU_CLIENT_TOURNAMENT_CLIENT_H_

@@ -1,0 +1,383 @@
+#include "report/tournament_report.h"
+
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "tournament/tournament.h"
+
+namespace qipu::report {
+namespace {
+
+using Json = nlohmann::json;
+using qipu::v1::GameResult;
+
+struct ResultName {
+  const char* text;
+  GameResult result;
+};
+
+constexpr ResultName kResults[] = {
+    {"B+", qipu::v1::GAME_RESULT_BLACK_WINS},
+    {"W+", qipu::v1::GAME_RESULT_WHITE_WINS},
+    {"draw", qipu::v1::GAME_RESULT_DRAW},
+    {"B+forfeit", qipu::v1::GAME_RESULT_BLACK_FORFEIT_WIN},
+    {"W+forfeit", qipu::v1::GAME_RESULT_WHITE_FORFEIT_WIN},
+    {"both-lose", qipu::v1::GAME_RESULT_BOTH_LOSE},
+    {"void", qipu::v1::GAME_RESULT_VOID},
+    {"none", qipu::v1::GAME_RESULT_UNKNOWN},
+};
+
+Json PairingsJson(const qipu::v1::Tournament& t, const qipu::v1::Round& r) {
+  Json pairings = Json::array();
+  for (const qipu::v1::Pairing& p : r.pairings()) {
+    Json e = {{"table", p.table()},
+              {"black", EntrantName(t, p.black())},
+              {"white", EntrantName(t, p.white())},
+              {"result", GameResultText(p.result())}};
+    if (p.boards_size() > 0) {
+      Json boards = Json::array();
+      for (const qipu::v1::BoardGame& b : p.boards()) {
+        boards.push_back({{"board", b.board()},
+                          {"black", t.players(b.black()).name()},
+                          {"white", t.players(b.white()).name()},
+                          {"result", GameResultText(b.result())}});
+      }
+      e["boards"] = std::move(boards);
+    }
+    pairings.push_back(std::move(e));
+  }
+  return pairings;
+}
+
+std::vector<std::string> ByeNames(const qipu::v1::Tournament& t,
+                                  const qipu::v1::Round& r) {
+  std::vector<std::string> out;
+  for (int b : r.byes()) out.push_back(EntrantName(t, b));
+  return out;
+}
+
+std::string PairingsText(const qipu::v1::Tournament& t,
+                         const qipu::v1::Round& r) {
+  std::string out = absl::StrFormat("round %d\n", r.number());
+  for (const qipu::v1::Pairing& p : r.pairings()) {
+    absl::StrAppendFormat(&out, "  table %3d  %-24s (B) - %-24s (W)  %s\n",
+                          p.table(), EntrantName(t, p.black()),
+                          EntrantName(t, p.white()),
+                          GameResultText(p.result()));
+  }
+  for (const std::string& b : ByeNames(t, r)) {
+    absl::StrAppendFormat(&out, "  bye        %s\n", b);
+  }
+  return out;
+}
+
+// RFC 4180 quoting when needed.
+std::string CsvField(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  return absl::StrCat("\"", absl::StrReplaceAll(s, {{"\"", "\"\""}}), "\"");
+}
+
+std::string XmlEscape(const std::string& s) {
+  return absl::StrReplaceAll(s, {{"&", "&amp;"},
+                                 {"<", "&lt;"},
+                                 {">", "&gt;"},
+                                 {"\"", "&quot;"},
+                                 {"'", "&apos;"}});
+}
+
+const char* OpenGothaResult(GameResult r) {
+  switch (r) {
+    case qipu::v1::GAME_RESULT_BLACK_WINS:
+      return "RESULT_BLACKWINS";
+    case qipu::v1::GAME_RESULT_WHITE_WINS:
+      return "RESULT_WHITEWINS";
+    case qipu::v1::GAME_RESULT_DRAW:
+      return "RESULT_EQUAL";
+    case qipu::v1::GAME_RESULT_BLACK_FORFEIT_WIN:
+      return "RESULT_BLACKWINS_BYDEF";
+    case qipu::v1::GAME_RESULT_WHITE_FORFEIT_WIN:
+      return "RESULT_WHITEWINS_BYDEF";
+    case qipu::v1::GAME_RESULT_BOTH_LOSE:
+      return "RESULT_BOTHLOSE";
+    default:
+      return "RESULT_UNKNOWN";
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<GameResult> ParseGameResult(absl::string_view text) {
+  const std::string lower = absl::AsciiStrToLower(text);
+  for (const ResultName& r : kResults) {
+    if (lower == absl::AsciiStrToLower(r.text)) return r.result;
+  }
+  std::vector<std::string> names;
+  for (const ResultName& r : kResults) names.push_back(r.text);
+  return absl::InvalidArgumentError(
+      absl::StrCat("result \"", text,
+                   "\" is not one of: ", absl::StrJoin(names, ", ")));
+}
+
+std::string GameResultText(GameResult r) {
+  if (r == qipu::v1::GAME_RESULT_UNKNOWN) return "?";
+  for (const ResultName& n : kResults) {
+    if (n.result == r) return n.text;
+  }
+  return "?";
+}
+
+std::string EntrantName(const qipu::v1::Tournament& t, int index) {
+  if (t.teams_event()) {
+    return index >= 0 && index < t.teams_size() ? t.teams(index).name() : "";
+  }
+  return index >= 0 && index < t.players_size() ? t.players(index).name()
+                                                : "";
+}
+
+Json TournamentSummaryJson(const qipu::v1::Tournament& t) {
+  Json players = Json::array();
+  for (const qipu::v1::TournamentPlayer& p : t.players()) {
+    if (p.removed()) continue;
+    players.push_back({{"name", p.name()},
+                       {"rating", p.rating()},
+                       {"rank", p.rank()},
+                       {"club", p.club()},
+                       {"team", p.team()},
+                       {"warnings", p.warnings()},
+                       {"withdrawn_at_round", p.withdrawn_at_round()}});
+  }
+  Json teams = Json::array();
+  for (const qipu::v1::TournamentTeam& team : t.teams()) {
+    if (!team.removed()) teams.push_back(team.name());
+  }
+  Json rounds = Json::array();
+  for (const qipu::v1::Round& r : t.round()) {
+    rounds.push_back({{"round", r.number()},
+                      {"pairings", PairingsJson(t, r)},
+                      {"byes", ByeNames(t, r)}});
+  }
+  return {{"tournament", t.id()},
+          {"name", t.name()},
+          {"system", tournament::SystemName(t.system())},
+          {"rounds", t.rounds()},
+          {"rounds_paired", t.round_size()},
+          {"players", std::move(players)},
+          {"teams", std::move(teams)},
+          {"round", std::move(rounds)}};
+}
+
+std::string TournamentSummaryText(const qipu::v1::Tournament& t) {
+  std::string out = absl::StrFormat(
+      "tournament %s: %s (%s), %d rounds paired\n", t.id(), t.name(),
+      tournament::SystemName(t.system()), t.round_size());
+  for (const qipu::v1::TournamentPlayer& p : t.players()) {
+    if (p.removed()) continue;
+    absl::StrAppendFormat(&out, "  %-24s %5d %-4s %-16s %s%s\n", p.name(),
+                          p.rating(), p.rank(), p.club(), p.team(),
+                          p.withdrawn_at_round() > 0
+                              ? absl::StrCat("  (withdrawn in round ",
+                                             p.withdrawn_at_round(), ")")
+                              : "");
+  }
+  for (const qipu::v1::Round& r : t.round()) out += PairingsText(t, r);
+  return out;
+}
+
+Json PairingJson(const qipu::v1::PairResponse& r) {
+  const std::vector<std::string> byes = ByeNames(r.tournament(), r.proposal());
+  Json pairings = Json::array();
+  for (const qipu::v1::Pairing& p : r.proposal().pairings()) {
+    pairings.push_back({{"table", p.table()},
+                        {"black", EntrantName(r.tournament(), p.black())},
+                        {"white", EntrantName(r.tournament(), p.white())}});
+  }
+  return {{"round", r.round()},
+          {"paired", r.paired()},
+          {"repeat_free", r.repeat_free()},
+          {"repeats_needed", r.repeats_needed()},
+          {"pairings", std::move(pairings)},
+          {"bye", byes.empty() ? Json(nullptr) : Json(byes[0])},
+          {"byes", byes}};
+}
+
+std::string PairingText(const qipu::v1::PairResponse& r) {
+  std::string out = PairingsText(r.tournament(), r.proposal());
+  if (!r.paired()) {
+    absl::StrAppendFormat(&out,
+                          "  (not paired: no pairing without %d repeats)\n",
+                          r.repeats_needed());
+  }
+  return out;
+}
+
+Json StandingsJson(const qipu::v1::Tournament& t,
+                   const tournament::Standings& s) {
+  Json rows = Json::array();
+  for (const tournament::StandingRow& r : s.rows) {
+    Json e = {{"rank", r.rank},           {"name", r.name},
+              {"points", r.points},       {"sos", r.sos},
+              {"sodos", r.sodos},         {"warnings", r.warnings},
+              {"lots", r.lot},            {"games", r.games},
+              {"wins", r.wins},           {"draws", r.draws},
+              {"losses", r.losses},       {"byes", r.byes},
+              {"withdrawn", r.withdrawn}, {"results_void", r.results_void}};
+    if (t.teams_event()) {
+      e["match_points"] = r.points;
+      e["board_points"] = r.board_points;
+      e["board_scores"] = r.board_scores;
+    }
+    if (r.in_knockout || r.out_in_round > 0) {
+      e["out_in_round"] = r.out_in_round;
+      e["knockout_losses"] = r.knockout_losses;
+    }
+    rows.push_back(std::move(e));
+  }
+  return {{"tournament", t.id()}, {"order", s.order}, {"rows", rows}};
+}
+
+std::string StandingsText(const qipu::v1::Tournament& t,
+                          const tournament::Standings& s) {
+  std::string out = absl::StrFormat("%s: ranked by %s\n", t.name(),
+                                    absl::StrJoin(s.order, ", "));
+  absl::StrAppendFormat(&out, "%4s  %-24s %6s %5s %6s %4s  %s\n", "rank",
+                        "name", "points", "sos", "sodos", "warn",
+                        "won-drawn-lost");
+  for (const tournament::StandingRow& r : s.rows) {
+    absl::StrAppendFormat(&out, "%4d  %-24s %6d %5d %6.1f %4d  %d-%d-%d%s\n",
+                          r.rank, r.name, r.points, r.sos, r.sodos,
+                          r.warnings, r.wins, r.draws, r.losses,
+                          r.withdrawn ? "  withdrawn" : "");
+  }
+  return out;
+}
+
+std::string StandingsCsv(const qipu::v1::Tournament& t,
+                         const tournament::Standings& s) {
+  std::string out =
+      "rank,name,points,sos,sodos,warnings,games,wins,draws,losses,byes,"
+      "withdrawn";
+  if (t.teams_event()) out += ",board_points";
+  out += "\n";
+  for (const tournament::StandingRow& r : s.rows) {
+    absl::StrAppend(&out, r.rank, ",", CsvField(r.name), ",", r.points, ",",
+                    r.sos, ",", r.sodos, ",", r.warnings, ",", r.games, ",",
+                    r.wins, ",", r.draws, ",", r.losses, ",", r.byes, ",",
+                    r.withdrawn ? 1 : 0);
+    if (t.teams_event()) absl::StrAppend(&out, ",", r.board_points);
+    out += "\n";
+  }
+  return out;
+}
+
+Json CrosstableJson(const tournament::Crosstable& x) {
+  Json rows = Json::array();
+  for (const tournament::CrossRow& r : x.rows) {
+    Json cells = Json::array();
+    for (const tournament::CrossCell& c : r.cells) {
+      cells.push_back({{"round", c.round},
+                       {"opponent_rank", c.opponent_rank},
+                       {"colour", c.colour == 0 ? std::string()
+                                                : std::string(1, c.colour)},
+                       {"result", c.result}});
+    }
+    rows.push_back({{"rank", r.rank},
+                    {"name", r.name},
+                    {"points", r.points},
+                    {"cells", std::move(cells)}});
+  }
+  return {{"rounds", x.rounds}, {"rows", std::move(rows)}};
+}
+
+std::string CrosstableText(const tournament::Crosstable& x) {
+  std::string out;
+  for (const tournament::CrossRow& r : x.rows) {
+    absl::StrAppendFormat(&out, "%4d  %-24s %4d ", r.rank, r.name, r.points);
+    for (const tournament::CrossCell& c : r.cells) {
+      std::string cell = c.result;
+      if (c.opponent_rank > 0) {
+        cell = absl::StrCat(c.opponent_rank, c.result,
+                            c.colour == 0 ? "" : "/",
+                            c.colour == 0 ? std::string()
+                                          : std::string(1, c.colour));
+      }
+      absl::StrAppendFormat(&out, " %8s", cell);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string OpenGothaXml(const qipu::v1::Tournament& t) {
+  std::string out = absl::StrFormat(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<Tournament dataVersion=\"201\" externalIPAddress=\"\" "
+      "fullVersionNumber=\"qipu\" runningRound=\"%d\" saveDT=\"\">\n"
+      "<Players>\n",
+      t.round_size());
+  for (const qipu::v1::TournamentPlayer& p : t.players()) {
+    if (p.removed()) continue;
+    std::string participating(std::max<int>(t.rounds(), t.round_size()),
+                              '1');
+    if (p.withdrawn_at_round() > 0) {
+      for (size_t r = p.withdrawn_at_round(); r < participating.size(); ++r) {
+        participating[r] = '0';
+      }
+    }
+    absl::StrAppendFormat(
+        &out,
+        "<Player agaExpirationDate=\"\" agaId=\"\" club=\"%s\" country=\"\" "
+        "egfPin=\"\" ffgLicence=\"\" ffgLicenceStatus=\"\" firstName=\"\" "
+        "grade=\"\" name=\"%s\" participating=\"%s\" rank=\"%s\" "
+        "rating=\"%d\" ratingOrigin=\"\" registeringStatus=\"FIN\" "
+        "smmsCorrection=\"0\"/>\n",
+        XmlEscape(p.club()), XmlEscape(p.name()), participating,
+        XmlEscape(absl::AsciiStrToUpper(p.rank())), p.rating());
+  }
+  out += "</Players>\n<Games>\n";
+  for (const qipu::v1::Round& r : t.round()) {
+    for (const qipu::v1::Pairing& p : r.pairings()) {
+      if (t.teams_event()) {
+        for (const qipu::v1::BoardGame& b : p.boards()) {
+          absl::StrAppendFormat(
+              &out,
+              "<Game blackPlayer=\"%s\" handicap=\"0\" knownColor=\"true\" "
+              "result=\"%s\" roundNumber=\"%d\" tableNumber=\"%d\" "
+              "whitePlayer=\"%s\"/>\n",
+              XmlEscape(t.players(b.black()).name()),
+              OpenGothaResult(b.result()), r.number(), p.table(),
+              XmlEscape(t.players(b.white()).name()));
+        }
+        continue;
+      }
+      absl::StrAppendFormat(
+          &out,
+          "<Game blackPlayer=\"%s\" handicap=\"0\" knownColor=\"true\" "
+          "result=\"%s\" roundNumber=\"%d\" tableNumber=\"%d\" "
+          "whitePlayer=\"%s\"/>\n",
+          XmlEscape(EntrantName(t, p.black())), OpenGothaResult(p.result()),
+          r.number(), p.table(), XmlEscape(EntrantName(t, p.white())));
+    }
+  }
+  out += "</Games>\n<ByePlayers>\n";
+  for (const qipu::v1::Round& r : t.round()) {
+    for (int b : r.byes()) {
+      absl::StrAppendFormat(&out,
+                            "<ByePlayer player=\"%s\" roundNumber=\"%d\"/>\n",
+                            XmlEscape(EntrantName(t, b)), r.number());
+    }
+  }
+  out += absl::StrFormat(
+      "</ByePlayers>\n<TournamentParameterSet>\n<GeneralParameterSet "
+      "name=\"%s\" numberOfRounds=\"%d\" shortName=\"%s\"/>\n"
+      "</TournamentParameterSet>\n</Tournament>\n",
+      XmlEscape(t.name()), std::max<int>(t.rounds(), t.round_size()),
+      XmlEscape(t.name()));
+  return out;
+}
+
+}  // namespace qipu::report

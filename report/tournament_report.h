@@ -1,0 +1,69 @@
+// Renderings of tournaments (qipu/v1/tournament.proto and the standings
+// and crosstables of tournament/standings.h): the JSON objects `qipu
+// tournament --json` prints, text tables for people, the standings as CSV
+// and the event as OpenGotha-style XML for other pairing programs. Also
+// the command line's spelling of game results. Pure functions; thread-safe.
+#ifndef QIPU_REPORT_TOURNAMENT_REPORT_H_
+#define QIPU_REPORT_TOURNAMENT_REPORT_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "nlohmann/json.hpp"
+#include "qipu/v1/tournament.pb.h"
+#include "qipu/v1/tournament_service.pb.h"
+#include "tournament/standings.h"
+
+namespace qipu::report {
+
+// "B+", "W+", "draw", "B+forfeit", "W+forfeit", "both-lose", "void",
+// "none" (no result: clears one) -> the result; InvalidArgument naming
+// the accepted spellings otherwise. Case-insensitive.
+absl::StatusOr<qipu::v1::GameResult> ParseGameResult(absl::string_view text);
+// The inverse ("?" for UNKNOWN).
+std::string GameResultText(qipu::v1::GameResult r);
+
+// The name of entrant `index` of `t` (a team's in team events); "" when
+// out of range (a bye).
+std::string EntrantName(const qipu::v1::Tournament& t, int index);
+
+// {"tournament", "name", "system", "rounds", "rounds_paired", "players":
+//  [{name, rating, rank, club, team, warnings, withdrawn_at_round}],
+//  "teams": [names], "round": [pairings as PairingJson's]}.
+nlohmann::json TournamentSummaryJson(const qipu::v1::Tournament& t);
+std::string TournamentSummaryText(const qipu::v1::Tournament& t);
+
+// {"round": n, "paired": bool, "repeat_free": bool, "pairings": [{"table",
+//  "black", "white", "result"}], "bye": NAME|null, "byes": [NAMES]}.
+nlohmann::json PairingJson(const qipu::v1::PairResponse& r);
+std::string PairingText(const qipu::v1::PairResponse& r);
+
+// {"order": [criteria], "rows": [{"rank", "name", "points", "sos",
+//  "sodos", "warnings", "lots", "games", "wins", "draws", "losses", "byes",
+//  "withdrawn", and for teams "match_points", "board_points",
+//  "board_scores"}]}.
+nlohmann::json StandingsJson(const qipu::v1::Tournament& t,
+                             const tournament::Standings& s);
+std::string StandingsText(const qipu::v1::Tournament& t,
+                          const tournament::Standings& s);
+// The standings as CSV (a header line, then one line per row; fields
+// with commas or quotes quoted as RFC 4180 says).
+std::string StandingsCsv(const qipu::v1::Tournament& t,
+                         const tournament::Standings& s);
+
+// {"rounds": n, "rows": [{"rank", "name", "points", "cells": [{"round",
+//  "opponent_rank", "colour", "result"}]}]}.
+nlohmann::json CrosstableJson(const tournament::Crosstable& x);
+// One line per entrant: "rank name points  3+/b  5-/w ..." (OpenGotha's
+// wall list notation: opponent's rank, result, colour).
+std::string CrosstableText(const tournament::Crosstable& x);
+
+// The players and games in OpenGotha's XML layout (Tournament, Players,
+// Games with RESULT_* codes), which OpenGotha and other pairing programs
+// read.
+std::string OpenGothaXml(const qipu::v1::Tournament& t);
+
+}  // namespace qipu::report
+
+#endif  // QIPU_REPORT_TOURNAMENT_REPORT_H_
