@@ -117,8 +117,14 @@ Field BuildField(const v1::Tournament& t) {
           p.white() >= n || p.black() == p.white()) {
         continue;
       }
+      // A round robin withdrawal under half the rounds voids every game
+      // of the entrant (art. 28.2); the stored results are kept.
+      const bool voided = field.entrants[p.black()].results_void ||
+                          field.entrants[p.white()].results_void;
       const v1::GameResult result =
-          field.teams ? TeamMatchResult(p) : p.result();
+          voided        ? v1::GAME_RESULT_VOID
+          : field.teams ? TeamMatchResult(p)
+                        : p.result();
       for (const bool black : {true, false}) {
         Meeting m;
         m.round = r;

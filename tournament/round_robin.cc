@@ -1,5 +1,8 @@
 #include "tournament/round_robin.h"
 
+#include <cstddef>
+#include <utility>
+
 namespace qipu::tournament {
 
 int RoundRobinRounds(int n, bool double_round) {
@@ -68,8 +71,8 @@ std::vector<std::vector<RotationGame>> RotationSchedule(int n,
     rounds.push_back(std::move(games));
   }
   if (double_round) {
-    const size_t single = rounds.size();
-    for (size_t r = 0; r < single; ++r) {
+    const std::size_t single = rounds.size();
+    for (std::size_t r = 0; r < single; ++r) {
       std::vector<RotationGame> games = rounds[r];
       for (RotationGame& g : games) g.left_black = !g.left_black;
       rounds.push_back(std::move(games));
