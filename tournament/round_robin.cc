@@ -1,6 +1,7 @@
 #include "tournament/round_robin.h"
 
 #include <cstddef>
+#include <cstdlib>
 #include <utility>
 
 namespace qipu::tournament {
@@ -10,6 +11,78 @@ int RoundRobinRounds(int n, bool double_round) {
   const int even = n + (n % 2);
   return (even - 1) * (double_round ? 2 : 1);
 }
+
+namespace {
+
+// Swaps colours along chains of games until no number has two colours
+// more of one than of the other (see round_robin.h).
+void BalanceColours(int n, std::vector<std::vector<RotationGame>>& rounds) {
+  std::vector<RotationGame*> games;
+  std::vector<std::vector<int>> of(n + 1);  // games of each number
+  for (auto& round : rounds) {
+    for (RotationGame& g : round) {
+      if (g.left == 0 || g.right == 0) continue;
+      of[g.left].push_back(static_cast<int>(games.size()));
+      of[g.right].push_back(static_cast<int>(games.size()));
+      games.push_back(&g);
+    }
+  }
+  const auto black_of = [](const RotationGame& g) {
+    return g.left_black ? g.left : g.right;
+  };
+  const auto white_of = [](const RotationGame& g) {
+    return g.left_black ? g.right : g.left;
+  };
+  std::vector<int> surplus(n + 1, 0);  // Blacks minus Whites
+  for (const RotationGame* g : games) {
+    ++surplus[black_of(*g)];
+    --surplus[white_of(*g)];
+  }
+  // Each number plays n - 1 games: level is 0 for odd n, +-1 for even n.
+  const int slack = (n - 1) % 2;
+  for (int guard = 0; guard < 4 * n; ++guard) {
+    int from = 0;
+    for (int x = 1; x <= n; ++x) {
+      if (std::abs(surplus[x]) > slack &&
+          (from == 0 || std::abs(surplus[x]) > std::abs(surplus[from]))) {
+        from = x;
+      }
+    }
+    if (from == 0) return;
+    const bool too_black = surplus[from] > 0;
+    // Breadth-first along games `from`'s side holds the surplus colour in.
+    std::vector<int> via(n + 1, -1);  // game that reached each number
+    std::vector<int> queue = {from};
+    via[from] = -2;
+    int to = 0;
+    for (size_t q = 0; q < queue.size() && to == 0; ++q) {
+      const int x = queue[q];
+      for (const int gi : of[x]) {
+        const RotationGame& g = *games[gi];
+        if ((too_black ? black_of(g) : white_of(g)) != x) continue;
+        const int y = too_black ? white_of(g) : black_of(g);
+        if (via[y] != -1) continue;
+        via[y] = gi;
+        queue.push_back(y);
+        if (too_black ? surplus[y] <= slack - 2 : surplus[y] >= 2 - slack) {
+          to = y;
+          break;
+        }
+      }
+    }
+    if (to == 0) return;
+    surplus[from] += too_black ? -2 : 2;
+    surplus[to] += too_black ? 2 : -2;
+    for (int y = to; y != from;) {
+      RotationGame& g = *games[via[y]];
+      const int x = g.left == y ? g.right : g.left;
+      g.left_black = !g.left_black;
+      y = x;
+    }
+  }
+}
+
+}  // namespace
 
 std::vector<std::vector<RotationGame>> RotationSchedule(int n,
                                                         bool double_round) {
@@ -26,8 +99,6 @@ std::vector<std::vector<RotationGame>> RotationSchedule(int n,
     // Round 1: left holds 2..half, right (bottom to top) holds half+1..even.
     circle[k] = k + 2;
   }
-  std::vector<int> blacks(even + 1, 0);
-  std::vector<int> last(even + 1, 0);  // +1 black, -1 white
   const auto number = [n](int x) { return x > n ? 0 : x; };
   for (int r = 0; r < even - 1; ++r) {
     // Rotate: each number moves one place anticlockwise, i.e. the number
@@ -48,28 +119,12 @@ std::vector<std::vector<RotationGame>> RotationSchedule(int n,
       RotationGame g;
       g.left = number(left[i]);
       g.right = number(right[i]);
-      if (i == 0) {
-        g.left_black = r % 2 == 0;
-      } else if (g.left == 0 || g.right == 0) {
-        g.left_black = true;
-      } else if (blacks[g.left] != blacks[g.right]) {
-        g.left_black = blacks[g.left] < blacks[g.right];
-      } else if (last[g.left] != last[g.right]) {
-        g.left_black = last[g.left] < last[g.right];
-      } else {
-        g.left_black = true;
-      }
-      if (g.left != 0 && g.right != 0) {
-        const int b = g.left_black ? g.left : g.right;
-        const int w = g.left_black ? g.right : g.left;
-        ++blacks[b];
-        last[b] = 1;
-        last[w] = -1;
-      }
+      g.left_black = i == 0 ? r % 2 == 0 : i % 2 == 1;
       games.push_back(g);
     }
     rounds.push_back(std::move(games));
   }
+  BalanceColours(n, rounds);
   if (double_round) {
     const std::size_t single = rounds.size();
     for (std::size_t r = 0; r < single; ++r) {

@@ -29,10 +29,15 @@ struct RotationGame {
 // order. With `double_round` the table is followed by its repetition with
 // every colour reversed (2(N - 1) rounds).
 //
-// Colours: number 1 alternates, Black in odd rounds; in every other row the
-// number with fewer Blacks so far takes Black, then the one that had White
-// last, then the left one. Every number ends the single cycle with at most
-// one Black more than White or the reverse (tests/tournament check it).
+// Colours: number 1 has Black in odd rounds; in row i >= 1 the left number
+// has Black when i is odd, so that a number moving down the left column or
+// up the right one alternates. Then, where a number still has two Blacks
+// more than Whites (or the reverse), the colours along a chain of games
+// from it to a number short of Blacks are swapped, until every number ends
+// the single cycle with at most one colour more than the other (exactly
+// level when it plays an even number of games). At most 2 equal colours in
+// a row for an even n and up to 4 for an odd n of 9 or more
+// (tests/tournament check the balance).
 // Empty for n < 2.
 std::vector<std::vector<RotationGame>> RotationSchedule(int n,
                                                         bool double_round);

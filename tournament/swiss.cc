@@ -65,7 +65,7 @@ struct Units {
 };
 
 Units MakeUnits(int vertices, int max_fold, int max_colour, int max_score,
-                bool with_fold, bool with_colour) {
+                bool with_fold, bool with_colour, bool with_repeat) {
   const __int128 half = vertices / 2 + 1;
   Units u;
   u.fold = with_fold ? 1 : 0;
@@ -74,8 +74,24 @@ Units MakeUnits(int vertices, int max_fold, int max_colour, int max_score,
   const __int128 below_score = max_colour * u.colour + fold_span;
   u.score = half * below_score;
   const __int128 below_repeat = max_score * u.score + below_score;
-  u.repeat = half * below_repeat;
+  u.repeat = with_repeat ? half * below_repeat : 0;
   u.top = u.repeat + below_repeat + 1;
+  return u;
+}
+
+// Units for the field, dropping the lowest levels when the largest total
+// weight would not stay far inside int64 (LEMON doubles duals).
+Units FitUnits(int vertices, int max_fold, int max_colour, int max_score,
+               bool with_repeat) {
+  const __int128 limit = static_cast<__int128>(1) << 58;
+  Units u;
+  for (const auto& [fold, colour] :
+       {std::pair{true, true}, std::pair{false, true},
+        std::pair{false, false}}) {
+    u = MakeUnits(vertices, max_fold, max_colour, max_score, fold, colour,
+                  with_repeat);
+    if (u.top * (vertices / 2 + 1) < limit) break;
+  }
   return u;
 }
 
@@ -119,12 +135,14 @@ class Pairer {
     max_score_ = spread * spread;
     // The largest weight times the vertices must stay far inside int64
     // (LEMON doubles duals): drop the lowest levels if it would not.
-    const __int128 limit = static_cast<__int128>(1) << 58;
-    for (const auto& [fold, colour] :
-         {std::pair{true, true}, std::pair{false, true},
-          std::pair{false, false}}) {
-      units_ = MakeUnits(vertices_, m, max_colour, max_score_, fold, colour);
-      if (units_.top * (vertices_ / 2 + 1) < limit) break;
+    units_ = FitUnits(vertices_, m, max_colour, max_score_, false);
+    repeat_units_ = FitUnits(vertices_, m, max_colour, max_score_, true);
+    lowest_bye_points_ = 0;
+    bool any = false;
+    for (const Seat& s : seats_) {
+      if (!s.bye_allowed) continue;
+      lowest_bye_points_ = any ? std::min(lowest_bye_points_, s.points) : s.points;
+      any = true;
     }
   }
 
@@ -143,12 +161,15 @@ class Pairer {
     }
     std::vector<int> mate;
     const bool sparse = m > kSwissFullGraph && !options_.full_graph;
+    // The bye goes to the lowest score group of those who have had none,
+    // unless only a bye elsewhere leaves a repeat-free round.
     bool found = false;
-    if (sparse) found = Solve(SparseCandidates(), false, &mate);
-    if (!found) found = Solve(AllCandidates(), false, &mate);
+    if (sparse) found = Solve(SparseCandidates(), false, true, &mate);
+    if (!found) found = Solve(AllCandidates(), false, true, &mate);
+    if (!found && need_bye_) found = Solve(AllCandidates(), false, false, &mate);
     if (!found) {
       result.repeat_free = false;
-      if (!Solve(AllCandidates(), true, &mate)) {
+      if (!Solve(AllCandidates(), true, false, &mate)) {
         return absl::InternalError(
             "Swiss pairing: the complete graph has no perfect matching");
       }
@@ -163,14 +184,14 @@ class Pairer {
     return field_.entrants[seats_[a].entrant].HasMet(seats_[b].entrant);
   }
 
-  __int128 Cost(int a, int b) const {
+  __int128 Cost(int a, int b, const Units& units) const {
     if (a > b) std::swap(a, b);
     const Seat& sa = seats_[a];
     const Seat& sb = seats_[b];
     const __int128 diff = sa.points - sb.points;
-    __int128 cost = diff * diff * units_.score;
+    __int128 cost = diff * diff * units.score;
     if (sa.wish.colour != 0 && sa.wish.colour == sb.wish.colour) {
-      cost += std::min(sa.wish.strength, sb.wish.strength) * units_.colour;
+      cost += std::min(sa.wish.strength, sb.wish.strength) * units.colour;
     }
     int fold;
     if (sa.group_start == sb.group_start) {
@@ -179,14 +200,14 @@ class Pairer {
     } else {
       fold = (sa.group_start + sa.group_size - 1 - a) + (b - sb.group_start);
     }
-    cost += fold * units_.fold;
+    cost += fold * units.fold;
     return cost;
   }
 
-  __int128 ByeCost(int a) const {
-    const __int128 diff = seats_[a].points - seats_.back().points;
+  __int128 ByeCost(int a, const Units& units) const {
+    const __int128 diff = seats_[a].points - lowest_bye_points_;
     const int from_bottom = static_cast<int>(seats_.size()) - 1 - a;
-    return diff * diff * units_.score + from_bottom * units_.fold;
+    return diff * diff * units.score + from_bottom * units.fold;
   }
 
   std::vector<std::pair<int, int>> AllCandidates() const {
@@ -220,9 +241,10 @@ class Pairer {
       }
     }
     if (need_bye_) {
-      const int low_group = seats_.back().group_start;
       for (int a = 0; a < m; ++a) {
-        if (a >= low_group || a >= m - 2 * w - 1) pairs.emplace_back(a, m);
+        if (seats_[a].points == lowest_bye_points_ || a >= m - 2 * w - 1) {
+          pairs.emplace_back(a, m);
+        }
       }
     }
     std::sort(pairs.begin(), pairs.end());
@@ -230,23 +252,28 @@ class Pairer {
     return pairs;
   }
 
+  // One matching over `candidates`; `lowest_bye` keeps the bye in the
+  // lowest score group of the players who may have it.
   bool Solve(const std::vector<std::pair<int, int>>& candidates,
-             bool allow_repeats, std::vector<int>* mate) const {
+             bool allow_repeats, bool lowest_bye,
+             std::vector<int>* mate) const {
     const int m = static_cast<int>(seats_.size());
+    const Units& units = allow_repeats ? repeat_units_ : units_;
     std::vector<WeightedEdge> edges;
     edges.reserve(candidates.size());
     for (const auto& [a, b] : candidates) {
       __int128 cost;
       if (b == m) {
         if (!seats_[a].bye_allowed) continue;
-        cost = ByeCost(a);
+        if (lowest_bye && seats_[a].points != lowest_bye_points_) continue;
+        cost = ByeCost(a, units);
       } else {
         const bool met = Met(a, b);
         if (met && !allow_repeats) continue;
-        cost = Cost(a, b) + (met ? units_.repeat : 0);
+        cost = Cost(a, b, units) + (met ? units.repeat : 0);
       }
       edges.push_back(
-          WeightedEdge{a, b, static_cast<int64_t>(units_.top - cost)});
+          WeightedEdge{a, b, static_cast<int64_t>(units.top - cost)});
     }
     return MaxWeightPerfectMatching(vertices_, edges, mate);
   }
@@ -308,7 +335,9 @@ class Pairer {
   bool need_bye_ = false;
   int vertices_ = 0;
   int max_score_ = 0;
-  Units units_;
+  int lowest_bye_points_ = 0;
+  Units units_;         // without the repeat level
+  Units repeat_units_;  // with it
 };
 
 }  // namespace

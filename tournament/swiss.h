@@ -20,9 +20,11 @@
 //      the bottom of its group plus that of the lower player from the top
 //      of its own.
 // With an odd count, a bye vertex joins the graph, with an edge to every
-// player who has had no bye, costed by the player's score above the lowest
-// (level 1) and rank from the bottom (level 3): the bye goes to the lowest
-// score group, its lowest player, unless that blocks a repeat-free round.
+// player of the lowest score group among those who have had no bye, costed
+// by rank from the bottom (level 3): the bye goes to the lowest player of
+// that group unless another one leaves fewer floats. Only when no
+// repeat-free round gives the bye there does it move up, to whoever of the
+// players without a bye costs least.
 // Pairs that met before are no edges at all (hard constraint). When no
 // perfect matching exists without them, PairSwiss says so; with
 // `allow_repeats` it then pairs with the fewest repeats (a fourth, top

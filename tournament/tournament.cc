@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -41,12 +42,14 @@ bool ResultsFixPairings(v1::TournamentSystem s) {
          s == v1::TOURNAMENT_SYSTEM_TEAM_CHALLENGE;
 }
 
-absl::Status CheckCreated(const v1::Tournament& t) {
+// `validate`: also run ValidateTournament (every call that reads the rounds
+// as a whole does; SetResult and the like check their own indexes).
+absl::Status CheckCreated(const v1::Tournament& t, bool validate = true) {
   if (!t.created()) {
     return absl::FailedPreconditionError(
         "not a tournament: the message was not made by CreateTournament");
   }
-  return ValidateTournament(t);
+  return validate ? ValidateTournament(t) : absl::OkStatus();
 }
 
 // The team's index, or -1.
@@ -472,7 +475,8 @@ absl::StatusOr<v1::Tournament> CreateTournament(
 }
 
 absl::Status ValidateTournament(const v1::Tournament& t) {
-  std::set<std::string> names;
+  absl::flat_hash_set<absl::string_view> names;
+  names.reserve(t.players_size());
   for (int i = 0; i < t.players_size(); ++i) {
     if (!names.insert(t.players(i).name()).second) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -481,48 +485,48 @@ absl::Status ValidateTournament(const v1::Tournament& t) {
   }
   const int entrants = t.teams_event() ? t.teams_size() : t.players_size();
   const int players = t.players_size();
+  // seen[e] == round number: entrant e already placed in that round.
+  std::vector<int> seen(entrants, 0);
   for (int r = 0; r < t.round_size(); ++r) {
     const v1::Round& round = t.round(r);
     if (static_cast<int>(round.number()) != r + 1) {
       return absl::InvalidArgumentError(absl::StrCat(
           "round ", r + 1, " is numbered ", round.number()));
     }
-    std::set<int> seen;
-    const auto check = [&](int e, const std::string& where) -> absl::Status {
-      if (e < 0 || e >= entrants) {
+    const auto check = [&](int e, int table) -> absl::Status {
+      if (e < 0 || e >= entrants || seen[e] == r + 1) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "round ", r + 1, " ", where, ": entrant ", e, " out of range"));
+            "round ", r + 1, " ",
+            table > 0 ? absl::StrCat("table ", table) : std::string("bye"),
+            ": entrant ", e,
+            e < 0 || e >= entrants ? " out of range" : " placed twice"));
       }
-      if (!seen.insert(e).second) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "round ", r + 1, " ", where, ": entrant ", e, " twice"));
-      }
+      seen[e] = r + 1;
       return absl::OkStatus();
     };
     for (int i = 0; i < round.pairings_size(); ++i) {
       const v1::Pairing& p = round.pairings(i);
-      const std::string where = absl::StrCat("table ", p.table());
       if (static_cast<int>(p.table()) != i + 1) {
         return absl::InvalidArgumentError(absl::StrCat(
             "round ", r + 1, " pairing ", i + 1, " has table ", p.table()));
       }
-      QIPU_RETURN_IF_ERROR(check(p.black(), where));
-      QIPU_RETURN_IF_ERROR(check(p.white(), where));
+      QIPU_RETURN_IF_ERROR(check(p.black(), i + 1));
+      QIPU_RETURN_IF_ERROR(check(p.white(), i + 1));
       if (!v1::GameResult_IsValid(p.result())) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("round ", r + 1, " ", where, ": bad result"));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "round ", r + 1, " table ", i + 1, ": bad result"));
       }
       for (const v1::BoardGame& b : p.boards()) {
-        if ((b.black() >= players || b.white() >= players) ||
+        if (b.black() >= players || b.white() >= players ||
             !v1::GameResult_IsValid(b.result())) {
           return absl::InvalidArgumentError(absl::StrCat(
-              "round ", r + 1, " ", where, " board ", b.board(),
+              "round ", r + 1, " table ", i + 1, " board ", b.board(),
               ": player or result out of range"));
         }
       }
     }
     for (const int bye : round.byes()) {
-      QIPU_RETURN_IF_ERROR(check(bye, "bye"));
+      QIPU_RETURN_IF_ERROR(check(bye, 0));
     }
   }
   return absl::OkStatus();
@@ -712,7 +716,7 @@ absl::Status WithdrawTeam(v1::Tournament* t, absl::string_view name) {
 
 absl::Status AddWarnings(v1::Tournament* t, absl::string_view name,
                          int count) {
-  QIPU_RETURN_IF_ERROR(CheckCreated(*t));
+  QIPU_RETURN_IF_ERROR(CheckCreated(*t, /*validate=*/false));
   QIPU_ASSIGN_OR_RETURN(const int player, FindPlayer(*t, name));
   if (count < 1 || count > 100) {
     return absl::InvalidArgumentError(
@@ -778,7 +782,7 @@ absl::StatusOr<PairingReport> PairNextRound(v1::Tournament* t,
 
 absl::Status SetResult(v1::Tournament* t, int round, int table,
                        v1::GameResult result, int board) {
-  QIPU_RETURN_IF_ERROR(CheckCreated(*t));
+  QIPU_RETURN_IF_ERROR(CheckCreated(*t, /*validate=*/false));
   const std::string where = absl::StrCat(
       "round ", round, " table ", table,
       board > 0 ? absl::StrCat(" board ", board) : std::string());
@@ -822,7 +826,7 @@ absl::Status SetResult(v1::Tournament* t, int round, int table,
 
 absl::Status AddGameId(v1::Tournament* t, int round, int table, int board,
                        absl::string_view game_id) {
-  QIPU_RETURN_IF_ERROR(CheckCreated(*t));
+  QIPU_RETURN_IF_ERROR(CheckCreated(*t, /*validate=*/false));
   if (round < 1 || round > t->round_size() || table < 1 ||
       table > t->round(round - 1).pairings_size()) {
     return absl::InvalidArgumentError(absl::StrCat(
