@@ -1,8 +1,7 @@
 # qipu_ratings: BayesElo ratings (tournament/ratings.h) -- the Bradley-Terry
 # model with a first-move advantage and draws, MAP ratings, 95% intervals and
-# the likelihood of superiority. Abseil only. Included from the root
-# CMakeLists.txt (paths are relative to this file, so it can move into
-# tournament/CMakeLists.txt unchanged).
+# the likelihood of superiority. Abseil only. Included from
+# tournament/CMakeLists.txt.
 add_library(qipu_ratings STATIC ${CMAKE_CURRENT_LIST_DIR}/ratings.cc
   ${CMAKE_CURRENT_LIST_DIR}/ratings_fit.cc)
 qipu_target_defaults(qipu_ratings)

@@ -1,9 +1,7 @@
 # The ratings (tournament/ratings.h): synthetic games drawn from the model
 # (seeded), recovered within the intervals; symmetry; a two-player case
 # checked against an independent computation; degenerate data and errors.
-# Included from the root CMakeLists.txt after tests/ (for qipu_test); the
-# include(GoogleTest) sets, in this scope too, the variable that
-# gtest_discover_tests needs.
+# Included from tests/tournament/CMakeLists.txt.
 include(GoogleTest)
 qipu_test(ratings_test
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/ratings_test.cc
