@@ -56,11 +56,11 @@ const char* ActionName(Action a);
 // One-line summaries of the keys for the help panel, for the game and
 // for the counting phase.
 inline constexpr const char* kPlayKeysHelp =
-    "arrows/hjkl move  Enter/Space play  p pass  u undo  r resign  s save  "
-    "q quit";
+    "Keys: arrows/hjkl move, Enter/Space play, p pass, u take back, "
+    "r resign, s save, q quit";
 inline constexpr const char* kCountKeysHelp =
-    "arrows/hjkl move  Enter toggle dead / [done]  d done  u resume  s save  "
-    "q quit";
+    "Keys: arrows/hjkl move, Enter marks a chain dead/alive (on [done]: "
+    "count), d count, u resume play, s save, q quit";
 
 }  // namespace qipu::play
 
