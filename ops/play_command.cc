@@ -81,17 +81,16 @@ int RunPlay(const PlayOptions& o) {
   } else if (o.periods.has_value()) {
     return fail(absl::InvalidArgumentError("--periods needs --byoyomi"), 2);
   }
-  options.seed =
-      o.seed.has_value()
-          ? *o.seed
-          : (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+  options.seed = o.seed.has_value() ? *o.seed
+                                    : (uint64_t{std::random_device{}()} << 32) ^
+                                          std::random_device{}();
   const absl::Time now = absl::Now();
-  options.sgf_path =
-      o.sgf.empty() ? absl::StrCat("qipu-play-",
-                                   absl::FormatTime("%Y%m%d-%H%M%S", now,
-                                                    absl::LocalTimeZone()),
-                                   ".sgf")
-                    : o.sgf;
+  options.sgf_path = o.sgf.empty()
+                         ? absl::StrCat("qipu-play-",
+                                        absl::FormatTime("%Y%m%d-%H%M%S", now,
+                                                         absl::LocalTimeZone()),
+                                        ".sgf")
+                         : o.sgf;
   absl::StatusOr<std::unique_ptr<play::BoardSession>> session =
       play::BoardSession::Create(options, now);
   if (!session.ok()) {
@@ -110,8 +109,7 @@ int RunPlay(const PlayOptions& o) {
 void AddPlayCommand(CLI::App& app, int* exit_code) {
   auto opts = std::make_shared<PlayOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "play",
-      "A Go board in the terminal: people, qipu policies, GTP engines");
+      "play", "A Go board in the terminal: people, qipu policies, GTP engines");
   cmd->add_option("--size", opts->size, "Board size (2-25)")
       ->capture_default_str();
   cmd->add_option("--black", opts->black,

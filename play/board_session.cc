@@ -64,9 +64,9 @@ std::string IllegalReasonText(rules::IllegalReason r) {
 absl::StatusOr<std::unique_ptr<BoardSession>> BoardSession::Create(
     const SessionOptions& options, absl::Time now) {
   if (!rules::ValidateSize(options.size, options.size).ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("board size ", options.size, ": not in ", rules::kMinSize,
-                     "..", rules::kMaxSize));
+    return absl::InvalidArgumentError(absl::StrCat("board size ", options.size,
+                                                   ": not in ", rules::kMinSize,
+                                                   "..", rules::kMaxSize));
   }
   if (absl::Status s = rules::ValidateKomi(options.rules.komi); !s.ok()) {
     return absl::InvalidArgumentError(
@@ -91,22 +91,22 @@ absl::StatusOr<std::unique_ptr<BoardSession>> BoardSession::Create(
     absl::StatusOr<std::unique_ptr<policy::Policy>> p =
         gtp::MakeAnyPolicy(spec, options.seed + i, options.engine_log);
     if (!p.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          absl::AsciiStrToLower(ColorWord(c)), " player '", spec,
-          "': ", p.status().message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat(absl::AsciiStrToLower(ColorWord(c)), " player '", spec,
+                       "': ", p.status().message()));
     }
     if (absl::Status s = (*p)->NewGame(session->game_); !s.ok()) {
       return absl::Status(
-          s.code(), absl::StrCat(absl::AsciiStrToLower(ColorWord(c)),
-                                 " player '", spec,
-                                 "' cannot start: ", s.message()));
+          s.code(),
+          absl::StrCat(absl::AsciiStrToLower(ColorWord(c)), " player '", spec,
+                       "' cannot start: ", s.message()));
     }
     session->computers_[i] = std::move(*p);
   }
   session->started_ = now;
   session->clock_.Start(session->game_.to_play(), now);
-  session->message_ = absl::StrCat(ColorWord(session->game_.to_play()),
-                                   " to play.");
+  session->message_ =
+      absl::StrCat(ColorWord(session->game_.to_play()), " to play.");
   return session;
 }
 
@@ -245,9 +245,9 @@ void BoardSession::Select(absl::Time now) {
       if (on_done_) {
         FinishCounting(now);
       } else if (!ToggleDead(cursor())) {
-        message_ = absl::StrCat(
-            "No stone at ", PointName(cursor(), options_.size),
-            ": Enter on a stone marks its chain dead or alive.");
+        message_ =
+            absl::StrCat("No stone at ", PointName(cursor(), options_.size),
+                         ": Enter on a stone marks its chain dead or alive.");
       }
       return;
     case Phase::kOver:
@@ -274,8 +274,8 @@ bool BoardSession::PlayHuman(Point p, absl::Time now) {
   }
   const rules::MoveVerdict v = game_.Check(c, p);
   if (!v.legal()) {
-    message_ = absl::StrCat("Illegal move ", PointName(p, options_.size),
-                            ": ", IllegalReasonText(v.reason), ".");
+    message_ = absl::StrCat("Illegal move ", PointName(p, options_.size), ": ",
+                            IllegalReasonText(v.reason), ".");
     return false;
   }
   if (!clock_.Stop(now)) {
@@ -295,8 +295,8 @@ void BoardSession::AfterMove(rules::Move move, absl::Time now) {
   if (move.point == rules::kPass) {
     message_ = absl::StrCat(ColorWord(c), " passes.");
   } else {
-    message_ = absl::StrCat(ColorWord(c), " ",
-                            PointName(move.point, options_.size));
+    message_ =
+        absl::StrCat(ColorWord(c), " ", PointName(move.point, options_.size));
     const int captured = game_.board().last_play().captured;
     if (captured > 0) {
       absl::StrAppend(&message_, " captures ", captured,
@@ -472,8 +472,8 @@ BoardSession::ThinkJob BoardSession::PrepareThink(absl::Time now) const {
   return ThinkJob{computers_[rules::PlayerIndex(c)].get(), game_, limits};
 }
 
-void BoardSession::FinishThink(
-    const absl::StatusOr<policy::MoveChoice>& choice, absl::Time now) {
+void BoardSession::FinishThink(const absl::StatusOr<policy::MoveChoice>& choice,
+                               absl::Time now) {
   // The game may have ended while the computer thought (its time ran out).
   if (!ComputerToMove()) return;
   const Color c = game_.to_play();
@@ -485,8 +485,8 @@ void BoardSession::FinishThink(
     game_.Resign(c, rules::EndReason::kForfeit);
     result_ = game_.result();
     EndGame(absl::StrCat(Label(c), " failed (",
-                         absl::StatusCodeToString(choice.status().code()),
-                         ": ", choice.status().message(), ") and forfeits."));
+                         absl::StatusCodeToString(choice.status().code()), ": ",
+                         choice.status().message(), ") and forfeits."));
     return;
   }
   const Point p = choice->point;
@@ -544,13 +544,12 @@ rules::GameRecord BoardSession::ToRecord() const {
   rec.extra.emplace_back("AP", absl::StrCat("qipu:", base::Version()));
   const ClockSettings& clock = options_.clock;
   if (clock.timed()) {
-    rec.extra.emplace_back(
-        "TM", absl::StrCat(absl::ToInt64Seconds(clock.main)));
+    rec.extra.emplace_back("TM",
+                           absl::StrCat(absl::ToInt64Seconds(clock.main)));
     if (clock.periods > 0) {
       rec.extra.emplace_back(
           "OT", absl::StrCat(clock.periods, "x",
-                             absl::ToInt64Seconds(clock.period),
-                             " byo-yomi"));
+                             absl::ToInt64Seconds(clock.period), " byo-yomi"));
     }
   }
   return rec;
@@ -565,8 +564,8 @@ absl::Status BoardSession::SaveSgf() {
     status = absl::UnavailableError(
         absl::StrCat("cannot save ", path, ": ", std::strerror(errno)));
   } else {
-    const bool written = std::fwrite(text.data(), 1, text.size(), f) ==
-                         text.size();
+    const bool written =
+        std::fwrite(text.data(), 1, text.size(), f) == text.size();
     const int saved_errno = errno;
     const bool closed = std::fclose(f) == 0;
     if (!written || !closed) {

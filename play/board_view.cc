@@ -19,7 +19,7 @@ using rules::Point;
 // 0-2, a space, the column where the cursor's '[' goes.
 constexpr int kBoardLeft = 5;
 // Columns between the right row numbers and the panel.
-constexpr int kPanelGap = 3;
+constexpr int kPanelGap = 2;
 
 // True when (x, y) is a star point of an n x n board: the 3rd line (4th
 // from 13 up) in the corners, the centre of odd boards, and the sides'
@@ -95,8 +95,8 @@ std::vector<std::string> Wrap(absl::string_view text, int width) {
   std::vector<std::string> out;
   std::string line;
   for (absl::string_view word : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
-    if (!line.empty() && static_cast<int>(line.size() + 1 + word.size()) >
-                             width) {
+    if (!line.empty() &&
+        static_cast<int>(line.size() + 1 + word.size()) > width) {
       out.push_back(std::move(line));
       line.clear();
     }
@@ -123,8 +123,8 @@ std::vector<std::string> Panel(const BoardSession& s, absl::Time now,
     p.push_back(absl::StrCat(to_move ? "> " : "  ",
                              c == Color::kBlack ? "Black X  " : "White O  ",
                              s.player(c)));
-    p.push_back(absl::StrCat("    clock ", s.clock().Describe(c, now),
-                             "   captures ", g.captures(c)));
+    p.push_back(absl::StrCat("    time ", s.clock().Describe(c, now)));
+    p.push_back(absl::StrCat("    captures ", g.captures(c)));
   }
   p.emplace_back();
   std::string move = absl::StrCat("Move ", g.num_moves() + 1);
@@ -146,16 +146,18 @@ std::vector<std::string> Panel(const BoardSession& s, absl::Time now,
   const Point last = s.last_move();
   if (last != rules::kNoPoint) {
     const rules::Move m = g.moves().back();
-    p.push_back(absl::StrCat("Last move: ",
-                             m.color == Color::kBlack ? "B " : "W ",
-                             rules::GtpPoint(last, n)));
+    p.push_back(
+        absl::StrCat("Last move: ", m.color == Color::kBlack ? "B " : "W ",
+                     rules::GtpPoint(last, n)));
   } else {
     p.push_back("Last move: -");
   }
-  p.push_back(absl::StrCat(
-      "Cursor: ", s.cursor_on_done() ? "[done]" : rules::GtpPoint(s.cursor(), n)));
-  std::string rules_line = absl::StrCat(rules::PresetName(s.options().rules),
-                                        " rules, komi ", s.options().rules.komi);
+  p.push_back(absl::StrCat("Cursor: ", s.cursor_on_done()
+                                           ? "[done]"
+                                           : rules::GtpPoint(s.cursor(), n)));
+  std::string rules_line =
+      absl::StrCat(rules::PresetName(s.options().rules), " rules, komi ",
+                   s.options().rules.komi);
   if (s.options().handicap > 0) {
     absl::StrAppend(&rules_line, ", handicap ", s.options().handicap);
   }
@@ -166,12 +168,15 @@ std::vector<std::string> Panel(const BoardSession& s, absl::Time now,
                          s.result().reason == rules::EndReason::kScore;
     if (counted) {
       const rules::AreaCount a = s.Count();
-      p.push_back(absl::StrCat("Black ", a.black, " = ", a.black_stones,
-                               " stones + ", a.black_territory, " territory"));
-      p.push_back(absl::StrCat("White ", a.white, " = ", a.white_stones,
-                               " stones + ", a.white_territory, " territory"));
-      if (a.dame > 0) p.push_back(absl::StrCat("Dame ", a.dame, " (half each)"));
-      p.push_back("x o dead stones, b w territory");
+      p.push_back("Count: stones + territory");
+      p.push_back(absl::StrCat("  Black ", a.black, " = ", a.black_stones,
+                               " + ", a.black_territory));
+      p.push_back(absl::StrCat("  White ", a.white, " = ", a.white_stones,
+                               " + ", a.white_territory));
+      if (a.dame > 0) {
+        p.push_back(absl::StrCat("  dame ", a.dame, ", half each"));
+      }
+      p.push_back("x o dead, b w territory");
     }
     if (s.phase() == Phase::kCounting) {
       const rules::GameResult r = s.CountedResult();
@@ -282,6 +287,18 @@ Screen RenderScreen(const BoardSession& s, absl::Time now,
   return screen;
 }
 
+std::string ClipColumns(absl::string_view line, int columns) {
+  size_t i = 0;
+  for (int c = 0; c < columns && i < line.size(); ++c) {
+    ++i;
+    while (i < line.size() &&
+           (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) {
+      ++i;
+    }
+  }
+  return std::string(line.substr(0, i));
+}
+
 std::string AsciiFallback(absl::string_view text) {
   struct Swap {
     absl::string_view from;
@@ -289,7 +306,7 @@ std::string AsciiFallback(absl::string_view text) {
     bool fraction;
   };
   static constexpr Swap kSwaps[] = {
-      {"…", "...", false}, {"—", "-", false}, {"¼", "1/4", true},
+      {"…", "...", false}, {"—", "-", false},  {"¼", "1/4", true},
       {"½", "1/2", true},  {"¾", "3/4", true},
   };
   std::string out;

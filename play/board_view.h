@@ -52,6 +52,10 @@ Screen RenderScreen(const BoardSession& session, absl::Time now,
 // "—" as "-".
 std::string AsciiFallback(absl::string_view text);
 
+// The first `columns` columns of UTF-8 `line` (each character one column,
+// as every character the view draws is), never cutting a character.
+std::string ClipColumns(absl::string_view line, int columns);
+
 // Column letters of a board: GTP's, A-Z without I.
 char ColumnLetter(int x);
 

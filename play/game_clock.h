@@ -83,8 +83,7 @@ class GameClock {
   // expects to play; in byo-yomi the period left; then x 0.9, less 0.2 s,
   // at most the time before it loses less 0.5 s, at least 0.05 s.
   // InfiniteDuration() without a clock.
-  absl::Duration Allot(rules::Color c, absl::Time now,
-                       int empty_points) const;
+  absl::Duration Allot(rules::Color c, absl::Time now, int empty_points) const;
 
   // "12:34", "0:07", "1:02:03" -- a duration as the clock face shows it
   // (whole seconds, rounded up so that 0:00 means out of time).

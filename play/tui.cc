@@ -52,9 +52,11 @@ void Draw(const BoardSession& session, bool thinking, bool utf8) {
   options.utf8 = utf8;
   const Screen screen = RenderScreen(session, absl::Now(), options);
   erase();
-  for (size_t i = 0; i < screen.lines.size() && static_cast<int>(i) < LINES;
-       ++i) {
-    mvaddnstr(static_cast<int>(i), 0, screen.lines[i].c_str(), -1);
+  // Lines clipped to the window (the bottom-right cell left alone: writing
+  // it would scroll).
+  for (int i = 0; i < static_cast<int>(screen.lines.size()) && i < LINES; ++i) {
+    const int columns = i == LINES - 1 ? COLS - 1 : COLS;
+    mvaddstr(i, 0, ClipColumns(screen.lines[i], columns).c_str());
   }
   if (screen.cursor_line < LINES && screen.cursor_column < COLS) {
     mvchgat(screen.cursor_line, screen.cursor_column, screen.cursor_width,
@@ -103,8 +105,7 @@ absl::Status RunTui(BoardSession& session) {
   if (screen == nullptr) {
     const char* term = std::getenv("TERM");
     return absl::FailedPreconditionError(absl::StrCat(
-        "cannot set up the terminal (TERM=", term == nullptr ? "" : term,
-        ")"));
+        "cannot set up the terminal (TERM=", term == nullptr ? "" : term, ")"));
   }
   raw();
   noecho();

@@ -253,9 +253,8 @@ TEST(BoardSession, CountingMarksWholeChainsDeadAndCountsChineseArea) {
   // d counts: 20.5 - 4.5 - 7.5 = 8.5 points, 4¼ stones.
   s->HandleKey('d', kT0);
   EXPECT_EQ(s->phase(), Phase::kOver);
-  EXPECT_EQ(s->result(),
-            (rules::GameResult{rules::Winner::kBlack, rules::EndReason::kScore,
-                               8.5}));
+  EXPECT_EQ(s->result(), (rules::GameResult{rules::Winner::kBlack,
+                                            rules::EndReason::kScore, 8.5}));
   EXPECT_EQ(s->ResultText(), "B+8.5 (Black wins by 4¼ stones)");
   EXPECT_EQ(s->message(),
             "Counted: Black 20.5, White 4.5, komi 7.5. B+8.5 (Black wins by "
@@ -465,8 +464,7 @@ TEST(BoardSession, AnEngineThatPlaysAnIllegalMoveForfeits) {
   s->ThinkAndPlay(kT0);
   EXPECT_EQ(s->phase(), Phase::kOver);
   EXPECT_EQ(s->ResultText(), "B+F (Black wins by forfeit)");
-  EXPECT_THAT(s->message(),
-              HasSubstr("played the illegal move A1: occupied"));
+  EXPECT_THAT(s->message(), HasSubstr("played the illegal move A1: occupied"));
 }
 
 TEST(BoardSession, AnEngineThatCannotStartIsAnError) {

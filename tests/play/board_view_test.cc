@@ -62,7 +62,8 @@ TEST(BoardView, BoardWithCoordinatesStarPointsCursorAndLastMove) {
   EXPECT_EQ(screen.lines[7][screen.cursor_column], '+');
   const std::string all = absl::StrJoin(screen.lines, "\n");
   EXPECT_THAT(all, HasSubstr("> Black X  human"));
-  EXPECT_THAT(all, HasSubstr("clock untimed   captures 0"));
+  EXPECT_THAT(all, HasSubstr("    time untimed\n"));
+  EXPECT_THAT(all, HasSubstr("    captures 0\n"));
   EXPECT_THAT(all, HasSubstr("Move 3, Black to play"));
   EXPECT_THAT(all, HasSubstr("Last move: W D4"));
   EXPECT_THAT(all, HasSubstr("Cursor: E5"));
@@ -80,10 +81,10 @@ TEST(BoardView, ThinkingAndClocksShowInThePanel) {
   auto s = NewSession(o);
   ViewOptions v;
   v.thinking = true;
-  const std::string all = absl::StrJoin(
-      RenderScreen(*s, kT0 + absl::Seconds(61), v).lines, "\n");
-  EXPECT_THAT(all, HasSubstr("clock 3:59 +3x0:30"));
-  EXPECT_THAT(all, HasSubstr("clock 5:00 +3x0:30"));
+  const std::string all =
+      absl::StrJoin(RenderScreen(*s, kT0 + absl::Seconds(61), v).lines, "\n");
+  EXPECT_THAT(all, HasSubstr("time 3:59 +3x0:30"));
+  EXPECT_THAT(all, HasSubstr("time 5:00 +3x0:30"));
   EXPECT_THAT(all, HasSubstr("Move 1, Black to play  thinking…"));
 }
 
@@ -91,8 +92,8 @@ TEST(BoardView, CountingShowsDeadStonesTerritoryDoneAndTheCount) {
   SessionOptions o;
   o.size = 5;
   auto s = NewSession(o);
-  Play(*s, {"D1", "E1", "D2", "E2", "D3", "E3", "D4", "E4", "D5", "B3",
-            "pass", "pass"});
+  Play(*s, {"D1", "E1", "D2", "E2", "D3", "E3", "D4", "E4", "D5", "B3", "pass",
+            "pass"});
   ASSERT_EQ(s->phase(), Phase::kCounting);
   auto b3 = rules::ParseGtpPoint("B3", 5, 5);
   ASSERT_TRUE(s->ToggleDead(*b3));
@@ -102,9 +103,10 @@ TEST(BoardView, CountingShowsDeadStonesTerritoryDoneAndTheCount) {
   EXPECT_THAT(screen.lines[5], StartsWith("  3  b o[b]X O  3"));
   EXPECT_THAT(screen.lines[9], StartsWith("     [done]"));
   std::string all = absl::StrJoin(screen.lines, "\n");
-  EXPECT_THAT(all, HasSubstr("Black 20.5 = 5 stones + 15 territory"));
-  EXPECT_THAT(all, HasSubstr("White 4.5 = 4 stones + 0 territory"));
-  EXPECT_THAT(all, HasSubstr("Dame 1 (half each)"));
+  EXPECT_THAT(all, HasSubstr("Count: stones + territory"));
+  EXPECT_THAT(all, HasSubstr("  Black 20.5 = 5 + 15\n"));
+  EXPECT_THAT(all, HasSubstr("  White 4.5 = 4 + 0\n"));
+  EXPECT_THAT(all, HasSubstr("  dame 1, half each"));
   EXPECT_THAT(all, HasSubstr("Count now: B+8.5"));
   EXPECT_THAT(all, HasSubstr("Enter marks a chain dead/alive"));
   s->FinishCounting(kT0);
@@ -131,6 +133,14 @@ TEST(BoardView, LongMessagesWrap) {
     }
   }
   EXPECT_THAT(absl::StrJoin(screen.lines, "\n"), HasSubstr("Quit?"));
+}
+
+TEST(BoardView, ClipColumnsCutsWholeCharacters) {
+  EXPECT_EQ(ClipColumns("abcdef", 3), "abc");
+  EXPECT_EQ(ClipColumns("ab", 3), "ab");
+  EXPECT_EQ(ClipColumns("by 4¼ stones", 5), "by 4¼");
+  EXPECT_EQ(ClipColumns("by 4¼ stones", 4), "by 4");
+  EXPECT_EQ(ClipColumns("x", 0), "");
 }
 
 TEST(BoardView, AsciiFallback) {

@@ -81,8 +81,8 @@ TEST(GameClock, AllotmentStaysInsideTheTimeLeft) {
               (100.0 / 27 + 10) * 0.9 - 0.2, 1e-9);
   // In byo-yomi: the period left.
   clock.Start(Color::kWhite, kT0);
-  EXPECT_NEAR(absl::ToDoubleSeconds(clock.Allot(
-                  Color::kWhite, kT0 + absl::Seconds(104), 81)),
+  EXPECT_NEAR(absl::ToDoubleSeconds(
+                  clock.Allot(Color::kWhite, kT0 + absl::Seconds(104), 81)),
               6 * 0.9 - 0.2, 1e-9);
   // Never below 0.05 s.
   EXPECT_NEAR(absl::ToDoubleSeconds(clock.Allot(

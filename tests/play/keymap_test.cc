@@ -32,8 +32,8 @@ TEST(Keymap, EveryKeyHasItsAction) {
 }
 
 TEST(Keymap, OtherKeysDoNothing) {
-  for (int key : std::initializer_list<int>{'a', 'z', 'P', 'Q', 'x', '0', 27,
-                                              0, -1, 0x10FFFF}) {
+  for (int key : std::initializer_list<int>{'a', 'z', 'P', 'Q', 'x', '0', 27, 0,
+                                            -1, 0x10FFFF}) {
     EXPECT_EQ(ActionForKey(key), Action::kNone) << key;
   }
   EXPECT_STREQ(ActionName(Action::kSelect), "select");
