@@ -271,15 +271,34 @@ Screen RenderScreen(const BoardSession& s, absl::Time now,
     }
     screen.lines.push_back(std::move(line));
   }
+  // What a short window leaves out first (rank 1), then next (2, 3); 0
+  // stays: the title, the blank lines, the key help.
+  std::vector<int> rank(screen.lines.size(), 0);
+  rank[0] = rank[1] = 1;
   screen.lines.emplace_back();
+  rank.push_back(2);
   for (std::string& l : Wrap(s.message(), std::max(20, o.width - 2))) {
     screen.lines.push_back(absl::StrCat(" ", l));
+    rank.push_back(0);
   }
   screen.lines.emplace_back();
+  rank.push_back(2);
   const char* help =
       s.phase() == Phase::kCounting ? kCountKeysHelp : kPlayKeysHelp;
   for (std::string& l : Wrap(help, std::max(20, o.width - 2))) {
     screen.lines.push_back(absl::StrCat(" ", l));
+    rank.push_back(3);
+  }
+  for (int r = 1; r <= 3 && o.height > 0 &&
+                  static_cast<int>(screen.lines.size()) > o.height;
+       ++r) {
+    for (int i = static_cast<int>(screen.lines.size()) - 1;
+         i >= 0 && static_cast<int>(screen.lines.size()) > o.height; --i) {
+      if (rank[i] != r) continue;
+      screen.lines.erase(screen.lines.begin() + i);
+      rank.erase(rank.begin() + i);
+      if (i < screen.cursor_line) --screen.cursor_line;
+    }
   }
   if (!o.utf8) {
     for (std::string& l : screen.lines) l = AsciiFallback(l);

@@ -37,6 +37,9 @@ struct Screen {
 struct ViewOptions {
   // Columns available: the message is wrapped to fit.
   int width = 100;
+  // Lines available (0: no limit). A short window loses the title line
+  // first, then the blank lines, then the key help (19x19 fits 80x24).
+  int height = 0;
   // A computer is choosing its move ("thinking…" in the panel).
   bool thinking = false;
   // The terminal takes UTF-8; else "…", "¾" and friends become ASCII.

@@ -48,6 +48,7 @@ int KeyCode(int ch) {
 void Draw(const BoardSession& session, bool thinking, bool utf8) {
   ViewOptions options;
   options.width = COLS;
+  options.height = LINES;
   options.thinking = thinking;
   options.utf8 = utf8;
   const Screen screen = RenderScreen(session, absl::Now(), options);

@@ -361,6 +361,9 @@ TEST(BoardSession, SaveWritesAnSgfThatReadsBack) {
   EXPECT_EQ(s->message(), absl::StrCat("Saved the game to ", o.sgf_path, "."));
   absl::StatusOr<std::string> text = base::ReadFile(o.sgf_path);
   ASSERT_TRUE(text.ok()) << text.status();
+  EXPECT_THAT(*text, HasSubstr("RU[chinese]"));
+  EXPECT_THAT(*text, HasSubstr("AP[qipu:"));
+  EXPECT_THAT(*text, HasSubstr("DT["));
   const rules::SgfCollection sgf = rules::ReadSgf(*text);
   EXPECT_TRUE(sgf.errors.empty());
   ASSERT_EQ(sgf.games.size(), 1u);

@@ -135,6 +135,30 @@ TEST(BoardView, LongMessagesWrap) {
   EXPECT_THAT(absl::StrJoin(screen.lines, "\n"), HasSubstr("Quit?"));
 }
 
+TEST(BoardView, A19x19BoardFitsAn80x24Terminal) {
+  SessionOptions o;
+  o.size = 19;
+  auto s = NewSession(o);
+  Play(*s, {"Q16"});
+  ViewOptions v;
+  v.width = 80;
+  v.height = 24;
+  Screen screen = RenderScreen(*s, kT0, v);
+  // Title and blank lines go; board, message and help stay.
+  ASSERT_EQ(screen.lines.size(), 24u);
+  EXPECT_THAT(screen.lines[0], StartsWith("     A B C D E F G H J K L M N O"));
+  EXPECT_THAT(screen.lines[1], StartsWith(" 19  . . . ."));
+  EXPECT_EQ(screen.cursor_line, 1 + 9);
+  EXPECT_EQ(screen.lines[screen.cursor_line].substr(22, 3), "[+]");
+  EXPECT_EQ(screen.lines[21], " Black Q16. White to play.");
+  EXPECT_THAT(screen.lines[22], StartsWith(" Keys:"));
+  // Shorter still: the help goes too.
+  v.height = 22;
+  screen = RenderScreen(*s, kT0, v);
+  ASSERT_EQ(screen.lines.size(), 22u);
+  EXPECT_EQ(screen.lines.back(), " Black Q16. White to play.");
+}
+
 TEST(BoardView, ClipColumnsCutsWholeCharacters) {
   EXPECT_EQ(ClipColumns("abcdef", 3), "abc");
   EXPECT_EQ(ClipColumns("ab", 3), "ab");
