@@ -114,24 +114,35 @@ absl::Status RunTui(BoardSession& session) {
   curs_set(0);
   timeout(kKeyTimeoutMs);
 
-  // The computer's move being chosen, and what it works on (owned here so
-  // that it outlives the thread).
-  std::unique_ptr<BoardSession::ThinkJob> job;
+  // The computer's move being chosen: what it works on, and when it was
+  // done (written by its thread before the future is ready), owned here so
+  // that they outlive the thread.
+  struct Thinking {
+    explicit Thinking(BoardSession::ThinkJob j) : job(std::move(j)) {}
+    BoardSession::ThinkJob job;
+    absl::Time done = absl::InfiniteFuture();
+  };
+  std::unique_ptr<Thinking> work;
   std::future<absl::StatusOr<policy::MoveChoice>> thinking;
   while (!session.quit()) {
     if (signals.Wait(absl::ZeroDuration()) != 0) break;
-    session.Tick(absl::Now());
+    // An answer first: charged up to when it came, not to when this loop
+    // noticed it, and before the clock is checked.
     if (thinking.valid() && thinking.wait_for(std::chrono::seconds(0)) ==
                                 std::future_status::ready) {
-      session.FinishThink(thinking.get(), absl::Now());
-      job.reset();
+      absl::StatusOr<policy::MoveChoice> choice = thinking.get();
+      session.FinishThink(choice, work->done);
+      work.reset();
     }
+    session.Tick(absl::Now());
     if (!thinking.valid() && session.ComputerToMove()) {
-      job = std::make_unique<BoardSession::ThinkJob>(
-          session.PrepareThink(absl::Now()));
-      BoardSession::ThinkJob* j = job.get();
-      thinking = std::async(std::launch::async, [j] {
-        return j->policy->Choose(j->game, j->limits);
+      work = std::make_unique<Thinking>(session.PrepareThink(absl::Now()));
+      Thinking* w = work.get();
+      thinking = std::async(std::launch::async, [w] {
+        absl::StatusOr<policy::MoveChoice> choice =
+            w->job.policy->Choose(w->job.game, w->job.limits);
+        w->done = absl::Now();
+        return choice;
       });
     }
     Draw(session, thinking.valid(), utf8);
