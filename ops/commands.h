@@ -45,6 +45,8 @@ void AddBenchLocalCommand(CLI::App& bench, int* exit_code);
 void AddTournamentCommand(CLI::App& app, int* exit_code);
 // `qipu gtp`: a GTP v2 engine on stdin/stdout (gtp/engine.h).
 void AddGtpCommand(CLI::App& app, int* exit_code);
+// `qipu play`: a Go board in the terminal (play/tui.h).
+void AddPlayCommand(CLI::App& app, int* exit_code);
 
 // `qipu bench train` (ops/bench_train_command.cc).
 void AddBenchTrainCommand(CLI::App& bench, int* exit_code);
