@@ -277,6 +277,27 @@ int RunCrosstable(const TournamentFlags& f) {
   });
 }
 
+int RunRatings(const TournamentFlags& f) {
+  return WithClient("ratings", f, [&](client::TournamentClient& c) {
+    auto t = Fetch(c, f.tournament);
+    if (!t.ok()) return t.status();
+    const std::vector<tournament::RatedGame> games = RatedGames(*t);
+    const std::vector<std::string> names = PlayerNames(*t);
+    if (names.empty()) {
+      return absl::FailedPreconditionError("the tournament has no players");
+    }
+    auto r = tournament::ComputeRatings(
+        games, static_cast<int>(names.size()), {}, names);
+    if (!r.ok()) return r.status();
+    if (f.json) {
+      PrintJson(RatingsJson(*r));
+    } else {
+      std::fputs(RatingsText(*r).c_str(), stdout);
+    }
+    return absl::OkStatus();
+  });
+}
+
 int RunExport(const TournamentFlags& f) {
   return WithClient("export", f, [&](client::TournamentClient& c) {
     auto t = Fetch(c, f.tournament);
@@ -416,6 +437,14 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
   common(cross, "Print JSON");
   AddId(cross, f.get());
   cross->callback([f, exit_code] { *exit_code = RunCrosstable(*f); });
+
+  CLI::App* ratings = t->add_subcommand(
+      "ratings",
+      "Bradley-Terry (BayesElo) ratings from the games played, with 95% "
+      "intervals and Black's advantage");
+  common(ratings, "Print {\"advantage\", \"players\": [...]}");
+  AddId(ratings, f.get());
+  ratings->callback([f, exit_code] { *exit_code = RunRatings(*f); });
 
   CLI::App* exp = t->add_subcommand(
       "export", "Standings as CSV, or the event as OpenGotha-style XML");

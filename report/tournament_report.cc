@@ -1,5 +1,6 @@
 #include "report/tournament_report.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -377,6 +378,99 @@ std::string OpenGothaXml(const qipu::v1::Tournament& t) {
       "</TournamentParameterSet>\n</Tournament>\n",
       XmlEscape(t.name()), std::max<int>(t.rounds(), t.round_size()),
       XmlEscape(t.name()));
+  return out;
+}
+
+std::vector<tournament::RatedGame> RatedGames(const qipu::v1::Tournament& t) {
+  std::vector<tournament::RatedGame> out;
+  auto add = [&](int black, int white, qipu::v1::GameResult r) {
+    if (black < 0 || white < 0 || black == white) return;
+    if (black >= t.players_size() || white >= t.players_size()) return;
+    tournament::RatedOutcome o;
+    switch (r) {
+      case qipu::v1::GAME_RESULT_BLACK_WINS:
+        o = tournament::RatedOutcome::kBlackWins;
+        break;
+      case qipu::v1::GAME_RESULT_WHITE_WINS:
+        o = tournament::RatedOutcome::kWhiteWins;
+        break;
+      case qipu::v1::GAME_RESULT_DRAW:
+        o = tournament::RatedOutcome::kDraw;
+        break;
+      default:
+        return;
+    }
+    out.push_back({black, white, o});
+  };
+  for (const qipu::v1::Round& round : t.round()) {
+    for (const qipu::v1::Pairing& p : round.pairings()) {
+      if (t.teams_event()) {
+        for (const qipu::v1::BoardGame& b : p.boards()) {
+          add(b.black(), b.white(), b.result());
+        }
+      } else {
+        add(p.black(), p.white(), p.result());
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> PlayerNames(const qipu::v1::Tournament& t) {
+  std::vector<std::string> names;
+  for (const qipu::v1::TournamentPlayer& p : t.players()) {
+    names.push_back(p.name());
+  }
+  return names;
+}
+
+namespace {
+
+std::vector<const tournament::PlayerRating*> ByRating(
+    const tournament::Ratings& r) {
+  std::vector<const tournament::PlayerRating*> rows;
+  for (const tournament::PlayerRating& p : r.players) rows.push_back(&p);
+  std::stable_sort(rows.begin(), rows.end(), [](const auto* a, const auto* b) {
+    return a->rating > b->rating;
+  });
+  return rows;
+}
+
+}  // namespace
+
+Json RatingsJson(const tournament::Ratings& r) {
+  Json players = Json::array();
+  for (const tournament::PlayerRating* p : ByRating(r)) {
+    players.push_back({{"name", p->name},
+                       {"rating", p->rating},
+                       {"low", p->low},
+                       {"high", p->high},
+                       {"games", p->games},
+                       {"wins", p->wins},
+                       {"draws", p->draws},
+                       {"losses", p->losses},
+                       {"score", p->score},
+                       {"rated", p->rated}});
+  }
+  return {{"advantage", r.advantage},
+          {"advantage_low", r.advantage_low},
+          {"advantage_high", r.advantage_high},
+          {"draw_elo", r.draw_elo},
+          {"players", std::move(players)}};
+}
+
+std::string RatingsText(const tournament::Ratings& r) {
+  std::string out = absl::StrFormat(
+      "Bradley-Terry (BayesElo) ratings; Black's advantage %.0f Elo "
+      "[%.0f, %.0f], draw_elo %.0f\n",
+      r.advantage, r.advantage_low, r.advantage_high, r.draw_elo);
+  absl::StrAppendFormat(&out, "%-24s %7s %15s %6s %6s\n", "name", "Elo",
+                        "95%", "games", "score");
+  for (const tournament::PlayerRating* p : ByRating(r)) {
+    absl::StrAppendFormat(&out, "%-24s %7.0f  [%5.0f, %5.0f] %6d %5.0f%%\n",
+                          p->name, p->rating, p->low, p->high, p->games,
+                          100 * p->score);
+  }
   return out;
 }
 

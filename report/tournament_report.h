@@ -7,12 +7,14 @@
 #define QIPU_REPORT_TOURNAMENT_REPORT_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "nlohmann/json.hpp"
 #include "qipu/v1/tournament.pb.h"
 #include "qipu/v1/tournament_service.pb.h"
+#include "tournament/ratings.h"
 #include "tournament/standings.h"
 
 namespace qipu::report {
@@ -58,6 +60,18 @@ nlohmann::json CrosstableJson(const tournament::Crosstable& x);
 // One line per entrant: "rank name points  3+/b  5-/w ..." (OpenGotha's
 // wall list notation: opponent's rank, result, colour).
 std::string CrosstableText(const tournament::Crosstable& x);
+
+// The games of `t` with a decided result played over the board (wins and
+// draws; forfeits, byes, void and both-lose games say nothing about
+// strength), for tournament::ComputeRatings(), and the players' names.
+std::vector<tournament::RatedGame> RatedGames(const qipu::v1::Tournament& t);
+std::vector<std::string> PlayerNames(const qipu::v1::Tournament& t);
+
+// {"advantage", "advantage_low", "advantage_high", "draw_elo", "players":
+//  [{"name", "rating", "low", "high", "games", "wins", "draws", "losses",
+//  "score"}] (by rating, best first)}.
+nlohmann::json RatingsJson(const tournament::Ratings& r);
+std::string RatingsText(const tournament::Ratings& r);
 
 // The players and games in OpenGotha's XML layout (Tournament, Players,
 // Games with RESULT_* codes), which OpenGotha and other pairing programs

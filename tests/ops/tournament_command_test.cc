@@ -128,6 +128,14 @@ void PlaySwiss(Director& d, const std::function<void()>& between_rounds) {
   ASSERT_EQ(cross["rows"].size(), 7u);
   EXPECT_EQ(cross["rows"][0]["cells"].size(), 3u);
 
+  // Ratings from the 9 games played: every player rated, best first.
+  const Json ratings = d.RunJson({"ratings", "--tournament", id});
+  ASSERT_EQ(ratings["players"].size(), 7u) << ratings;
+  EXPECT_GE(ratings["players"][0]["rating"].get<double>(),
+            ratings["players"][6]["rating"].get<double>());
+  EXPECT_LT(ratings["players"][0]["low"].get<double>(),
+            ratings["players"][0]["rating"].get<double>());
+
   const Ran csv = d.Run({"export", "--tournament", id, "--format", "csv"});
   ASSERT_EQ(csv.status, 0) << csv.err;
   EXPECT_EQ(csv.out.rfind("rank,name,points,sos", 0), 0u) << csv.out;
