@@ -4,9 +4,9 @@
 // not met (plus a bye vertex for the players without a bye).
 #include "tournament/swiss.h"
 
+#include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/max_cardinality_matching.hpp>
-#include <algorithm>
 #include <chrono>
 #include <map>
 #include <random>
@@ -25,8 +25,8 @@ using testing::System;
 
 TEST(RecommendedSwissRounds, KnockoutRoundsTimesOneAndAHalfMadeOdd) {
   EXPECT_EQ(RecommendedSwissRounds(2), 1);
-  EXPECT_EQ(RecommendedSwissRounds(4), 3);   // 2 x 1.5 = 3
-  EXPECT_EQ(RecommendedSwissRounds(5), 5);   // 3 x 1.5 = 4.5 -> 5
+  EXPECT_EQ(RecommendedSwissRounds(4), 3);  // 2 x 1.5 = 3
+  EXPECT_EQ(RecommendedSwissRounds(5), 5);  // 3 x 1.5 = 4.5 -> 5
   EXPECT_EQ(RecommendedSwissRounds(8), 5);
   EXPECT_EQ(RecommendedSwissRounds(16), 7);  // 4 x 1.5 = 6 -> 7
   EXPECT_EQ(RecommendedSwissRounds(32), 9);  // 7.5 -> 8 -> 9
@@ -177,9 +177,9 @@ TEST(Swiss, RandomTournamentsKeepTheInvariants) {
     PlaySwiss(n, std::max(rounds, 3), rng, stats);
     if (::testing::Test::HasFatalFailure()) return;
   }
-  const double seconds = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - start)
-                             .count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   const double mean = static_cast<double>(stats.difference_sum) / stats.pairs;
   std::printf(
       "%d tournaments, %d rounds, %d pairs in %.1f s; pairs across score "
@@ -242,14 +242,17 @@ TEST(Swiss, RoundOneFoldsTopHalfAgainstBottomHalf) {
   testing::Pair(&t);
   std::set<std::pair<int, int>> games;
   for (const v1::Pairing& p : t.round(0).pairings()) {
-    games.insert({std::min(p.black(), p.white()), std::max(p.black(), p.white())});
+    games.insert(
+        {std::min(p.black(), p.white()), std::max(p.black(), p.white())});
   }
   // p1 v p5, p2 v p6, p3 v p7, p4 v p8 (indexes 0-based).
-  EXPECT_EQ(games, (std::set<std::pair<int, int>>{{0, 4}, {1, 5}, {2, 6}, {3, 7}}));
+  EXPECT_EQ(games,
+            (std::set<std::pair<int, int>>{{0, 4}, {1, 5}, {2, 6}, {3, 7}}));
   // Colours alternate down the tables in round 1.
   const auto& ps = t.round(0).pairings();
   for (int i = 1; i < ps.size(); ++i) {
-    EXPECT_NE(ps[i].black() < ps[i].white(), ps[i - 1].black() < ps[i - 1].white());
+    EXPECT_NE(ps[i].black() < ps[i].white(),
+              ps[i - 1].black() < ps[i - 1].white());
   }
 }
 
