@@ -172,8 +172,6 @@ TEST(Knockout, DoubleAndMultiLossElimination) {
         }
       }
       EXPECT_LE(still_in, 1);
-      // Nobody meets the same opponent twice in a row of the losers'
-      // groups unless no one else is left there: at least, the event ends.
     }
   }
 }
