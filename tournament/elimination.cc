@@ -79,7 +79,8 @@ absl::StatusOr<RoundDraft> PairElimination(const Field& field,
   std::map<std::pair<int, int>, v1::GameResult> previous;
   for (const int e : stage.seeds) {
     if (e < 0 || e >= n) {
-      return absl::InternalError(absl::StrCat("stage seed ", e, " out of range"));
+      return absl::InternalError(
+          absl::StrCat("stage seed ", e, " out of range"));
     }
     for (const Meeting& m : field.entrants[e].meetings) {
       if (m.round == round - 1 && m.round >= stage.first_round && m.black) {
@@ -179,9 +180,9 @@ absl::StatusOr<RoundDraft> PairElimination(const Field& field,
   for (auto& [losses, members] : groups) {
     if (members.size() % 2 == 1) {
       // The best seed of the group sits out.
-      auto best = std::min_element(
-          members.begin(), members.end(),
-          [&](int a, int b) { return seed[a] < seed[b]; });
+      auto best =
+          std::min_element(members.begin(), members.end(),
+                           [&](int a, int b) { return seed[a] < seed[b]; });
       draft.byes.push_back(*best);
       members.erase(best);
     }

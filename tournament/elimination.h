@@ -54,8 +54,7 @@ std::vector<int> StillIn(const Field& field, const EliminationStage& stage,
                          int round);
 
 // Losses of `entrant` in the stage's rounds.
-int StageLosses(const Field& field, const EliminationStage& stage,
-                int entrant);
+int StageLosses(const Field& field, const EliminationStage& stage, int entrant);
 
 // Pairs round `round` of the stage. Returns a replay draft when games of
 // the previous round ended drawn or void. FailedPrecondition when the stage

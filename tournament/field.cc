@@ -113,18 +113,17 @@ Field BuildField(const v1::Tournament& t) {
   for (const v1::Round& round : t.round()) {
     const int r = static_cast<int>(round.number());
     for (const v1::Pairing& p : round.pairings()) {
-      if (p.black() < 0 || p.white() < 0 || p.black() >= n ||
-          p.white() >= n || p.black() == p.white()) {
+      if (p.black() < 0 || p.white() < 0 || p.black() >= n || p.white() >= n ||
+          p.black() == p.white()) {
         continue;
       }
       // A round robin withdrawal under half the rounds voids every game
       // of the entrant (art. 28.2); the stored results are kept.
       const bool voided = field.entrants[p.black()].results_void ||
                           field.entrants[p.white()].results_void;
-      const v1::GameResult result =
-          voided        ? v1::GAME_RESULT_VOID
-          : field.teams ? TeamMatchResult(p)
-                        : p.result();
+      const v1::GameResult result = voided        ? v1::GAME_RESULT_VOID
+                                    : field.teams ? TeamMatchResult(p)
+                                                  : p.result();
       for (const bool black : {true, false}) {
         Meeting m;
         m.round = r;

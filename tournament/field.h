@@ -42,7 +42,7 @@ struct Entrant {
   // Seeding order, 1 = top (0 before the start when not set).
   int order = 0;
   int rating = 0;
-  bool removed = false;       // withdrew before the start (art. 28.1)
+  bool removed = false;        // withdrew before the start (art. 28.1)
   int withdrawn_at_round = 0;  // 0 = playing
   bool results_void = false;   // art. 28.2, under half the rounds
   int warnings = 0;
@@ -52,7 +52,7 @@ struct Entrant {
   // Team events: board points, byes included, and per board.
   int board_points = 0;
   std::vector<int> board_scores;
-  int wins = 0;    // forfeit wins included
+  int wins = 0;  // forfeit wins included
   int draws = 0;
   int losses = 0;  // forfeits and both-lose included
   int games = 0;   // meetings with a counted result
@@ -67,8 +67,7 @@ struct Entrant {
 
   // Not withdrawn or removed before round `round` (1-based).
   bool PlaysIn(int round) const {
-    return !removed &&
-           (withdrawn_at_round == 0 || withdrawn_at_round > round);
+    return !removed && (withdrawn_at_round == 0 || withdrawn_at_round > round);
   }
   // Has been paired with `other` before (any result, void included).
   bool HasMet(int other) const;

@@ -27,18 +27,18 @@ BestOfState ScoreBestOf(const Field& field, const std::vector<int>& two,
 }
 
 absl::StatusOr<RoundDraft> PairBestOf(const Field& field,
-                                      const std::vector<int>& two,
-                                      int best_of, int round, uint64_t lots) {
+                                      const std::vector<int>& two, int best_of,
+                                      int round, uint64_t lots) {
   if (two.size() != 2) {
     return absl::FailedPreconditionError(absl::StrCat(
         "a best-of match needs exactly 2 entrants, not ", two.size()));
   }
   const BestOfState s = ScoreBestOf(field, two, best_of);
   if (s.finished) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "the match is over: ", field.entrants[s.winner].name, " won ",
-        std::max(s.a_points, s.b_points), "-",
-        std::min(s.a_points, s.b_points), " in game points"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("the match is over: ", field.entrants[s.winner].name,
+                     " won ", std::max(s.a_points, s.b_points), "-",
+                     std::min(s.a_points, s.b_points), " in game points"));
   }
   // Game 1's Black by lot, then alternate.
   const bool a_first = (DrawLot(lots, 0) & 1) == 0;
@@ -64,8 +64,10 @@ absl::StatusOr<ChallengeState> ScoreChallenge(const v1::Tournament& t,
       }
     }
     std::stable_sort(team.begin(), team.end(), [&](int a, int b) {
-      const uint32_t ba = t.players(a).board() == 0 ? ~0u : t.players(a).board();
-      const uint32_t bb = t.players(b).board() == 0 ? ~0u : t.players(b).board();
+      const uint32_t ba =
+          t.players(a).board() == 0 ? ~0u : t.players(a).board();
+      const uint32_t bb =
+          t.players(b).board() == 0 ? ~0u : t.players(b).board();
       return ba < bb;
     });
     if (team.empty()) {

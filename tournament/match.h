@@ -45,8 +45,8 @@ BestOfState ScoreBestOf(const Field& field, const std::vector<int>& two,
 
 // Pairs game `round` of the match. FailedPrecondition when it is over.
 absl::StatusOr<RoundDraft> PairBestOf(const Field& field,
-                                      const std::vector<int>& two,
-                                      int best_of, int round, uint64_t lots);
+                                      const std::vector<int>& two, int best_of,
+                                      int round, uint64_t lots);
 
 // The state of a team challenge.
 struct ChallengeState {

@@ -51,8 +51,7 @@ bool HasWinner(v1::GameResult result) {
 }
 
 absl::StatusOr<v1::GameResult> ParseGameResult(absl::string_view text) {
-  const std::string t =
-      absl::AsciiStrToLower(absl::StripAsciiWhitespace(text));
+  const std::string t = absl::AsciiStrToLower(absl::StripAsciiWhitespace(text));
   if (t == "draw" || t == "=" || t == "jigo" || t == "0" || t == "d") {
     return v1::GAME_RESULT_DRAW;
   }
@@ -101,7 +100,8 @@ std::string GameResultText(v1::GameResult result) {
 }
 
 uint64_t DrawLot(uint64_t seed, int index) {
-  uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (static_cast<uint64_t>(index) + 1);
+  uint64_t z =
+      seed + 0x9e3779b97f4a7c15ULL * (static_cast<uint64_t>(index) + 1);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);

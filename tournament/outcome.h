@@ -20,9 +20,9 @@ inline constexpr int kByePoints = kWinPoints;
 
 // One side's view of a result.
 enum class Outcome {
-  kNone,         // no result yet, or void: the game counts for nobody
-  kWin,          // won at the board
-  kForfeitWin,   // the opponent forfeited (棄權)
+  kNone,        // no result yet, or void: the game counts for nobody
+  kWin,         // won at the board
+  kForfeitWin,  // the opponent forfeited (棄權)
   kDraw,
   kLoss,         // lost at the board
   kForfeitLoss,  // forfeited

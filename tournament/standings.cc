@@ -153,8 +153,10 @@ std::vector<int> SeedOrder(const Field& field) {
     if (!e.removed) seeds.push_back(e.index);
   }
   std::stable_sort(seeds.begin(), seeds.end(), [&](int a, int b) {
-    const int oa = field.entrants[a].order == 0 ? INT_MAX : field.entrants[a].order;
-    const int ob = field.entrants[b].order == 0 ? INT_MAX : field.entrants[b].order;
+    const int oa =
+        field.entrants[a].order == 0 ? INT_MAX : field.entrants[a].order;
+    const int ob =
+        field.entrants[b].order == 0 ? INT_MAX : field.entrants[b].order;
     return oa < ob;
   });
   return seeds;
@@ -177,9 +179,9 @@ absl::StatusOr<EliminationStage> StageOf(const v1::Tournament& t,
   }
   const int swiss_rounds = static_cast<int>(t.rounds());
   if (t.round_size() < swiss_rounds) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "the knockout starts after the ", swiss_rounds, " Swiss rounds; ",
-        t.round_size(), " paired"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("the knockout starts after the ", swiss_rounds,
+                     " Swiss rounds; ", t.round_size(), " paired"));
   }
   v1::Tournament swiss = t;
   while (swiss.round_size() > swiss_rounds) swiss.mutable_round()->RemoveLast();
@@ -187,7 +189,8 @@ absl::StatusOr<EliminationStage> StageOf(const v1::Tournament& t,
   std::vector<StandingRow> rows = BaseRows(swiss_field, t.drawing_lots());
   std::stable_sort(rows.begin(), rows.end(), SwissLess);
   for (const StandingRow& row : rows) {
-    if (static_cast<int>(stage.seeds.size()) >= static_cast<int>(t.knockout_size())) {
+    if (static_cast<int>(stage.seeds.size()) >=
+        static_cast<int>(t.knockout_size())) {
       break;
     }
     if (!field.entrants[row.entrant].PlaysIn(swiss_rounds + 1)) continue;

@@ -102,12 +102,15 @@ struct CrossRow {
   std::vector<CrossCell> cells;
 };
 
+// A crosstable: every entrant's round-by-round record.
 struct Crosstable {
   int rounds = 0;
   // In standings order.
   std::vector<CrossRow> rows;
 };
 
+// The crosstable of `t`, rows in standings order (team challenge: players in
+// registration order, rank 0).
 absl::StatusOr<Crosstable> ComputeCrosstable(const v1::Tournament& t);
 
 // The elimination stage of a KNOCKOUT, DOUBLE_KNOCKOUT or SWISS_KNOCKOUT

@@ -130,8 +130,10 @@ class Pairer {
     need_bye_ = m % 2 == 1;
     vertices_ = m + (need_bye_ ? 1 : 0);
     int max_colour = 1;
-    for (const Seat& s : seats_) max_colour = std::max(max_colour, s.wish.strength);
-    const int spread = m == 0 ? 0 : seats_.front().points - seats_.back().points;
+    for (const Seat& s : seats_)
+      max_colour = std::max(max_colour, s.wish.strength);
+    const int spread =
+        m == 0 ? 0 : seats_.front().points - seats_.back().points;
     max_score_ = spread * spread;
     // The largest weight times the vertices must stay far inside int64
     // (LEMON doubles duals): drop the lowest levels if it would not.
@@ -141,7 +143,8 @@ class Pairer {
     bool any = false;
     for (const Seat& s : seats_) {
       if (!s.bye_allowed) continue;
-      lowest_bye_points_ = any ? std::min(lowest_bye_points_, s.points) : s.points;
+      lowest_bye_points_ =
+          any ? std::min(lowest_bye_points_, s.points) : s.points;
       any = true;
     }
   }
@@ -154,9 +157,9 @@ class Pairer {
       bool any = false;
       for (const Seat& s : seats_) any = any || s.bye_allowed;
       if (!any) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            "round ", round_, " needs a bye and all ", m,
-            " players have had one (at most one bye each)"));
+        return absl::FailedPreconditionError(
+            absl::StrCat("round ", round_, " needs a bye and all ", m,
+                         " players have had one (at most one bye each)"));
       }
     }
     std::vector<int> mate;
@@ -166,7 +169,8 @@ class Pairer {
     bool found = false;
     if (sparse) found = Solve(SparseCandidates(), false, true, &mate);
     if (!found) found = Solve(AllCandidates(), false, true, &mate);
-    if (!found && need_bye_) found = Solve(AllCandidates(), false, false, &mate);
+    if (!found && need_bye_)
+      found = Solve(AllCandidates(), false, false, &mate);
     if (!found) {
       result.repeat_free = false;
       if (!Solve(AllCandidates(), true, false, &mate)) {
@@ -294,12 +298,13 @@ class Pairer {
       }
     }
     // Top table first: higher score, then better place.
-    std::sort(tables.begin(), tables.end(), [&](const Table& x, const Table& y) {
-      if (seats_[x.high].points != seats_[y.high].points) {
-        return seats_[x.high].points > seats_[y.high].points;
-      }
-      return x.high < y.high;
-    });
+    std::sort(tables.begin(), tables.end(),
+              [&](const Table& x, const Table& y) {
+                if (seats_[x.high].points != seats_[y.high].points) {
+                  return seats_[x.high].points > seats_[y.high].points;
+                }
+                return x.high < y.high;
+              });
     const bool lot_flip = (DrawLot(options_.lots, round_) & 1) != 0;
     for (size_t t = 0; t < tables.size(); ++t) {
       const Seat& hi = seats_[tables[t].high];

@@ -59,6 +59,7 @@ inline constexpr int kSwissWindow = 12;
 // 8 -> 5, 16 -> 7, 32 -> 9, 100 -> 11, 1000 -> 15.
 int RecommendedSwissRounds(int entrants);
 
+// How PairSwiss pairs.
 struct SwissOptions {
   // Pair with the fewest repeats when no repeat-free pairing exists.
   bool allow_repeats = false;

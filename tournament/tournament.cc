@@ -91,10 +91,9 @@ void AssignOrders(v1::Tournament& t) {
   // 1..n; otherwise they are assigned.
   std::set<int> given;
   for (const int e : entrants) given.insert(field.entrants[e].order);
-  const bool director = static_cast<int>(given.size()) ==
-                            static_cast<int>(entrants.size()) &&
-                        !given.count(0) && *given.rbegin() ==
-                                               static_cast<int>(entrants.size());
+  const bool director =
+      static_cast<int>(given.size()) == static_cast<int>(entrants.size()) &&
+      !given.count(0) && *given.rbegin() == static_cast<int>(entrants.size());
   if (!director) {
     if (IsRoundRobin(t.system())) {
       // The numbers of the rotation table are drawn by lot (抽簽).
@@ -130,7 +129,8 @@ void AssignOrders(v1::Tournament& t) {
 std::vector<int> TeamLineUp(const v1::Tournament& t, int team) {
   std::vector<int> members;
   for (int i = 0; i < t.players_size(); ++i) {
-    if (t.players(i).team() == t.teams(team).name() && !t.players(i).removed()) {
+    if (t.players(i).team() == t.teams(team).name() &&
+        !t.players(i).removed()) {
       members.push_back(i);
     }
   }
@@ -237,7 +237,8 @@ v1::Round MakeRound(const v1::Tournament& t, const Field& field,
     p->set_white(white);
     const bool b_in = plays(black);
     const bool w_in = plays(white);
-    if (field.entrants[black].results_void || field.entrants[white].results_void) {
+    if (field.entrants[black].results_void ||
+        field.entrants[white].results_void) {
       p->set_result(v1::GAME_RESULT_VOID);
       p->set_by_withdrawal(true);
     } else if (!b_in && !w_in) {
@@ -256,8 +257,10 @@ v1::Round MakeRound(const v1::Tournament& t, const Field& field,
     for (int b = 0; b < static_cast<int>(t.boards()); ++b) {
       v1::BoardGame* game = p->add_boards();
       game->set_board(b + 1);
-      const int bp = b < static_cast<int>(black_team.size()) ? black_team[b] : -1;
-      const int wp = b < static_cast<int>(white_team.size()) ? white_team[b] : -1;
+      const int bp =
+          b < static_cast<int>(black_team.size()) ? black_team[b] : -1;
+      const int wp =
+          b < static_cast<int>(white_team.size()) ? white_team[b] : -1;
       // Team `black` holds Black on odd boards.
       const bool odd = b % 2 == 0;
       game->set_black(odd ? bp : wp);
@@ -309,12 +312,18 @@ std::vector<int> SwissPlayers(const Field& field, int round) {
 absl::StatusOr<PairingReport> PairSwissRound(v1::Tournament& t,
                                              const Field& field, int round,
                                              const PairingOptions& options) {
+  const std::vector<int> players = SwissPlayers(field, round);
+  if (players.size() < 2) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "round ", round, ": ", players.size(),
+        " player(s) left to pair; a Swiss round needs 2"));
+  }
   SwissOptions swiss;
   swiss.allow_repeats = options.allow_repeats;
   swiss.lots = t.drawing_lots();
   QIPU_ASSIGN_OR_RETURN(
       SwissPairing pairing,
-      PairSwiss(field, SwissPlayers(field, round), round, swiss));
+      PairSwiss(field, players, round, swiss));
   PairingReport report;
   report.round = round;
   report.repeat_free = pairing.repeat_free;
@@ -335,15 +344,15 @@ absl::StatusOr<int> RankStrength(absl::string_view rank) {
   const std::string r = absl::AsciiStrToLower(absl::StripAsciiWhitespace(rank));
   int n = 0;
   if (r.size() < 2 || !absl::SimpleAtoi(r.substr(0, r.size() - 1), &n)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "rank '", rank, "' is not like 3d, 15k or 2p"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("rank '", rank, "' is not like 3d, 15k or 2p"));
   }
   const char kind = r.back();
   if (kind == 'k' && n >= 1 && n <= 40) return 1 - n;
   if (kind == 'd' && n >= 1 && n <= 9) return n;
   if (kind == 'p' && n >= 1 && n <= 9) return 10 + n;
-  return absl::InvalidArgumentError(absl::StrCat(
-      "rank '", rank, "' is out of range (1-40k, 1-9d, 1-9p)"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("rank '", rank, "' is out of range (1-40k, 1-9d, 1-9p)"));
 }
 
 std::string SystemName(v1::TournamentSystem system) {
@@ -386,8 +395,8 @@ absl::StatusOr<v1::Tournament> CreateTournament(
     const TournamentOptions& options) {
   if (options.name.empty() ||
       static_cast<int>(options.name.size()) > kMaxNameBytes) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "tournament name must be 1 to ", kMaxNameBytes, " bytes"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("tournament name must be 1 to ", kMaxNameBytes, " bytes"));
   }
   const v1::TournamentSystem system = options.system;
   if (system < v1::TOURNAMENT_SYSTEM_ROUND_ROBIN ||
@@ -406,10 +415,11 @@ absl::StatusOr<v1::Tournament> CreateTournament(
   }
   t.set_rounds(options.rounds);
   if (system == v1::TOURNAMENT_SYSTEM_BEST_OF) {
-    if (options.best_of < 3 || options.best_of > 7 || options.best_of % 2 == 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "best-of ", options.best_of,
-          ": a match is of 3, 5 or 7 games (art. 26.5)"));
+    if (options.best_of < 3 || options.best_of > 7 ||
+        options.best_of % 2 == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("best-of ", options.best_of,
+                       ": a match is of 3, 5 or 7 games (art. 26.5)"));
     }
     t.set_best_of(options.best_of);
     t.set_rounds(options.best_of);
@@ -441,9 +451,9 @@ absl::StatusOr<v1::Tournament> CreateTournament(
           "team events pair by round robin, double round robin or Swiss");
     }
     if (options.boards < 1 || options.boards > kMaxBoards) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "a team event needs 1 to ", kMaxBoards, " boards, not ",
-          options.boards));
+      return absl::InvalidArgumentError(
+          absl::StrCat("a team event needs 1 to ", kMaxBoards, " boards, not ",
+                       options.boards));
     }
     t.set_teams_event(true);
     t.set_boards(options.boards);
@@ -490,8 +500,8 @@ absl::Status ValidateTournament(const v1::Tournament& t) {
   for (int r = 0; r < t.round_size(); ++r) {
     const v1::Round& round = t.round(r);
     if (static_cast<int>(round.number()) != r + 1) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "round ", r + 1, " is numbered ", round.number()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("round ", r + 1, " is numbered ", round.number()));
     }
     const auto check = [&](int e, int table) -> absl::Status {
       if (e < 0 || e >= entrants || seen[e] == r + 1) {
@@ -513,15 +523,15 @@ absl::Status ValidateTournament(const v1::Tournament& t) {
       QIPU_RETURN_IF_ERROR(check(p.black(), i + 1));
       QIPU_RETURN_IF_ERROR(check(p.white(), i + 1));
       if (!v1::GameResult_IsValid(p.result())) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "round ", r + 1, " table ", i + 1, ": bad result"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("round ", r + 1, " table ", i + 1, ": bad result"));
       }
       for (const v1::BoardGame& b : p.boards()) {
         if (b.black() >= players || b.white() >= players ||
             !v1::GameResult_IsValid(b.result())) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "round ", r + 1, " table ", i + 1, " board ", b.board(),
-              ": player or result out of range"));
+          return absl::InvalidArgumentError(
+              absl::StrCat("round ", r + 1, " table ", i + 1, " board ",
+                           b.board(), ": player or result out of range"));
         }
       }
     }
@@ -545,8 +555,7 @@ absl::StatusOr<int> AddPlayer(v1::Tournament* t, const PlayerEntry& entry) {
   }
   for (const char c : entry.name) {
     if (static_cast<unsigned char>(c) < 0x20) {
-      return absl::InvalidArgumentError(
-          "player name has a control character");
+      return absl::InvalidArgumentError("player name has a control character");
     }
   }
   for (const v1::TournamentPlayer& p : t->players()) {
@@ -556,9 +565,9 @@ absl::StatusOr<int> AddPlayer(v1::Tournament* t, const PlayerEntry& entry) {
     }
   }
   if (entry.rating < -1000 || entry.rating > 4000) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "rating ", entry.rating, " of '", entry.name,
-        "' is not in -1000..4000"));
+    return absl::InvalidArgumentError(absl::StrCat("rating ", entry.rating,
+                                                   " of '", entry.name,
+                                                   "' is not in -1000..4000"));
   }
   if (!entry.rank.empty()) {
     auto strength = RankStrength(entry.rank);
@@ -569,8 +578,7 @@ absl::StatusOr<int> AddPlayer(v1::Tournament* t, const PlayerEntry& entry) {
         absl::StrCat("board ", entry.board, " is not in 0..1000"));
   }
   const bool needs_team =
-      t->teams_event() ||
-      t->system() == v1::TOURNAMENT_SYSTEM_TEAM_CHALLENGE;
+      t->teams_event() || t->system() == v1::TOURNAMENT_SYSTEM_TEAM_CHALLENGE;
   if (needs_team && entry.team.empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat("'", entry.name, "' needs a team in a team event"));
@@ -581,8 +589,9 @@ absl::StatusOr<int> AddPlayer(v1::Tournament* t, const PlayerEntry& entry) {
     if (TeamIndex(next, entry.team) < 0) {
       if (next.system() == v1::TOURNAMENT_SYSTEM_TEAM_CHALLENGE &&
           next.teams_size() >= 2) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "a team challenge has 2 teams; '", entry.team, "' would be a third"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("a team challenge has 2 teams; '", entry.team,
+                         "' would be a third"));
       }
       next.add_teams()->set_name(entry.team);
     }
@@ -606,7 +615,8 @@ absl::StatusOr<int> AddPlayer(v1::Tournament* t, const PlayerEntry& entry) {
   return t->players_size() - 1;
 }
 
-absl::StatusOr<int> FindPlayer(const v1::Tournament& t, absl::string_view name) {
+absl::StatusOr<int> FindPlayer(const v1::Tournament& t,
+                               absl::string_view name) {
   for (int i = 0; i < t.players_size(); ++i) {
     if (t.players(i).name() == name) return i;
   }
@@ -663,7 +673,8 @@ absl::Status WithdrawEntrant(v1::Tournament* t, int e, bool team) {
           if (b.result() != v1::GAME_RESULT_UNKNOWN) continue;
           int gone = -1;  // 0 black side gone, 1 white side gone
           if (team_side) {
-            const bool team_is_black_side = (p.black() == e) == (b.board() % 2 == 1);
+            const bool team_is_black_side =
+                (p.black() == e) == (b.board() % 2 == 1);
             gone = team_is_black_side ? 0 : 1;
           } else if (!team) {
             if (b.black() == e) gone = 0;
@@ -714,8 +725,7 @@ absl::Status WithdrawTeam(v1::Tournament* t, absl::string_view name) {
   return WithdrawEntrant(t, team, true);
 }
 
-absl::Status AddWarnings(v1::Tournament* t, absl::string_view name,
-                         int count) {
+absl::Status AddWarnings(v1::Tournament* t, absl::string_view name, int count) {
   QIPU_RETURN_IF_ERROR(CheckCreated(*t, /*validate=*/false));
   QIPU_ASSIGN_OR_RETURN(const int player, FindPlayer(*t, name));
   if (count < 1 || count > 100) {
@@ -749,8 +759,8 @@ absl::StatusOr<PairingReport> PairNextRound(v1::Tournament* t,
              (system == v1::TOURNAMENT_SYSTEM_SWISS_KNOCKOUT &&
               round <= static_cast<int>(next.rounds()))) {
     if (round > static_cast<int>(next.rounds())) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "all ", next.rounds(), " Swiss rounds are paired"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("all ", next.rounds(), " Swiss rounds are paired"));
     }
     QIPU_ASSIGN_OR_RETURN(PairingReport report,
                           PairSwissRound(next, field, round, options));
@@ -762,9 +772,9 @@ absl::StatusOr<PairingReport> PairNextRound(v1::Tournament* t,
     QIPU_ASSIGN_OR_RETURN(draft, PairElimination(field, stage, round));
     knockout_stage = system == v1::TOURNAMENT_SYSTEM_SWISS_KNOCKOUT;
   } else if (system == v1::TOURNAMENT_SYSTEM_BEST_OF) {
-    QIPU_ASSIGN_OR_RETURN(
-        draft, PairBestOf(field, SeedOrder(field), static_cast<int>(next.best_of()),
-                          round, next.drawing_lots()));
+    QIPU_ASSIGN_OR_RETURN(draft, PairBestOf(field, SeedOrder(field),
+                                            static_cast<int>(next.best_of()),
+                                            round, next.drawing_lots()));
   } else if (system == v1::TOURNAMENT_SYSTEM_TEAM_CHALLENGE) {
     QIPU_ASSIGN_OR_RETURN(draft, PairChallenge(next, field, round));
   } else {
@@ -783,27 +793,27 @@ absl::StatusOr<PairingReport> PairNextRound(v1::Tournament* t,
 absl::Status SetResult(v1::Tournament* t, int round, int table,
                        v1::GameResult result, int board) {
   QIPU_RETURN_IF_ERROR(CheckCreated(*t, /*validate=*/false));
-  const std::string where = absl::StrCat(
-      "round ", round, " table ", table,
-      board > 0 ? absl::StrCat(" board ", board) : std::string());
+  const std::string where =
+      absl::StrCat("round ", round, " table ", table,
+                   board > 0 ? absl::StrCat(" board ", board) : std::string());
   if (round < 1 || round > t->round_size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        where, ": no such round (", t->round_size(), " paired)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ": no such round (", t->round_size(), " paired)"));
   }
   v1::Round* r = t->mutable_round(round - 1);
   if (table < 1 || table > r->pairings_size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        where, ": no such table (round ", round, " has ", r->pairings_size(),
-        ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ": no such table (round ", round, " has ",
+                     r->pairings_size(), ")"));
   }
   if (!v1::GameResult_IsValid(result)) {
     return absl::InvalidArgumentError(absl::StrCat(
         where, ": result ", static_cast<int>(result), " is not a result"));
   }
   if (ResultsFixPairings(t->system()) && round < t->round_size()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        where, ": round ", round + 1,
-        " is paired from this result; it can no longer change"));
+    return absl::FailedPreconditionError(
+        absl::StrCat(where, ": round ", round + 1,
+                     " is paired from this result; it can no longer change"));
   }
   v1::Pairing* p = r->mutable_pairings(table - 1);
   if (t->teams_event()) {
@@ -829,8 +839,8 @@ absl::Status AddGameId(v1::Tournament* t, int round, int table, int board,
   QIPU_RETURN_IF_ERROR(CheckCreated(*t, /*validate=*/false));
   if (round < 1 || round > t->round_size() || table < 1 ||
       table > t->round(round - 1).pairings_size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "round ", round, " table ", table, ": no such table"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("round ", round, " table ", table, ": no such table"));
   }
   v1::Pairing* p = t->mutable_round(round - 1)->mutable_pairings(table - 1);
   if (board == 0) {
@@ -838,9 +848,9 @@ absl::Status AddGameId(v1::Tournament* t, int round, int table, int board,
     return absl::OkStatus();
   }
   if (board < 0 || board > p->boards_size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "round ", round, " table ", table, " board ", board,
-        ": no such board"));
+    return absl::InvalidArgumentError(absl::StrCat("round ", round, " table ",
+                                                   table, " board ", board,
+                                                   ": no such board"));
   }
   p->mutable_boards(board - 1)->add_game_ids(std::string(game_id));
   return absl::OkStatus();
@@ -867,8 +877,7 @@ absl::StatusOr<bool> IsFinished(const v1::Tournament& t) {
       return !draft.ok();
     }
     case v1::TOURNAMENT_SYSTEM_BEST_OF:
-      return ScoreBestOf(field, SeedOrder(field),
-                         static_cast<int>(t.best_of()))
+      return ScoreBestOf(field, SeedOrder(field), static_cast<int>(t.best_of()))
           .finished;
     case v1::TOURNAMENT_SYSTEM_TEAM_CHALLENGE: {
       QIPU_ASSIGN_OR_RETURN(const ChallengeState s, ScoreChallenge(t, field));

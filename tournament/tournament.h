@@ -89,9 +89,9 @@ absl::Status WithdrawPlayer(v1::Tournament* t, absl::string_view name);
 absl::Status WithdrawTeam(v1::Tournament* t, absl::string_view name);
 
 // Adds `count` warnings (art. 24) to a player's total.
-absl::Status AddWarnings(v1::Tournament* t, absl::string_view name,
-                         int count);
+absl::Status AddWarnings(v1::Tournament* t, absl::string_view name, int count);
 
+// How PairNextRound pairs.
 struct PairingOptions {
   // Swiss: when every pairing of the round repeats some pair, pair anyway
   // with the fewest repeats (the round is marked repeats_accepted).

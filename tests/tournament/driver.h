@@ -70,8 +70,8 @@ inline v1::GameResult RandomResult(std::mt19937_64& rng, int rare = 20,
 }
 
 // Enters a random result at every table of the last round without one.
-inline void ResultRandom(v1::Tournament* t, std::mt19937_64& rng,
-                         int rare = 20, bool draws = true) {
+inline void ResultRandom(v1::Tournament* t, std::mt19937_64& rng, int rare = 20,
+                         bool draws = true) {
   const int r = t->round_size();
   for (const v1::Pairing& p : t->round(r - 1).pairings()) {
     if (p.result() != v1::GAME_RESULT_UNKNOWN) continue;

@@ -36,7 +36,8 @@ int Seed(int s) { return s - 1; }
 std::set<std::pair<int, int>> Games(const v1::Round& r) {
   std::set<std::pair<int, int>> games;
   for (const v1::Pairing& p : r.pairings()) {
-    games.insert({std::min(p.black(), p.white()), std::max(p.black(), p.white())});
+    games.insert(
+        {std::min(p.black(), p.white()), std::max(p.black(), p.white())});
   }
   return games;
 }
@@ -45,8 +46,8 @@ TEST(Knockout, SixPlayersByesToTheTwoBestSeeds) {
   v1::Tournament t = MakeEvent(System(v1::TOURNAMENT_SYSTEM_KNOCKOUT), 6);
   ASSERT_EQ(Pair(&t), 1);
   // Bracket of 8: 1-(8) 4-5 2-(7) 3-6.
-  EXPECT_EQ(Games(t.round(0)),
-            (std::set<std::pair<int, int>>{{Seed(4), Seed(5)}, {Seed(3), Seed(6)}}));
+  EXPECT_EQ(Games(t.round(0)), (std::set<std::pair<int, int>>{
+                                   {Seed(4), Seed(5)}, {Seed(3), Seed(6)}}));
   EXPECT_EQ(std::set<int>(t.round(0).byes().begin(), t.round(0).byes().end()),
             (std::set<int>{Seed(1), Seed(2)}));
   // The lower seed wins every game.
@@ -61,8 +62,8 @@ TEST(Knockout, SixPlayersByesToTheTwoBestSeeds) {
   };
   upset(1);  // 5 and 6 go through
   ASSERT_EQ(Pair(&t), 2);
-  EXPECT_EQ(Games(t.round(1)),
-            (std::set<std::pair<int, int>>{{Seed(1), Seed(5)}, {Seed(2), Seed(6)}}));
+  EXPECT_EQ(Games(t.round(1)), (std::set<std::pair<int, int>>{
+                                   {Seed(1), Seed(5)}, {Seed(2), Seed(6)}}));
   EXPECT_EQ(t.round(1).byes_size(), 0);
   upset(2);
   ASSERT_EQ(Pair(&t), 3);
@@ -155,9 +156,9 @@ TEST(Knockout, DoubleAndMultiLossElimination) {
   for (const int losses : {2, 3}) {
     for (int n = 2; n <= 24; ++n) {
       SCOPED_TRACE(absl::StrCat(n, " players, out after ", losses));
-      TournamentOptions o = System(losses == 2
-                                       ? v1::TOURNAMENT_SYSTEM_DOUBLE_KNOCKOUT
-                                       : v1::TOURNAMENT_SYSTEM_KNOCKOUT);
+      TournamentOptions o =
+          System(losses == 2 ? v1::TOURNAMENT_SYSTEM_DOUBLE_KNOCKOUT
+                             : v1::TOURNAMENT_SYSTEM_KNOCKOUT);
       if (losses != 2) o.losses = losses;
       v1::Tournament t = MakeEvent(o, n);
       const Standings s = RunElimination(t, rng, 400);
@@ -171,14 +172,13 @@ TEST(Knockout, DoubleAndMultiLossElimination) {
         }
       }
       EXPECT_LE(still_in, 1);
-      // Nobody meets the same opponent twice in a row of the losers'
-      // groups unless no one else is left there: at least, the event ends.
     }
   }
 }
 
 TEST(Knockout, DoubleEliminationFinalIsReplayedWhenTheUnbeatenLoses) {
-  v1::Tournament t = MakeEvent(System(v1::TOURNAMENT_SYSTEM_DOUBLE_KNOCKOUT), 2);
+  v1::Tournament t =
+      MakeEvent(System(v1::TOURNAMENT_SYSTEM_DOUBLE_KNOCKOUT), 2);
   Pair(&t);  // p1 v p2
   const auto win_for = [&](int round, int winner) {
     const v1::Pairing& p = t.round(round - 1).pairings(0);

@@ -38,10 +38,8 @@ TEST(RotationSchedule, FourEntrants) {
 
 TEST(RotationSchedule, FiveEntrantsUseZeroForTheBye) {
   const Table expected = {
-      {{1, 0}, {2, 5}, {3, 4}},
-      {{1, 5}, {0, 4}, {2, 3}},
-      {{1, 4}, {5, 3}, {0, 2}},
-      {{1, 3}, {4, 2}, {5, 0}},
+      {{1, 0}, {2, 5}, {3, 4}}, {{1, 5}, {0, 4}, {2, 3}},
+      {{1, 4}, {5, 3}, {0, 2}}, {{1, 3}, {4, 2}, {5, 0}},
       {{1, 2}, {3, 0}, {4, 5}},
   };
   EXPECT_EQ(Rows(5), expected);
@@ -49,10 +47,8 @@ TEST(RotationSchedule, FiveEntrantsUseZeroForTheBye) {
 
 TEST(RotationSchedule, SixEntrants) {
   const Table expected = {
-      {{1, 6}, {2, 5}, {3, 4}},
-      {{1, 5}, {6, 4}, {2, 3}},
-      {{1, 4}, {5, 3}, {6, 2}},
-      {{1, 3}, {4, 2}, {5, 6}},
+      {{1, 6}, {2, 5}, {3, 4}}, {{1, 5}, {6, 4}, {2, 3}},
+      {{1, 4}, {5, 3}, {6, 2}}, {{1, 3}, {4, 2}, {5, 6}},
       {{1, 2}, {3, 6}, {4, 5}},
   };
   EXPECT_EQ(Rows(6), expected);
@@ -60,12 +56,9 @@ TEST(RotationSchedule, SixEntrants) {
 
 TEST(RotationSchedule, EightEntrants) {
   const Table expected = {
-      {{1, 8}, {2, 7}, {3, 6}, {4, 5}},
-      {{1, 7}, {8, 6}, {2, 5}, {3, 4}},
-      {{1, 6}, {7, 5}, {8, 4}, {2, 3}},
-      {{1, 5}, {6, 4}, {7, 3}, {8, 2}},
-      {{1, 4}, {5, 3}, {6, 2}, {7, 8}},
-      {{1, 3}, {4, 2}, {5, 8}, {6, 7}},
+      {{1, 8}, {2, 7}, {3, 6}, {4, 5}}, {{1, 7}, {8, 6}, {2, 5}, {3, 4}},
+      {{1, 6}, {7, 5}, {8, 4}, {2, 3}}, {{1, 5}, {6, 4}, {7, 3}, {8, 2}},
+      {{1, 4}, {5, 3}, {6, 2}, {7, 8}}, {{1, 3}, {4, 2}, {5, 8}, {6, 7}},
       {{1, 2}, {3, 8}, {4, 7}, {5, 6}},
   };
   EXPECT_EQ(Rows(8), expected);
@@ -89,9 +82,9 @@ TEST(RotationSchedule, EveryPairMeetsOnceAndColoursBalance) {
           ++byes[g.left + g.right];
           continue;
         }
-        EXPECT_TRUE(met.insert({std::min(g.left, g.right),
-                                std::max(g.left, g.right)})
-                        .second);
+        EXPECT_TRUE(
+            met.insert({std::min(g.left, g.right), std::max(g.left, g.right)})
+                .second);
         ++(g.left_black ? blacks[g.left] : blacks[g.right]);
         ++(g.left_black ? whites[g.right] : whites[g.left]);
       }

@@ -58,8 +58,12 @@ const StandingRow& Row(const Standings& s, const std::string& name) {
 TEST(Standings, RoundRobinSodosWithDraws) {
   // p1 beats p2, draws p3, loses to p4; p2 beats p3 and p4; p3 draws p4.
   v1::Tournament t = MakeEvent(System(v1::TOURNAMENT_SYSTEM_ROUND_ROBIN), 4);
-  PlayRoundRobin(&t, {{{0, 1}, 1}, {{0, 2}, 0}, {{0, 3}, -1},
-                      {{1, 2}, 1}, {{1, 3}, 1}, {{2, 3}, 0}});
+  PlayRoundRobin(&t, {{{0, 1}, 1},
+                      {{0, 2}, 0},
+                      {{0, 3}, -1},
+                      {{1, 2}, 1},
+                      {{1, 3}, 1},
+                      {{2, 3}, 0}});
   auto s = GetStandings(t);
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(s->order,
@@ -87,8 +91,12 @@ TEST(Standings, WarningsThenLots) {
   v1::Tournament t = MakeEvent(System(v1::TOURNAMENT_SYSTEM_ROUND_ROBIN), 4);
   ASSERT_TRUE(AddWarnings(&t, "p2", 2).ok());
   ASSERT_TRUE(AddWarnings(&t, "p3", 1).ok());
-  PlayRoundRobin(&t, {{{0, 1}, 0}, {{0, 2}, 0}, {{0, 3}, 0},
-                      {{1, 2}, 0}, {{1, 3}, 0}, {{2, 3}, 0}});
+  PlayRoundRobin(&t, {{{0, 1}, 0},
+                      {{0, 2}, 0},
+                      {{0, 3}, 0},
+                      {{1, 2}, 0},
+                      {{1, 3}, 0},
+                      {{2, 3}, 0}});
   auto s = GetStandings(t);
   ASSERT_TRUE(s.ok());
   const bool p1_first =

@@ -167,8 +167,7 @@ TEST(Withdrawal, PendingGameIsForfeited) {
   Pair(&t);
   const v1::Pairing p = t.round(0).pairings(0);
   ASSERT_TRUE(WithdrawPlayer(&t, t.players(p.black()).name()).ok());
-  EXPECT_EQ(t.round(0).pairings(0).result(),
-            v1::GAME_RESULT_WHITE_FORFEIT_WIN);
+  EXPECT_EQ(t.round(0).pairings(0).result(), v1::GAME_RESULT_WHITE_FORFEIT_WIN);
   EXPECT_TRUE(t.round(0).pairings(0).by_withdrawal());
 }
 
@@ -291,8 +290,9 @@ TEST(SwissKnockout, TopFourOfTheSwissPlayTheKnockout) {
     games.insert(std::minmax(p.black(), p.white()));
   }
   // Seeds by the Swiss: 1 v 4, 2 v 3.
-  EXPECT_EQ(games, (std::set<std::pair<int, int>>{std::minmax(top[0], top[3]),
-                                                  std::minmax(top[1], top[2])}));
+  EXPECT_EQ(games,
+            (std::set<std::pair<int, int>>{std::minmax(top[0], top[3]),
+                                           std::minmax(top[1], top[2])}));
   testing::ResultAll(&t, v1::GAME_RESULT_BLACK_WINS);
   ASSERT_EQ(Pair(&t), 5);
   EXPECT_EQ(t.round(4).pairings_size(), 1);
@@ -336,8 +336,10 @@ TEST(TeamEvent, SwissBetweenTeamsPairsBoardsWithAlternatingColours) {
       EXPECT_EQ(static_cast<int>(t->players(g.black()).board()), b + 1);
     }
     // Boards need results one by one; the match follows.
-    ASSERT_TRUE(SetResult(&*t, 1, p.table(), v1::GAME_RESULT_BLACK_WINS, 1).ok());
-    ASSERT_TRUE(SetResult(&*t, 1, p.table(), v1::GAME_RESULT_BLACK_WINS, 2).ok());
+    ASSERT_TRUE(
+        SetResult(&*t, 1, p.table(), v1::GAME_RESULT_BLACK_WINS, 1).ok());
+    ASSERT_TRUE(
+        SetResult(&*t, 1, p.table(), v1::GAME_RESULT_BLACK_WINS, 2).ok());
     EXPECT_EQ(t->round(0).pairings(p.table() - 1).result(),
               v1::GAME_RESULT_UNKNOWN);
     ASSERT_TRUE(SetResult(&*t, 1, p.table(), v1::GAME_RESULT_DRAW, 3).ok());
