@@ -29,6 +29,8 @@
 #include "ops/commands.h"
 #include "ops/flags.h"
 #include "report/tournament_report.h"
+#include "tournament/outcome.h"
+#include "tournament/ratings.h"
 #include "tournament/tournament.h"
 
 namespace qipu::ops {
@@ -224,7 +226,12 @@ int RunPair(const TournamentFlags& f) {
 
 int RunResult(const TournamentFlags& f) {
   return WithClient("result", f, [&](client::TournamentClient& c) {
-    auto result = ParseGameResult(f.result);
+    // "none" clears a result; the rest as tournament/outcome.h spells them.
+    absl::StatusOr<qipu::v1::GameResult> result =
+        absl::AsciiStrToLower(f.result) == "none"
+            ? absl::StatusOr<qipu::v1::GameResult>(
+                  qipu::v1::GAME_RESULT_UNKNOWN)
+            : tournament::ParseGameResult(f.result);
     if (!result.ok()) return result.status();
     qipu::v1::SetResultRequest req;
     req.set_tournament(f.tournament);

@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "tournament/outcome.h"
 #include "tournament/tournament.h"
 
 namespace qipu::report {
@@ -17,36 +18,20 @@ namespace {
 using Json = nlohmann::json;
 using qipu::v1::GameResult;
 
-struct ResultName {
-  const char* text;
-  GameResult result;
-};
-
-constexpr ResultName kResults[] = {
-    {"B+", qipu::v1::GAME_RESULT_BLACK_WINS},
-    {"W+", qipu::v1::GAME_RESULT_WHITE_WINS},
-    {"draw", qipu::v1::GAME_RESULT_DRAW},
-    {"B+forfeit", qipu::v1::GAME_RESULT_BLACK_FORFEIT_WIN},
-    {"W+forfeit", qipu::v1::GAME_RESULT_WHITE_FORFEIT_WIN},
-    {"both-lose", qipu::v1::GAME_RESULT_BOTH_LOSE},
-    {"void", qipu::v1::GAME_RESULT_VOID},
-    {"none", qipu::v1::GAME_RESULT_UNKNOWN},
-};
-
 Json PairingsJson(const qipu::v1::Tournament& t, const qipu::v1::Round& r) {
   Json pairings = Json::array();
   for (const qipu::v1::Pairing& p : r.pairings()) {
     Json e = {{"table", p.table()},
               {"black", EntrantName(t, p.black())},
               {"white", EntrantName(t, p.white())},
-              {"result", GameResultText(p.result())}};
+              {"result", tournament::GameResultText(p.result())}};
     if (p.boards_size() > 0) {
       Json boards = Json::array();
       for (const qipu::v1::BoardGame& b : p.boards()) {
         boards.push_back({{"board", b.board()},
                           {"black", t.players(b.black()).name()},
                           {"white", t.players(b.white()).name()},
-                          {"result", GameResultText(b.result())}});
+                          {"result", tournament::GameResultText(b.result())}});
       }
       e["boards"] = std::move(boards);
     }
@@ -69,7 +54,7 @@ std::string PairingsText(const qipu::v1::Tournament& t,
     absl::StrAppendFormat(&out, "  table %3d  %-24s (B) - %-24s (W)  %s\n",
                           p.table(), EntrantName(t, p.black()),
                           EntrantName(t, p.white()),
-                          GameResultText(p.result()));
+                          tournament::GameResultText(p.result()));
   }
   for (const std::string& b : ByeNames(t, r)) {
     absl::StrAppendFormat(&out, "  bye        %s\n", b);
@@ -111,26 +96,6 @@ const char* OpenGothaResult(GameResult r) {
 }
 
 }  // namespace
-
-absl::StatusOr<GameResult> ParseGameResult(absl::string_view text) {
-  const std::string lower = absl::AsciiStrToLower(text);
-  for (const ResultName& r : kResults) {
-    if (lower == absl::AsciiStrToLower(r.text)) return r.result;
-  }
-  std::vector<std::string> names;
-  for (const ResultName& r : kResults) names.push_back(r.text);
-  return absl::InvalidArgumentError(
-      absl::StrCat("result \"", text,
-                   "\" is not one of: ", absl::StrJoin(names, ", ")));
-}
-
-std::string GameResultText(GameResult r) {
-  if (r == qipu::v1::GAME_RESULT_UNKNOWN) return "?";
-  for (const ResultName& n : kResults) {
-    if (n.result == r) return n.text;
-  }
-  return "?";
-}
 
 std::string EntrantName(const qipu::v1::Tournament& t, int index) {
   if (t.teams_event()) {

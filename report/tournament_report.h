@@ -1,8 +1,8 @@
 // Renderings of tournaments (qipu/v1/tournament.proto and the standings
 // and crosstables of tournament/standings.h): the JSON objects `qipu
 // tournament --json` prints, text tables for people, the standings as CSV
-// and the event as OpenGotha-style XML for other pairing programs. Also
-// the command line's spelling of game results. Pure functions; thread-safe.
+// and the event as OpenGotha-style XML for other pairing programs. Pure
+// functions; thread-safe.
 #ifndef QIPU_REPORT_TOURNAMENT_REPORT_H_
 #define QIPU_REPORT_TOURNAMENT_REPORT_H_
 
@@ -18,13 +18,6 @@
 #include "tournament/standings.h"
 
 namespace qipu::report {
-
-// "B+", "W+", "draw", "B+forfeit", "W+forfeit", "both-lose", "void",
-// "none" (no result: clears one) -> the result; InvalidArgument naming
-// the accepted spellings otherwise. Case-insensitive.
-absl::StatusOr<qipu::v1::GameResult> ParseGameResult(absl::string_view text);
-// The inverse ("?" for UNKNOWN).
-std::string GameResultText(qipu::v1::GameResult r);
 
 // The name of entrant `index` of `t` (a team's in team events); "" when
 // out of range (a bye).

@@ -213,9 +213,9 @@ TEST(OpsTournament, SwissAndRoundRobinOnADatabase) {
   // Bad input: a result spelling, a table that does not exist, an unknown
   // tournament, an id that is not one.
   Ran bad = d.Run({"result", "--tournament", id, "--round", "1", "--table",
-                   "1", "--result", "B+R"});
+                   "1", "--result", "black"});
   EXPECT_EQ(bad.status, 2);
-  EXPECT_NE(bad.err.find("B+forfeit"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("black"), std::string::npos) << bad.err;
   bad = d.Run({"result", "--tournament", id, "--round", "1", "--table", "9",
                "--result", "B+"});
   EXPECT_EQ(bad.status, 2);
