@@ -64,17 +64,39 @@ std::string WriteScript(const std::string& dir, const std::string& name,
 }
 
 std::string ScriptEngine(const std::string& genmove) {
+  ScriptOptions o;
+  o.genmove = genmove;
+  return ScriptEngine(o);
+}
+
+std::string ScriptEngine(const ScriptOptions& o) {
+  std::string list;
+  for (char c : o.list_commands)
+    list += c == '\n' ? std::string("\\n") : std::string(1, c);
   return absl::StrCat(
-      "#!/bin/sh\n"
-      "while read -r cmd rest; do\n"
+      "#!/bin/sh\n", o.prelude, "\nwhile read -r cmd rest; do\n",
+      o.log.empty()
+          ? ""
+          : absl::StrCat("  echo \"$cmd${rest:+ $rest}\" >> '", o.log, "'\n"),
       "  case \"$cmd\" in\n"
       "    genmove)\n",
-      genmove,
+      o.genmove,
       "\n      ;;\n"
+      "    list_commands) printf '= ",
+      list,
+      "\\n\\n' ;;\n"
       "    quit) printf '= \\n\\n'; exit 0 ;;\n"
       "    *) printf '= \\n\\n' ;;\n"
       "  esac\n"
       "done\n");
+}
+
+std::vector<std::string> ReadLines(const std::string& path) {
+  std::vector<std::string> lines;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
 }
 
 }  // namespace qipu::gtp

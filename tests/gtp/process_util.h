@@ -27,6 +27,24 @@ std::string WriteScript(const std::string& dir, const std::string& name,
 // response, exit, hang ...), and `quit`, which it answers before exiting.
 std::string ScriptEngine(const std::string& genmove);
 
+// What a script engine does beyond ScriptEngine(genmove).
+struct ScriptOptions {
+  // Shell code run for `genmove` (the colour is in $rest).
+  std::string genmove;
+  // Shell code run once at the start (e.g. `set -- D4 E5` for moves that
+  // `genmove` takes with "$1" and `shift`).
+  std::string prelude;
+  // Non-empty: every command read is appended to this file, one line each
+  // ("name args").
+  std::string log;
+  // The names list_commands answers, one per line ("" answers nothing).
+  std::string list_commands;
+};
+std::string ScriptEngine(const ScriptOptions& options);
+
+// The lines of a text file (none when it cannot be read).
+std::vector<std::string> ReadLines(const std::string& path);
+
 }  // namespace qipu::gtp
 
 #endif  // QIPU_TESTS_GTP_PROCESS_UTIL_H_
