@@ -10,6 +10,8 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 
 namespace qipu::gtp {
 namespace {
@@ -50,6 +52,17 @@ bool ProcessRunning(pid_t pid) {
   char state = 0;
   pid_t ppid = 0;
   return ReadStat(pid, &state, &ppid) && state != 'Z' && state != 'X';
+}
+
+bool PidFileProcessEnds(const std::string& pid_file) {
+  std::ifstream in(pid_file);
+  int pid = 0;
+  if (!(in >> pid) || pid <= 0) return false;
+  const absl::Time until = absl::Now() + absl::Seconds(10);
+  while (ProcessRunning(pid) && absl::Now() < until) {
+    absl::SleepFor(absl::Milliseconds(5));
+  }
+  return !ProcessRunning(pid);
 }
 
 std::string WriteScript(const std::string& dir, const std::string& name,

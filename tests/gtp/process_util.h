@@ -18,6 +18,11 @@ std::vector<pid_t> ChildProcesses();
 // True while `pid` exists and is not a zombie.
 bool ProcessRunning(pid_t pid);
 
+// Reads the process id in `pid_file` (as a script's `echo $! > file`
+// writes it) and waits up to 10 s for that process to be gone; true when
+// it is (false also when the file holds no id).
+bool PidFileProcessEnds(const std::string& pid_file);
+
 // Writes `body` to dir/name, mode 0755; returns the path.
 std::string WriteScript(const std::string& dir, const std::string& name,
                         const std::string& body);
