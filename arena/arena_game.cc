@@ -14,9 +14,9 @@ std::string SecondsText(double s) {
 }
 
 // The comment on the pass that stands for a voided illegal move.
-std::string VoidComment(const IllegalAttempt& a, int height) {
+std::string VoidComment(const IllegalAttempt& a, const rules::Board& board) {
   std::string text =
-      absl::StrCat(SideName(a.color), "'s ", rules::GtpPoint(a.point, height),
+      absl::StrCat(SideName(a.color), "'s ", VertexText(a.point, board),
                    " is illegal (", rules::IllegalReasonName(a.reason),
                    "): void, a pass (art. ", a.article, ")");
   if (a.warning) absl::StrAppend(&text, "; a warning: one stone (art. 24.1)");
@@ -27,6 +27,13 @@ std::string VoidComment(const IllegalAttempt& a, int height) {
 
 const char* SideName(rules::Color c) {
   return c == rules::Color::kBlack ? "Black" : "White";
+}
+
+std::string VertexText(rules::Point p, const rules::Board& board) {
+  if (p == rules::kPass || p == rules::kResign || board.OnBoard(p)) {
+    return rules::GtpPoint(p, board.height());
+  }
+  return absl::StrCat("point ", p, " (off the board)");
 }
 
 const char* ArenaEndName(ArenaEnd e) {
@@ -107,7 +114,8 @@ rules::GameRecord ArenaRecord(const ArenaGame& g, const RecordInfo& info) {
     if (next_void < g.illegal_moves.size() &&
         g.illegal_moves[next_void].move_number - 1 == index) {
       r.move_extra.push_back(
-          {index, "C", VoidComment(g.illegal_moves[next_void], r.height)});
+          {index, "C",
+           VoidComment(g.illegal_moves[next_void], g.game.board())});
     }
   }
   return r;

@@ -56,6 +56,10 @@ const char* ArenaEndName(ArenaEnd e);
 // colour.
 const char* SideName(rules::Color c);
 
+// A move's GTP vertex ("D4", "pass"); a point that is not on `board` as
+// "point N (off the board)".
+std::string VertexText(rules::Point p, const rules::Board& board);
+
 // An illegal move an entrant chose.
 struct IllegalAttempt {
   // The 1-based number the move would have had.

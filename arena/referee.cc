@@ -105,13 +105,13 @@ void Match::RuleOn(Color c, rules::Point p, const rules::MoveVerdict& verdict) {
   out_.illegal_moves.push_back(a);
   if (ruling.warning) ++out_.warnings[i];
   const std::string move =
-      absl::StrCat(SideName(c), "'s ", rules::GtpPoint(p, out_.game.height()),
+      absl::StrCat(SideName(c), "'s ", VertexText(p, out_.game.board()),
                    " at move ", a.move_number, " is illegal (",
                    rules::IllegalReasonName(verdict.reason), ")");
   if (!ruling.loses) {
     // Art. 18.3 / 19: void, the turn forfeited -- a pass.
-    const rules::MoveVerdict pass = out_.game.TryPlay(c, rules::kPass);
-    (void)pass;  // a pass is legal while the game goes on
+    // (A pass is legal while the game goes on.)
+    out_.game.TryPlay(c, rules::kPass);
     return;
   }
   if (options_.illegal == IllegalMovePolicy::kForfeit) {

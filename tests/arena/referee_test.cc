@@ -482,6 +482,41 @@ TEST_F(ArenaRefereeTest, CanadianBookkeepingOnAnInjectedClock) {
   EXPECT_THAT(g.sgf, HasSubstr("BL[7]OB[2]"));
 }
 
+// A broken policy: always the same point, whatever the board.
+class FixedPointPolicy final : public policy::Policy {
+ public:
+  explicit FixedPointPolicy(rules::Point p) : point_(p) {}
+  std::string spec() const override { return "fixed"; }
+  absl::Status NewGame(const rules::Game&) override { return absl::OkStatus(); }
+  absl::StatusOr<policy::MoveChoice> Choose(
+      const rules::Game&, const policy::SearchLimits&) override {
+    policy::MoveChoice c;
+    c.point = point_;
+    return c;
+  }
+
+ private:
+  rules::Point point_;
+};
+
+TEST_F(ArenaRefereeTest, APointOffTheBoardIsIllegalAndNamedSafely) {
+  FixedPointPolicy broken(rules::MakePoint(20, 20));
+  auto random = Random(8);
+  ArenaGame g = Play(&broken, random.get());
+  EXPECT_EQ(g.end, ArenaEnd::kIllegalMove);
+  EXPECT_THAT(g.detail, HasSubstr("(off the board) at move 1 is illegal "
+                                  "(off-board): forfeit"));
+  options_.illegal = IllegalMovePolicy::kChinese;
+  FixedPointPolicy no_point(rules::kNoPoint);
+  g = Play(&no_point, random.get());
+  EXPECT_EQ(g.end, ArenaEnd::kCount);
+  EXPECT_EQ(g.result.winner, Winner::kWhite);
+  ASSERT_FALSE(g.illegal_moves.empty());
+  EXPECT_TRUE(g.illegal_moves[0].voided);
+  EXPECT_THAT(g.sgf, HasSubstr("B[]C[Black's point -1 (off the board) is "
+                               "illegal (off-board): void, a pass (art. 19)]"));
+}
+
 TEST_F(ArenaRefereeTest, ResignationsStartFailuresAndHandicap) {
   auto resigner = Script("resign.sh", [] {
     ScriptOptions s;
