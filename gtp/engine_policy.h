@@ -6,8 +6,9 @@
 // The engine is kept in step lazily: before each genmove the policy
 // compares the game it is asked about with what it has sent (board size,
 // komi, the position at the start, the moves since) and sends only what is
-// missing: `play` for new moves; after anything else (a new game, an
-// undo, a setup) `boardsize`, `clear_board`, `komi` and the position --
+// missing: `play` for new moves; after anything else (a new game, a
+// setup, a takeback too long for undo) `boardsize`, `clear_board`, `komi`
+// and the position --
 // `set_free_handicap` for a handicap before the first move, else one
 // `play` per stone on the board (a legal position can be built stone by
 // stone without captures). When the game has left the moves sent -- a
