@@ -28,44 +28,44 @@ absl::Status Clock::SetGtp(int main_s, int period_s, int stones) {
   return absl::OkStatus();
 }
 
-void Clock::SetNone() {
-  system_ = TimeSystem::kNone;
-  main_s_ = period_s_ = stones_ = 0;
-  ResetPlayers();
-}
+void Clock::SetNone() { Set(TimeSettings{}); }
 
 void Clock::SetAbsolute(int main_s) {
-  system_ = TimeSystem::kAbsolute;
-  main_s_ = main_s;
-  period_s_ = stones_ = 0;
-  ResetPlayers();
+  Set({.system = TimeSystem::kAbsolute, .main_s = main_s});
 }
 
 void Clock::SetJapanese(int main_s, int period_s, int periods) {
-  system_ = TimeSystem::kJapanese;
-  main_s_ = main_s;
-  period_s_ = period_s;
-  stones_ = periods;
-  ResetPlayers();
+  Set({.system = TimeSystem::kJapanese,
+       .main_s = main_s,
+       .period_s = period_s,
+       .stones = periods});
 }
 
 void Clock::SetCanadian(int main_s, int period_s, int stones) {
-  system_ = TimeSystem::kCanadian;
-  main_s_ = main_s;
-  period_s_ = period_s;
-  stones_ = stones;
+  Set({.system = TimeSystem::kCanadian,
+       .main_s = main_s,
+       .period_s = period_s,
+       .stones = stones});
+}
+
+void Clock::Set(const TimeSettings& settings) {
+  settings_ = settings;
+  if (settings_.system == TimeSystem::kNone) settings_ = TimeSettings{};
+  if (settings_.system == TimeSystem::kAbsolute) {
+    settings_.period_s = settings_.stones = 0;
+  }
   ResetPlayers();
 }
 
 void Clock::ResetPlayers() {
   for (Player& p : players_) {
-    p.seconds = main_s_;
+    p.seconds = settings_.main_s;
     p.in_byoyomi = false;
-    p.stones = stones_;
+    p.stones = settings_.stones;
     // No main time: byo-yomi from the first move.
-    if (main_s_ == 0 && period_s_ > 0) {
+    if (settings_.main_s == 0 && settings_.period_s > 0) {
       p.in_byoyomi = true;
-      p.seconds = period_s_;
+      p.seconds = settings_.period_s;
     }
   }
 }
@@ -73,9 +73,9 @@ void Clock::ResetPlayers() {
 void Clock::TimeLeft(rules::Color c, double seconds, int stones) {
   Player& p = players_[rules::PlayerIndex(c)];
   p.seconds = std::max(0.0, seconds);
-  if (stones == 0 || system_ == TimeSystem::kAbsolute) {
+  if (stones == 0 || settings_.system == TimeSystem::kAbsolute) {
     p.in_byoyomi = false;
-    p.stones = stones_;
+    p.stones = settings_.stones;
   } else {
     p.in_byoyomi = true;
     p.stones = stones;
@@ -83,14 +83,15 @@ void Clock::TimeLeft(rules::Color c, double seconds, int stones) {
 }
 
 absl::Duration Clock::Allot(rules::Color c, int empty_points) const {
-  if (system_ == TimeSystem::kNone) return absl::InfiniteDuration();
+  if (settings_.system == TimeSystem::kNone) return absl::InfiniteDuration();
   const Player& p = players_[rules::PlayerIndex(c)];
   // Byo-yomi time per move.
   double byo = 0;
-  if (system_ == TimeSystem::kCanadian && stones_ > 0) {
-    byo = static_cast<double>(period_s_) / stones_;
-  } else if (system_ == TimeSystem::kJapanese && stones_ > 0) {
-    byo = period_s_;
+  if (settings_.system == TimeSystem::kCanadian && settings_.stones > 0) {
+    byo = static_cast<double>(settings_.period_s) / settings_.stones;
+  } else if (settings_.system == TimeSystem::kJapanese &&
+             settings_.stones > 0) {
+    byo = settings_.period_s;
   }
   double t = 0;
   double on_clock = p.seconds;
@@ -98,10 +99,10 @@ absl::Duration Clock::Allot(rules::Color c, int empty_points) const {
     const int expected = std::max(kMinExpectedMoves, empty_points / 3);
     t = p.seconds / expected + byo;
     if (byo > 0)
-      on_clock += system_ == TimeSystem::kCanadian
-                      ? static_cast<double>(period_s_)
+      on_clock += settings_.system == TimeSystem::kCanadian
+                      ? static_cast<double>(settings_.period_s)
                       : byo;
-  } else if (system_ == TimeSystem::kCanadian) {
+  } else if (settings_.system == TimeSystem::kCanadian) {
     t = p.seconds / std::max(1, p.stones);
   } else {
     t = p.seconds;
@@ -113,35 +114,36 @@ absl::Duration Clock::Allot(rules::Color c, int empty_points) const {
 }
 
 void Clock::Spent(rules::Color c, absl::Duration used) {
-  if (system_ == TimeSystem::kNone) return;
+  if (settings_.system == TimeSystem::kNone) return;
   Player& p = players_[rules::PlayerIndex(c)];
   double s = absl::ToDoubleSeconds(used);
   if (!p.in_byoyomi) {
-    if (s <= p.seconds || system_ == TimeSystem::kAbsolute || period_s_ == 0) {
+    if (s <= p.seconds || settings_.system == TimeSystem::kAbsolute ||
+        settings_.period_s == 0) {
       p.seconds = std::max(0.0, p.seconds - s);
       return;
     }
     s -= p.seconds;
     p.in_byoyomi = true;
-    p.seconds = period_s_;
-    p.stones = stones_;
+    p.seconds = settings_.period_s;
+    p.stones = settings_.stones;
   }
-  if (system_ == TimeSystem::kCanadian) {
+  if (settings_.system == TimeSystem::kCanadian) {
     p.seconds -= s;
     if (--p.stones <= 0 || p.seconds <= 0) {
       // A new period (or, on overtime, the time is lost; keep a period so
       // that the allotment stays sane if the controller plays on).
-      p.seconds = period_s_;
-      p.stones = stones_;
+      p.seconds = settings_.period_s;
+      p.stones = settings_.stones;
     }
   } else {
     // Japanese: a move within the period keeps it; a longer one uses up
     // periods.
-    while (s > period_s_ && p.stones > 1) {
-      s -= period_s_;
+    while (s > settings_.period_s && p.stones > 1) {
+      s -= settings_.period_s;
       --p.stones;
     }
-    p.seconds = period_s_;
+    p.seconds = settings_.period_s;
   }
 }
 

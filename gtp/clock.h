@@ -35,6 +35,21 @@ namespace qipu::gtp {
 
 enum class TimeSystem { kNone, kAbsolute, kCanadian, kJapanese };
 
+// A time system with its settings, in whole seconds as GTP says them (the
+// controller's clock in the arena, the engine's own in `qipu gtp`). Plain
+// value.
+struct TimeSettings {
+  TimeSystem system = TimeSystem::kNone;
+  // Main time (0 for none: byo-yomi from the first move).
+  int main_s = 0;
+  // Canadian and Japanese: the byo-yomi period; 0 otherwise.
+  int period_s = 0;
+  // Canadian: moves per period; Japanese: periods; 0 otherwise.
+  int stones = 0;
+
+  friend bool operator==(const TimeSettings&, const TimeSettings&) = default;
+};
+
 class Clock {
  public:
   Clock() = default;
@@ -50,6 +65,8 @@ class Clock {
   void SetAbsolute(int main_s);
   void SetJapanese(int main_s, int period_s, int periods);
   void SetCanadian(int main_s, int period_s, int stones);
+  // One of the four above, by `settings.system`.
+  void Set(const TimeSettings& settings);
 
   // GTP time_left colour time stones: `seconds` left in the current period
   // (main time when stones is 0); `stones` moves left in this Canadian
@@ -68,7 +85,8 @@ class Clock {
   // (a new period starts when one is used up or its stones are played).
   void Spent(rules::Color c, absl::Duration used);
 
-  TimeSystem system() const { return system_; }
+  TimeSystem system() const { return settings_.system; }
+  const TimeSettings& settings() const { return settings_; }
   // Seconds left in c's main time (or current period when in byo-yomi).
   double seconds_left(rules::Color c) const {
     return players_[rules::PlayerIndex(c)].seconds;
@@ -87,12 +105,7 @@ class Clock {
     int stones = 0;
   };
 
-  TimeSystem system_ = TimeSystem::kNone;
-  // Settings, seconds.
-  int main_s_ = 0;
-  int period_s_ = 0;
-  // Canadian: moves per period; Japanese: periods.
-  int stones_ = 0;
+  TimeSettings settings_;
   std::array<Player, 2> players_{};
 };
 

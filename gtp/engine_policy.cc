@@ -1,11 +1,13 @@
 #include "gtp/engine_policy.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "base/status_macros.h"
 #include "gtp/command_line.h"
 #include "gtp/protocol.h"
@@ -41,6 +43,8 @@ absl::Status EnginePolicy::NewGame(const rules::Game& game) {
     ++engines_started_;
     size_ = 0;
     time_sent_ = 0;
+    clock_told_ = false;
+    commands_.reset();
   }
   synced_ = false;
   return FullSync(game);
@@ -97,13 +101,26 @@ absl::Status EnginePolicy::FullSync(const rules::Game& game) {
 }
 
 absl::Status EnginePolicy::Sync(const rules::Game& game) {
-  bool in_step =
-      synced_ && size_ == game.width() && komi_ == game.rules().komi &&
-      game.num_moves() >= base_moves_ + static_cast<int>(sent_.size());
-  for (size_t i = 0; in_step && i < sent_.size(); ++i) {
-    in_step = game.moves()[base_moves_ + i] == sent_[i];
+  if (!synced_ || size_ != game.width() || komi_ != game.rules().komi ||
+      game.num_moves() < base_moves_) {
+    return FullSync(game);
   }
-  if (!in_step) return FullSync(game);
+  // The moves sent that are still the game's; the others are taken back.
+  const size_t since = static_cast<size_t>(game.num_moves() - base_moves_);
+  size_t kept = 0;
+  while (kept < sent_.size() && kept < since &&
+         game.moves()[base_moves_ + kept] == sent_[kept]) {
+    ++kept;
+  }
+  if (sent_.size() - kept > static_cast<size_t>(kMaxUndo)) {
+    return FullSync(game);
+  }
+  while (sent_.size() > kept) {
+    absl::StatusOr<std::string> r = engine_->Command("undo");
+    if (absl::IsFailedPrecondition(r.status())) return FullSync(game);
+    QIPU_RETURN_IF_ERROR(r.status());
+    sent_.pop_back();
+  }
   for (int i = base_moves_ + static_cast<int>(sent_.size());
        i < game.num_moves(); ++i) {
     const rules::Move m = game.moves()[i];
@@ -117,7 +134,76 @@ absl::Status EnginePolicy::Sync(const rules::Game& game) {
   return absl::OkStatus();
 }
 
-void EnginePolicy::SendTime(const policy::SearchLimits& limits) {
+void EnginePolicy::SetGameClock(const TimeSettings& settings) {
+  if (game_clock_ != settings) clock_told_ = false;
+  game_clock_ = settings;
+  time_left_.reset();
+}
+
+void EnginePolicy::SetTimeLeft(rules::Color c, double seconds, int stones) {
+  time_left_ = TimeLeft{c, seconds, stones};
+}
+
+bool EnginePolicy::EngineLists(absl::string_view command) {
+  if (!commands_.has_value()) {
+    commands_.emplace();
+    absl::StatusOr<std::string> r = engine_->Command("list_commands");
+    if (r.ok()) {
+      for (absl::string_view line : absl::StrSplit(*r, '\n')) {
+        commands_->emplace_back(absl::StripAsciiWhitespace(line));
+      }
+    }
+  }
+  for (const std::string& c : *commands_) {
+    if (c == command) return true;
+  }
+  return false;
+}
+
+std::string EnginePolicy::GameClockCommand() {
+  const TimeSettings& t = *game_clock_;
+  switch (t.system) {
+    case TimeSystem::kNone:
+      return "time_settings 0 1 0";
+    case TimeSystem::kAbsolute:
+      return absl::StrCat("time_settings ", t.main_s, " 0 0");
+    case TimeSystem::kCanadian:
+      return absl::StrCat("time_settings ", t.main_s, " ", t.period_s, " ",
+                          t.stones);
+    case TimeSystem::kJapanese:
+      if (EngineLists("kgs-time_settings")) {
+        return absl::StrCat("kgs-time_settings byoyomi ", t.main_s, " ",
+                            t.period_s, " ", t.stones);
+      }
+      return absl::StrCat("time_settings ", t.main_s, " ", t.period_s, " 1");
+  }
+  return "time_settings 0 1 0";
+}
+
+void EnginePolicy::SendTime(const policy::SearchLimits& limits,
+                            rules::Color c) {
+  if (game_clock_.has_value()) {
+    // Refusals are no error: the engine plays on without the clock.
+    if (!clock_told_) {
+      absl::StatusOr<std::string> r = engine_->Command(GameClockCommand());
+      clock_told_ = r.ok() || absl::IsFailedPrecondition(r.status());
+    }
+    if (time_left_.has_value() && time_left_->color == c &&
+        game_clock_->system != TimeSystem::kNone && engine_->alive()) {
+      int stones = time_left_->stones;
+      // Japanese byo-yomi told as time_settings: one move per period.
+      if (stones > 0 && game_clock_->system == TimeSystem::kJapanese &&
+          !EngineLists("kgs-time_settings")) {
+        stones = 1;
+      }
+      const int seconds =
+          static_cast<int>(std::floor(std::max(0.0, time_left_->seconds)));
+      (void)engine_->Command(
+          absl::StrCat("time_left ", ColorWord(c), " ", seconds, " ", stones));
+      time_left_.reset();
+    }
+    return;
+  }
   int want = -1;
   if (limits.time != absl::InfiniteDuration()) {
     want = std::max(
@@ -144,9 +230,9 @@ absl::StatusOr<policy::MoveChoice> EnginePolicy::Choose(
                      "' is gone until the next game: ", engine_->end_reason()));
   }
   QIPU_RETURN_IF_ERROR(Sync(game));
-  SendTime(limits);
-  if (!engine_->alive()) return absl::UnavailableError(engine_->end_reason());
   const rules::Color c = game.to_play();
+  SendTime(limits, c);
+  if (!engine_->alive()) return absl::UnavailableError(engine_->end_reason());
   const absl::Duration deadline = limits.time == absl::InfiniteDuration()
                                       ? options_.genmove_timeout
                                       : limits.time + options_.genmove_margin;

@@ -6,14 +6,32 @@
 // The engine is kept in step lazily: before each genmove the policy
 // compares the game it is asked about with what it has sent (board size,
 // komi, the position at the start, the moves since) and sends only what is
-// missing: `play` for new moves; after anything else (a new game, an
-// undo, a setup) `boardsize`, `clear_board`, `komi` and the position --
+// missing: `play` for new moves; after anything else (a new game, a
+// setup, a takeback too long for undo) `boardsize`, `clear_board`, `komi`
+// and the position --
 // `set_free_handicap` for a handicap before the first move, else one
 // `play` per stone on the board (a legal position can be built stone by
-// stone without captures). A finite SearchLimits::time becomes
-// `time_settings 0 <seconds> 1` (one move per byo-yomi period; engines
-// that refuse time_settings play on without it). Rules beyond komi cannot
-// be told over GTP: give the engine's own flag (gnugo --chinese-rules).
+// stone without captures). When the game has left the moves sent -- a
+// takeback, or a move the controller voided and counted as a pass (the
+// arena's `chinese` illegal-move policy) -- the engine gets `undo` back to
+// where they agree (at most kMaxUndo; a refused undo means the full setup
+// instead), so that it keeps the game's history and its ko state. Rules
+// beyond komi cannot be told over GTP: give the engine's own flag (gnugo
+// --chinese-rules).
+//
+// Time, two ways:
+//   - by default a finite SearchLimits::time becomes `time_settings 0
+//     <seconds> 1` (one move per byo-yomi period; engines that refuse
+//     time_settings play on without it);
+//   - with a game clock (SetGameClock(): the controller keeps the clock,
+//     as the arena does), the engine is told the clock's settings once per
+//     engine process -- time_settings for none (`0 1 0`), absolute (`M 0
+//     0`) and Canadian (`M T S`); Japanese byo-yomi as `kgs-time_settings
+//     byoyomi M T P` when the engine's list_commands has it, else
+//     `time_settings M T 1` (each period one move: the Canadian
+//     approximation) -- and `time_left` before each genmove
+//     (SetTimeLeft()). SearchLimits::time then only sets genmove's
+//     deadline: pass the time until the player's flag falls.
 //
 // Failures, as the caller records them:
 //   - the engine resigns: MoveChoice::point == kResign;
@@ -33,11 +51,13 @@
 #define QIPU_GTP_ENGINE_POLICY_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "gtp/clock.h"
 #include "gtp/engine_process.h"
 #include "policy/policy.h"
 
@@ -58,6 +78,10 @@ struct EnginePolicyOptions {
 
 class EnginePolicy final : public policy::Policy {
  public:
+  // Most `undo` commands one resynchronisation sends; a game further from
+  // the moves sent is set up again.
+  static constexpr int kMaxUndo = 16;
+
   // The policy for `command_line` (split as sh(1) would; see
   // gtp/command_line.h). Starts nothing yet. InvalidArgument for a
   // command line that does not split.
@@ -77,6 +101,18 @@ class EnginePolicy final : public policy::Policy {
   absl::StatusOr<policy::MoveChoice> Choose(
       const rules::Game& game, const policy::SearchLimits& limits) override;
 
+  // Game clock mode (see the file comment): the engine is told `settings`
+  // before its next genmove (again after a restart or a change), and
+  // SearchLimits::time no longer becomes time_settings.
+  void SetGameClock(const TimeSettings& settings);
+  // Game clock mode: the time `c` has left, sent as `time_left` once, before
+  // c's next genmove. In gtp::Clock::TimeLeft()'s form: `seconds` of main
+  // time (stones 0) or of the current byo-yomi period, `stones` the moves
+  // left in a Canadian period or the Japanese periods left; GTP gets whole
+  // seconds, rounded down (and `1` for the stones of Japanese byo-yomi told
+  // as time_settings). Ignored without a game clock, or under kNone.
+  void SetTimeLeft(rules::Color c, double seconds, int stones);
+
   // Engines started so far (1 after the first game; one more per
   // restart).
   int engines_started() const { return engines_started_; }
@@ -91,8 +127,14 @@ class EnginePolicy final : public policy::Policy {
   absl::Status Sync(const rules::Game& game);
   // boardsize, clear_board, komi and the position of `game`.
   absl::Status FullSync(const rules::Game& game);
-  // The time settings for `limits`, when they changed.
-  void SendTime(const policy::SearchLimits& limits);
+  // The time settings for `limits`, when they changed; with a game clock,
+  // the clock and c's time_left instead.
+  void SendTime(const policy::SearchLimits& limits, rules::Color c);
+  // The game clock's settings as one command (see the file comment).
+  std::string GameClockCommand();
+  // True when the engine's list_commands names `command` (asked once per
+  // engine process).
+  bool EngineLists(absl::string_view command);
 
   std::vector<std::string> argv_;
   EnginePolicyOptions options_;
@@ -110,6 +152,20 @@ class EnginePolicy final : public policy::Policy {
   // Seconds per move last sent with time_settings (0: none sent, -1: "no
   // limit" sent).
   int time_sent_ = 0;
+  // The controller's clock (SetGameClock()); unset: time from the limits.
+  std::optional<TimeSettings> game_clock_;
+  // True once the running engine has been told game_clock_.
+  bool clock_told_ = false;
+  // The running engine's list_commands (asked when first needed).
+  std::optional<std::vector<std::string>> commands_;
+  // The time_left to send before the next genmove of its colour
+  // (SetTimeLeft()).
+  struct TimeLeft {
+    rules::Color color = rules::Color::kEmpty;
+    double seconds = 0;
+    int stones = 0;
+  };
+  std::optional<TimeLeft> time_left_;
 };
 
 }  // namespace qipu::gtp

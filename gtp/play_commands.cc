@@ -106,7 +106,7 @@ absl::Status Ints(const Args& args, size_t from, std::vector<int>* out) {
   return absl::OkStatus();
 }
 
-Result TimeSettings(Engine& e, const Args& args) {
+Result TimeSettingsCommand(Engine& e, const Args& args) {
   std::vector<int> v;
   if (args.size() != 3 || !Ints(args, 0, &v).ok()) return SyntaxError();
   if (absl::Status s = e.clock().SetGtp(v[0], v[1], v[2]); !s.ok()) return s;
@@ -157,7 +157,7 @@ void RegisterPlayCommands(Engine& engine) {
   engine.Register("showboard", ShowBoardCommand);
   engine.Register("final_score", FinalScore);
   engine.Register("final_status_list", FinalStatusList);
-  engine.Register("time_settings", TimeSettings);
+  engine.Register("time_settings", TimeSettingsCommand);
   engine.Register("kgs-time_settings", KgsTimeSettings);
   engine.Register("time_left", TimeLeft);
 }

@@ -55,6 +55,19 @@ void AppendProperty(std::string* out, absl::string_view id,
   AppendValue(out, text);
 }
 
+// Move-node properties the writer takes from GameRecord::move_extra:
+// qipu's own (two letters, 'Q' first) and SGF's timing properties and
+// comment, which the reader does not keep (see sgf_writer.h).
+constexpr absl::string_view kMoveExtraIds[] = {"BL", "WL", "OB", "OW", "C"};
+
+bool IsMoveExtraId(absl::string_view id) {
+  if (id.size() == 2 && id[0] == 'Q' && IsValidId(id)) return true;
+  for (absl::string_view m : kMoveExtraIds) {
+    if (m == id) return true;
+  }
+  return false;
+}
+
 // True when p is a point of the width x height board.
 bool OnBoard(Point p, int width, int height) {
   if (p < 0 || p >= kNumCells) return false;
@@ -183,8 +196,7 @@ std::string WriteSgf(const GameRecord& r) {
     while (x < r.move_extra.size() &&
            r.move_extra[x].move <= static_cast<int>(i)) {
       const MoveProperty& mp = r.move_extra[x++];
-      if (mp.move == static_cast<int>(i) && mp.name.size() == 2 &&
-          mp.name[0] == 'Q' && IsValidId(mp.name)) {
+      if (mp.move == static_cast<int>(i) && IsMoveExtraId(mp.name)) {
         AppendProperty(&out, mp.name, mp.value);
       }
     }

@@ -16,9 +16,11 @@ namespace qipu::rules {
 // `extra` properties in order, and the first setup step when it comes
 // before any move (AB/AW/AE/PL). Other setup steps become setup nodes
 // before the move they precede; moves follow as B[..]/W[..], passes as
-// B[] and W[], each followed by its `move_extra` properties (two-letter
-// names starting with 'Q'; others, and entries out of move order, are
-// skipped). Text values escape ']' and '\'.
+// B[] and W[], each followed by its `move_extra` properties: qipu's own
+// (two-letter names starting with 'Q'), read back by the reader, and
+// SGF's time left (BL, WL, OB, OW) and comment (C), written for other
+// tools and not read back (the reader keeps Q* only); other names, and
+// entries out of move order, are skipped. Text values escape ']' and '\'.
 //
 // Written as given, without checks: strings should be UTF-8 and the
 // simple-text fields free of line breaks (the reader turns those into

@@ -94,5 +94,19 @@ TEST(GtpClock, SpentChargesMainTimeThenPeriods) {
   EXPECT_EQ(c.Allot(kW, 81), absl::InfiniteDuration());
 }
 
+TEST(GtpClock, SetTakesSettingsAsTheNamedSetters) {
+  Clock a, b;
+  a.Set({TimeSystem::kJapanese, 600, 30, 5});
+  b.SetJapanese(600, 30, 5);
+  EXPECT_EQ(a.settings(), b.settings());
+  EXPECT_EQ(a.Allot(kB, 81), b.Allot(kB, 81));
+  // Absolute time has no byo-yomi; "none" nothing at all.
+  a.Set({TimeSystem::kAbsolute, 60, 30, 5});
+  EXPECT_EQ(a.settings(), (TimeSettings{TimeSystem::kAbsolute, 60, 0, 0}));
+  a.Set({TimeSystem::kNone, 60, 30, 5});
+  EXPECT_EQ(a.settings(), TimeSettings{});
+  EXPECT_EQ(a.Allot(kB, 81), absl::InfiniteDuration());
+}
+
 }  // namespace
 }  // namespace qipu::gtp

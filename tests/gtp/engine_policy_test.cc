@@ -11,7 +11,6 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include <fstream>
 #include <memory>
 #include <string>
 
@@ -140,15 +139,8 @@ TEST_F(GtpEnginePolicyTest, HangIsDeadlineExceededAndKillsTheWholeGroup) {
   EXPECT_TRUE(absl::IsDeadlineExceeded(c.status())) << c.status();
   EXPECT_LT(absl::Now() - start, absl::Seconds(10));
   EXPECT_THAT(ChildProcesses(), IsEmpty());
-  std::ifstream in(pid_file);
-  int sleep_pid = 0;
-  ASSERT_TRUE(in >> sleep_pid);
   // The engine's own child died with it (SIGKILL to the process group).
-  const absl::Time until = absl::Now() + absl::Seconds(10);
-  while (ProcessRunning(sleep_pid) && absl::Now() < until) {
-    absl::SleepFor(absl::Milliseconds(5));
-  }
-  EXPECT_FALSE(ProcessRunning(sleep_pid));
+  EXPECT_TRUE(PidFileProcessEnds(pid_file));
 }
 
 TEST_F(GtpEnginePolicyTest, GarbageIsDataLoss) {
@@ -253,6 +245,119 @@ TEST_F(GtpEnginePolicyTest, EngineProcessCommands) {
   (*e)->Stop();
   EXPECT_FALSE((*e)->alive());
   EXPECT_TRUE(absl::IsUnavailable((*e)->Command("x").status()));
+}
+
+// The commands after the setup (from the first genmove's time commands on).
+std::vector<std::string> From(const std::vector<std::string>& log,
+                              const std::string& first) {
+  for (size_t i = 0; i < log.size(); ++i) {
+    if (log[i].rfind(first, 0) == 0) {
+      return std::vector<std::string>(log.begin() + i, log.end());
+    }
+  }
+  return {};
+}
+
+TEST_F(GtpEnginePolicyTest, GameClockIsToldOnceAndTimeLeftBeforeEachGenmove) {
+  struct Case {
+    TimeSettings settings;
+    // The engine's list_commands.
+    std::string commands;
+    std::string told;
+    // time_left for (main 0, period 1 s, 3 periods/stones left) and for
+    // main time 59.7 s.
+    std::string byoyomi_left;
+    std::string main_left;
+  };
+  const Case cases[] = {
+      {{TimeSystem::kJapanese, 0, 1, 3},
+       "genmove\nkgs-time_settings",
+       "kgs-time_settings byoyomi 0 1 3",
+       "time_left black 1 3",
+       "time_left black 59 0"},
+      {{TimeSystem::kJapanese, 0, 1, 3},
+       "genmove",
+       "time_settings 0 1 1",
+       "time_left black 1 1",
+       "time_left black 59 0"},
+      {{TimeSystem::kCanadian, 60, 30, 5},
+       "",
+       "time_settings 60 30 5",
+       "time_left black 1 3",
+       "time_left black 59 0"},
+      {{TimeSystem::kAbsolute, 60, 0, 0},
+       "",
+       "time_settings 60 0 0",
+       "time_left black 1 3",
+       "time_left black 59 0"},
+  };
+  int n = 0;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.told);
+    const std::string log = dir_->Sub(absl::StrCat("log", ++n));
+    ScriptOptions script;
+    script.genmove = "printf '= pass\\n\\n'";
+    script.log = log;
+    script.list_commands = c.commands;
+    auto p = Policy(WriteScript(dir_->path(), absl::StrCat("clock", n, ".sh"),
+                                ScriptEngine(script)));
+    p->SetGameClock(c.settings);
+    rules::Game game(9, 9, rules::Rules{});
+    ASSERT_TRUE(p->NewGame(game).ok());
+    policy::SearchLimits limits;
+    limits.time = absl::Seconds(1);
+    p->SetTimeLeft(rules::Color::kBlack, 1, 3);
+    ASSERT_TRUE(p->Choose(game, limits).ok());
+    ASSERT_TRUE(game.TryPlay(rules::kPass).legal());
+    ASSERT_TRUE(game.TryPlay(rules::MakePoint(2, 2)).legal());  // W C7
+    // No time_left given for this move: none sent; the settings not again.
+    ASSERT_TRUE(p->Choose(game, limits).ok());
+    ASSERT_TRUE(game.TryPlay(rules::kPass).legal());
+    ASSERT_TRUE(game.TryPlay(rules::MakePoint(3, 3)).legal());  // W D6
+    // A time_left for White is not sent before Black's genmove.
+    p->SetTimeLeft(rules::Color::kWhite, 30, 0);
+    ASSERT_TRUE(p->Choose(game, limits).ok());
+    ASSERT_TRUE(game.TryPlay(rules::kPass).legal());
+    ASSERT_TRUE(game.TryPlay(rules::MakePoint(4, 4)).legal());  // W E5
+    p->SetTimeLeft(rules::Color::kBlack, 59.7, 0);
+    ASSERT_TRUE(p->Choose(game, limits).ok());
+    p.reset();
+    std::vector<std::string> want;
+    if (c.settings.system == TimeSystem::kJapanese) {
+      want.push_back("list_commands");
+    }
+    want.push_back(c.told);
+    for (const std::string& line :
+         {c.byoyomi_left, std::string("genmove black"),
+          std::string("play white C7"), std::string("genmove black"),
+          std::string("play white D6"), std::string("genmove black"),
+          std::string("play white E5"), c.main_left,
+          std::string("genmove black"), std::string("quit")}) {
+      want.push_back(line);
+    }
+    EXPECT_EQ(From(ReadLines(log), want[0]), want);
+  }
+}
+
+TEST_F(GtpEnginePolicyTest, AVoidedMoveIsTakenBackWithUndo) {
+  const std::string log = dir_->Sub("log");
+  ScriptOptions script;
+  script.genmove = "printf '= E5\\n\\n'";
+  script.log = log;
+  auto p = Policy(WriteScript(dir_->path(), "undo.sh", ScriptEngine(script)));
+  rules::Game game(9, 9, rules::Rules{});
+  ASSERT_TRUE(p->NewGame(game).ok());
+  ASSERT_TRUE(game.TryPlay(rules::MakePoint(4, 4)).legal());  // B E5
+  absl::StatusOr<policy::MoveChoice> c = p->Choose(game, {});
+  ASSERT_TRUE(c.ok()) << c.status();
+  // White's E5 is occupied: the controller counts it as a pass.
+  ASSERT_FALSE(game.Check(c->point).legal());
+  ASSERT_TRUE(game.TryPlay(rules::kPass).legal());
+  ASSERT_TRUE(game.TryPlay(rules::MakePoint(2, 2)).legal());  // B C7
+  ASSERT_TRUE(p->Choose(game, {}).ok());
+  EXPECT_THAT(From(ReadLines(log), "play"),
+              ElementsAre("play black E5", "genmove white", "undo",
+                          "play white pass", "play black C7", "genmove white"));
 }
 
 // The real `qipu gtp` binary as the engine.

@@ -10,6 +10,8 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 
 namespace qipu::gtp {
 namespace {
@@ -52,6 +54,17 @@ bool ProcessRunning(pid_t pid) {
   return ReadStat(pid, &state, &ppid) && state != 'Z' && state != 'X';
 }
 
+bool PidFileProcessEnds(const std::string& pid_file) {
+  std::ifstream in(pid_file);
+  int pid = 0;
+  if (!(in >> pid) || pid <= 0) return false;
+  const absl::Time until = absl::Now() + absl::Seconds(10);
+  while (ProcessRunning(pid) && absl::Now() < until) {
+    absl::SleepFor(absl::Milliseconds(5));
+  }
+  return !ProcessRunning(pid);
+}
+
 std::string WriteScript(const std::string& dir, const std::string& name,
                         const std::string& body) {
   const std::string path = dir + "/" + name;
@@ -64,17 +77,39 @@ std::string WriteScript(const std::string& dir, const std::string& name,
 }
 
 std::string ScriptEngine(const std::string& genmove) {
+  ScriptOptions o;
+  o.genmove = genmove;
+  return ScriptEngine(o);
+}
+
+std::string ScriptEngine(const ScriptOptions& o) {
+  std::string list;
+  for (char c : o.list_commands)
+    list += c == '\n' ? std::string("\\n") : std::string(1, c);
   return absl::StrCat(
-      "#!/bin/sh\n"
-      "while read -r cmd rest; do\n"
+      "#!/bin/sh\n", o.prelude, "\nwhile read -r cmd rest; do\n",
+      o.log.empty()
+          ? ""
+          : absl::StrCat("  echo \"$cmd${rest:+ $rest}\" >> '", o.log, "'\n"),
       "  case \"$cmd\" in\n"
       "    genmove)\n",
-      genmove,
+      o.genmove,
       "\n      ;;\n"
+      "    list_commands) printf '= ",
+      list,
+      "\\n\\n' ;;\n"
       "    quit) printf '= \\n\\n'; exit 0 ;;\n"
       "    *) printf '= \\n\\n' ;;\n"
       "  esac\n"
       "done\n");
+}
+
+std::vector<std::string> ReadLines(const std::string& path) {
+  std::vector<std::string> lines;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
 }
 
 }  // namespace qipu::gtp

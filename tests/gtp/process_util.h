@@ -18,6 +18,11 @@ std::vector<pid_t> ChildProcesses();
 // True while `pid` exists and is not a zombie.
 bool ProcessRunning(pid_t pid);
 
+// Reads the process id in `pid_file` (as a script's `echo $! > file`
+// writes it) and waits up to 10 s for that process to be gone; true when
+// it is (false also when the file holds no id).
+bool PidFileProcessEnds(const std::string& pid_file);
+
 // Writes `body` to dir/name, mode 0755; returns the path.
 std::string WriteScript(const std::string& dir, const std::string& name,
                         const std::string& body);
@@ -26,6 +31,24 @@ std::string WriteScript(const std::string& dir, const std::string& name,
 // `genmove`, whose handling is the shell code `genmove` (it may print a
 // response, exit, hang ...), and `quit`, which it answers before exiting.
 std::string ScriptEngine(const std::string& genmove);
+
+// What a script engine does beyond ScriptEngine(genmove).
+struct ScriptOptions {
+  // Shell code run for `genmove` (the colour is in $rest).
+  std::string genmove;
+  // Shell code run once at the start (e.g. `set -- D4 E5` for moves that
+  // `genmove` takes with "$1" and `shift`).
+  std::string prelude;
+  // Non-empty: every command read is appended to this file, one line each
+  // ("name args").
+  std::string log;
+  // The names list_commands answers, one per line ("" answers nothing).
+  std::string list_commands;
+};
+std::string ScriptEngine(const ScriptOptions& options);
+
+// The lines of a text file (none when it cannot be read).
+std::vector<std::string> ReadLines(const std::string& path);
 
 }  // namespace qipu::gtp
 

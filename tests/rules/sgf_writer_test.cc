@@ -166,6 +166,23 @@ TEST(Sgf, WriterSkipsWhatCouldNotBeReadBack) {
   EXPECT_EQ(back.moves.size(), 1u);
 }
 
+TEST(Sgf, WritesQipuTimeAndCommentPropertiesOfMoves) {
+  GameRecord r;
+  r.width = 9;
+  r.height = 9;
+  r.moves = {{Color::kBlack, P("cc")}, {Color::kWhite, kPass}};
+  r.move_extra = {{0, "QM", "cc:3"}, {0, "BL", "59.5"}, {0, "XX", "no"},
+                  {1, "WL", "30"},   {1, "OW", "2"},    {1, "C", "void]"},
+                  {1, "BX", "no"}};
+  const std::string sgf = WriteSgf(r);
+  EXPECT_EQ(sgf,
+            "(;GM[1]FF[4]CA[UTF-8]SZ[9]\n;B[cc]QM[cc:3]BL[59.5];W[]WL[30]OW[2]"
+            "C[void\\]]\n)\n");
+  // The reader keeps qipu's own only.
+  EXPECT_THAT(RoundTrip(r).move_extra,
+              ElementsAre(MoveProperty{0, "QM", "cc:3"}));
+}
+
 TEST(Sgf, ReadingIsIdempotentThroughTheWriter) {
   // Whatever the reader normalised (breaks in simple text, RE blanks, Fox
   // komi, charsets) stays as it is on the next round.
