@@ -19,9 +19,9 @@
 #include "coordinator/coordinator.h"
 #include "coordinator/prepare.h"
 #include "proto/convert.h"
+#include "proto/job_policies.h"
 #include "rules/replay.h"
 #include "rules/selfplay.h"
-#include "proto/job_policies.h"
 #include "worker/policy_game.h"
 #include "worker/worker.h"
 

@@ -43,8 +43,8 @@ absl::StatusOr<Resp> TournamentClient::Call(
 }
 
 // The local overloads, picked by request type.
-using CreateFn = absl::StatusOr<qipu::v1::TournamentResponse> (
-    Tournaments::*)(const qipu::v1::CreateTournamentRequest&);
+using CreateFn = absl::StatusOr<qipu::v1::TournamentResponse> (Tournaments::*)(
+    const qipu::v1::CreateTournamentRequest&);
 using GetFn = absl::StatusOr<qipu::v1::TournamentResponse> (Tournaments::*)(
     const qipu::v1::TournamentRequest&) const;
 

@@ -40,8 +40,7 @@ class TournamentServiceImpl final
   grpc::Status AddWarnings(grpc::ServerContext* ctx,
                            const qipu::v1::WarningsRequest* req,
                            qipu::v1::TournamentResponse* resp) override;
-  grpc::Status Pair(grpc::ServerContext* ctx,
-                    const qipu::v1::PairRequest* req,
+  grpc::Status Pair(grpc::ServerContext* ctx, const qipu::v1::PairRequest* req,
                     qipu::v1::PairResponse* resp) override;
   grpc::Status SetResult(grpc::ServerContext* ctx,
                          const qipu::v1::SetResultRequest* req,

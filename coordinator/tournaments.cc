@@ -30,8 +30,7 @@ absl::StatusOr<qipu::v1::Tournament> Tournaments::Read(uint64_t id) const {
   }
   if (absl::Status s = tournament::ValidateTournament(t); !s.ok()) {
     return absl::DataLossError(absl::StrCat("the record of tournament ", id,
-                                            " is inconsistent: ",
-                                            s.message()));
+                                            " is inconsistent: ", s.message()));
   }
   return t;
 }
@@ -80,8 +79,8 @@ absl::StatusOr<std::vector<qipu::v1::Tournament>> Tournaments::All() const {
   return out;
 }
 
-absl::StatusOr<qipu::v1::Tournament> Tournaments::Update(
-    absl::string_view id, const Change& change) {
+absl::StatusOr<qipu::v1::Tournament> Tournaments::Update(absl::string_view id,
+                                                         const Change& change) {
   auto n = ParseTournamentId(id);
   if (!n.ok()) return n.status();
   absl::MutexLock lock(&mu_);

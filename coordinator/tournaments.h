@@ -48,8 +48,7 @@ class Tournaments {
       const qipu::v1::WithdrawRequest& req);
   absl::StatusOr<qipu::v1::TournamentResponse> AddWarnings(
       const qipu::v1::WarningsRequest& req);
-  absl::StatusOr<qipu::v1::PairResponse> Pair(
-      const qipu::v1::PairRequest& req);
+  absl::StatusOr<qipu::v1::PairResponse> Pair(const qipu::v1::PairRequest& req);
   absl::StatusOr<qipu::v1::TournamentResponse> SetResult(
       const qipu::v1::SetResultRequest& req);
 

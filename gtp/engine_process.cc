@@ -250,13 +250,12 @@ absl::Status EngineProcess::Fail(absl::Status status) {
   std::string how = end_reason_;
   if (!exited) how = absl::StrCat("killed (", status.message(), ")");
   end_reason_ = how;
-  return absl::Status(status.code(),
-                      exited ? absl::StrCat(status.message(),
-                                            absl::StartsWith(how, "killed")
-                                                ? "; it was "
-                                                : "; it ",
-                                            how)
-                             : std::string(status.message()));
+  return absl::Status(
+      status.code(),
+      exited ? absl::StrCat(
+                   status.message(),
+                   absl::StartsWith(how, "killed") ? "; it was " : "; it ", how)
+             : std::string(status.message()));
 }
 
 void EngineProcess::Kill(absl::string_view why) {

@@ -215,10 +215,10 @@ int RunPair(const TournamentFlags& f) {
       std::fputs(PairingText(*r).c_str(), stdout);
     }
     if (!r->paired()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "round ", r->round(), " cannot be paired without ",
-          r->repeats_needed(),
-          " repeated pair(s); --allow-repeats pairs it so"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("round ", r->round(), " cannot be paired without ",
+                       r->repeats_needed(),
+                       " repeated pair(s); --allow-repeats pairs it so"));
     }
     return absl::OkStatus();
   });
@@ -293,8 +293,8 @@ int RunRatings(const TournamentFlags& f) {
     if (names.empty()) {
       return absl::FailedPreconditionError("the tournament has no players");
     }
-    auto r = tournament::ComputeRatings(
-        games, static_cast<int>(names.size()), {}, names);
+    auto r = tournament::ComputeRatings(games, static_cast<int>(names.size()),
+                                        {}, names);
     if (!r.ok()) return r.status();
     if (f.json) {
       PrintJson(RatingsJson(*r));
@@ -316,8 +316,8 @@ int RunExport(const TournamentFlags& f) {
     } else if (f.format == "opengotha") {
       std::fputs(OpenGothaXml(*t).c_str(), stdout);
     } else {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--format ", f.format, " is not csv or opengotha"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("--format ", f.format, " is not csv or opengotha"));
     }
     return absl::OkStatus();
   });
@@ -368,8 +368,9 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
   common(list, "Print a JSON array");
   list->callback([f, exit_code] { *exit_code = RunList(*f); });
 
-  CLI::App* show = t->add_subcommand("show", "A tournament's players and "
-                                             "rounds");
+  CLI::App* show = t->add_subcommand("show",
+                                     "A tournament's players and "
+                                     "rounds");
   common(show, "Print JSON");
   AddId(show, f.get());
   show->callback([f, exit_code] { *exit_code = RunShow(*f); });

@@ -11,7 +11,8 @@ namespace qipu::policy {
 namespace {
 
 constexpr const char* kKeys =
-    "c, expand, nodes, playout, playouts, prior, rave, resign, reuse, seed, threads";
+    "c, expand, nodes, playout, playouts, prior, rave, resign, reuse, seed, "
+    "threads";
 
 absl::Status BadValue(const std::string& key, const std::string& value,
                       absl::string_view accepted) {
@@ -113,7 +114,8 @@ std::string MctsSpec(const MctsOptions& o) {
   if (o.prior != d.prior) args.push_back(absl::StrCat("prior=", o.prior));
   if (o.rave != d.rave) args.push_back(absl::StrCat("rave=", o.rave));
   if (o.resign != d.resign) args.push_back(absl::StrCat("resign=", o.resign));
-  if (o.reuse != d.reuse) args.push_back(absl::StrCat("reuse=", o.reuse ? 1 : 0));
+  if (o.reuse != d.reuse)
+    args.push_back(absl::StrCat("reuse=", o.reuse ? 1 : 0));
   if (o.seed.has_value()) args.push_back(absl::StrCat("seed=", *o.seed));
   if (o.threads != d.threads) {
     args.push_back(absl::StrCat("threads=", o.threads));

@@ -68,8 +68,7 @@ int64_t Search::Start(const rules::Game& game, uint64_t seed, bool reuse) {
       const Node& n = tree_.node(node);
       found = false;
       for (uint32_t k = 0;
-           moves[i].color == mover && n.expanded() && k < n.num_children;
-           ++k) {
+           moves[i].color == mover && n.expanded() && k < n.num_children; ++k) {
         if (tree_.node(n.first_child + k).move == moves[i].point) {
           node = n.first_child + k;
           found = true;

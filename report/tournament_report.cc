@@ -101,8 +101,7 @@ std::string EntrantName(const qipu::v1::Tournament& t, int index) {
   if (t.teams_event()) {
     return index >= 0 && index < t.teams_size() ? t.teams(index).name() : "";
   }
-  return index >= 0 && index < t.players_size() ? t.players(index).name()
-                                                : "";
+  return index >= 0 && index < t.players_size() ? t.players(index).name() : "";
 }
 
 Json TournamentSummaryJson(const qipu::v1::Tournament& t) {
@@ -185,13 +184,20 @@ Json StandingsJson(const qipu::v1::Tournament& t,
                    const tournament::Standings& s) {
   Json rows = Json::array();
   for (const tournament::StandingRow& r : s.rows) {
-    Json e = {{"rank", r.rank},           {"name", r.name},
-              {"points", r.points},       {"sos", r.sos},
-              {"sodos", r.sodos},         {"warnings", r.warnings},
-              {"lots", r.lot},            {"games", r.games},
-              {"wins", r.wins},           {"draws", r.draws},
-              {"losses", r.losses},       {"byes", r.byes},
-              {"withdrawn", r.withdrawn}, {"results_void", r.results_void}};
+    Json e = {{"rank", r.rank},
+              {"name", r.name},
+              {"points", r.points},
+              {"sos", r.sos},
+              {"sodos", r.sodos},
+              {"warnings", r.warnings},
+              {"lots", r.lot},
+              {"games", r.games},
+              {"wins", r.wins},
+              {"draws", r.draws},
+              {"losses", r.losses},
+              {"byes", r.byes},
+              {"withdrawn", r.withdrawn},
+              {"results_void", r.results_void}};
     if (t.teams_event()) {
       e["match_points"] = r.points;
       e["board_points"] = r.board_points;
@@ -215,8 +221,8 @@ std::string StandingsText(const qipu::v1::Tournament& t,
                         "won-drawn-lost");
   for (const tournament::StandingRow& r : s.rows) {
     absl::StrAppendFormat(&out, "%4d  %-24s %6d %5d %6.1f %4d  %d-%d-%d%s\n",
-                          r.rank, r.name, r.points, r.sos, r.sodos,
-                          r.warnings, r.wins, r.draws, r.losses,
+                          r.rank, r.name, r.points, r.sos, r.sodos, r.warnings,
+                          r.wins, r.draws, r.losses,
                           r.withdrawn ? "  withdrawn" : "");
   }
   return out;
@@ -245,11 +251,11 @@ Json CrosstableJson(const tournament::Crosstable& x) {
   for (const tournament::CrossRow& r : x.rows) {
     Json cells = Json::array();
     for (const tournament::CrossCell& c : r.cells) {
-      cells.push_back({{"round", c.round},
-                       {"opponent_rank", c.opponent_rank},
-                       {"colour", c.colour == 0 ? std::string()
-                                                : std::string(1, c.colour)},
-                       {"result", c.result}});
+      cells.push_back(
+          {{"round", c.round},
+           {"opponent_rank", c.opponent_rank},
+           {"colour", c.colour == 0 ? std::string() : std::string(1, c.colour)},
+           {"result", c.result}});
     }
     rows.push_back({{"rank", r.rank},
                     {"name", r.name},
@@ -266,10 +272,9 @@ std::string CrosstableText(const tournament::Crosstable& x) {
     for (const tournament::CrossCell& c : r.cells) {
       std::string cell = c.result;
       if (c.opponent_rank > 0) {
-        cell = absl::StrCat(c.opponent_rank, c.result,
-                            c.colour == 0 ? "" : "/",
-                            c.colour == 0 ? std::string()
-                                          : std::string(1, c.colour));
+        cell = absl::StrCat(
+            c.opponent_rank, c.result, c.colour == 0 ? "" : "/",
+            c.colour == 0 ? std::string() : std::string(1, c.colour));
       }
       absl::StrAppendFormat(&out, " %8s", cell);
     }
@@ -287,8 +292,7 @@ std::string OpenGothaXml(const qipu::v1::Tournament& t) {
       t.round_size());
   for (const qipu::v1::TournamentPlayer& p : t.players()) {
     if (p.removed()) continue;
-    std::string participating(std::max<int>(t.rounds(), t.round_size()),
-                              '1');
+    std::string participating(std::max<int>(t.rounds(), t.round_size()), '1');
     if (p.withdrawn_at_round() > 0) {
       for (size_t r = p.withdrawn_at_round(); r < participating.size(); ++r) {
         participating[r] = '0';
@@ -429,8 +433,8 @@ std::string RatingsText(const tournament::Ratings& r) {
       "Bradley-Terry (BayesElo) ratings; Black's advantage %.0f Elo "
       "[%.0f, %.0f], draw_elo %.0f\n",
       r.advantage, r.advantage_low, r.advantage_high, r.draw_elo);
-  absl::StrAppendFormat(&out, "%-24s %7s %15s %6s %6s\n", "name", "Elo",
-                        "95%", "games", "score");
+  absl::StrAppendFormat(&out, "%-24s %7s %15s %6s %6s\n", "name", "Elo", "95%",
+                        "games", "score");
   for (const tournament::PlayerRating* p : ByRating(r)) {
     absl::StrAppendFormat(&out, "%-24s %7.0f  [%5.0f, %5.0f] %6d %5.0f%%\n",
                           p->name, p->rating, p->low, p->high, p->games,

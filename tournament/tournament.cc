@@ -314,16 +314,15 @@ absl::StatusOr<PairingReport> PairSwissRound(v1::Tournament& t,
                                              const PairingOptions& options) {
   const std::vector<int> players = SwissPlayers(field, round);
   if (players.size() < 2) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "round ", round, ": ", players.size(),
-        " player(s) left to pair; a Swiss round needs 2"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("round ", round, ": ", players.size(),
+                     " player(s) left to pair; a Swiss round needs 2"));
   }
   SwissOptions swiss;
   swiss.allow_repeats = options.allow_repeats;
   swiss.lots = t.drawing_lots();
-  QIPU_ASSIGN_OR_RETURN(
-      SwissPairing pairing,
-      PairSwiss(field, players, round, swiss));
+  QIPU_ASSIGN_OR_RETURN(SwissPairing pairing,
+                        PairSwiss(field, players, round, swiss));
   PairingReport report;
   report.round = round;
   report.repeat_free = pairing.repeat_free;

@@ -53,10 +53,10 @@ struct Director {
 void EnterResults(Director& d, const std::string& id, const Json& paired) {
   for (const Json& p : paired["pairings"]) {
     const int table = p["table"].get<int>();
-    const Ran r = d.Run({"result", "--tournament", id, "--round",
-                         absl::StrCat(paired["round"].get<int>()), "--table",
-                         absl::StrCat(table), "--result",
-                         table % 2 == 1 ? "B+" : "W+"});
+    const Ran r =
+        d.Run({"result", "--tournament", id, "--round",
+               absl::StrCat(paired["round"].get<int>()), "--table",
+               absl::StrCat(table), "--result", table % 2 == 1 ? "B+" : "W+"});
     ASSERT_EQ(r.status, 0) << r.err;
   }
 }
@@ -64,12 +64,12 @@ void EnterResults(Director& d, const std::string& id, const Json& paired) {
 // A Swiss of 7 over 3 rounds; `between_rounds` runs after each round's
 // results (a coordinator restart, for --server).
 void PlaySwiss(Director& d, const std::function<void()>& between_rounds) {
-  const Json created = d.RunJson({"new", "--name", "Club Swiss", "--system",
-                                  "swiss", "--rounds", "3"});
+  const Json created = d.RunJson(
+      {"new", "--name", "Club Swiss", "--system", "swiss", "--rounds", "3"});
   ASSERT_TRUE(created.contains("tournament")) << created;
   const std::string id = created["tournament"].get<std::string>();
   const std::vector<std::pair<std::string, std::string>> players = {
-      {"Li", "5d"}, {"Wang", "4d"}, {"Zhang", "3d"}, {"Chen", "2d"},
+      {"Li", "5d"},  {"Wang", "4d"}, {"Zhang", "3d"}, {"Chen", "2d"},
       {"Liu", "1d"}, {"Yang", "1k"}, {"Zhao", "2k"}};
   for (const auto& [name, rank] : players) {
     const Ran r = d.Run({"player", "add", "--tournament", id, "--name", name,
@@ -146,8 +146,7 @@ void PlaySwiss(Director& d, const std::function<void()>& between_rounds) {
   EXPECT_NE(xml.out.find("<Player "), std::string::npos);
   EXPECT_NE(xml.out.find("result=\"RESULT_BLACKWINS\""), std::string::npos);
   EXPECT_NE(xml.out.find("<ByePlayer "), std::string::npos);
-  EXPECT_EQ(d.Run({"export", "--tournament", id, "--format", "pdf"}).status,
-            2);
+  EXPECT_EQ(d.Run({"export", "--tournament", id, "--format", "pdf"}).status, 2);
 }
 
 TEST(OpsTournament, SwissAndRoundRobinOnADatabase) {
@@ -156,14 +155,13 @@ TEST(OpsTournament, SwissAndRoundRobinOnADatabase) {
   PlaySwiss(d, nullptr);
 
   // Round robin of 5: the rotation gives every pair once, one bye a round.
-  const Json created = d.RunJson(
-      {"new", "--name", "League", "--system", "round-robin"});
+  const Json created =
+      d.RunJson({"new", "--name", "League", "--system", "round-robin"});
   const std::string id = created["tournament"].get<std::string>();
   EXPECT_EQ(id, "2");
   for (const char* name : {"A", "B", "C", "D", "E"}) {
     ASSERT_EQ(
-        d.Run({"player", "add", "--tournament", id, "--name", name}).status,
-        0);
+        d.Run({"player", "add", "--tournament", id, "--name", name}).status, 0);
   }
   std::set<std::pair<std::string, std::string>> met;
   for (int round = 1; round <= 5; ++round) {
@@ -184,21 +182,18 @@ TEST(OpsTournament, SwissAndRoundRobinOnADatabase) {
 
   // A withdrawal after round 1 of a Swiss (art. 28): results stand, the
   // player is not paired again.
-  const std::string small =
-      d.RunJson({"new", "--name", "Small", "--system", "swiss", "--rounds",
-                 "3"})["tournament"]
-          .get<std::string>();
+  const std::string small = d.RunJson({"new", "--name", "Small", "--system",
+                                       "swiss", "--rounds", "3"})["tournament"]
+                                .get<std::string>();
   for (const char* name : {"P1", "P2", "P3", "P4"}) {
     ASSERT_EQ(
-        d.Run({"player", "add", "--tournament", small, "--name", name})
-            .status,
+        d.Run({"player", "add", "--tournament", small, "--name", name}).status,
         0);
   }
   EnterResults(d, small, d.RunJson({"pair", "--tournament", small}));
-  ASSERT_EQ(
-      d.Run({"player", "withdraw", "--tournament", small, "--name", "P1"})
-          .status,
-      0);
+  ASSERT_EQ(d.Run({"player", "withdraw", "--tournament", small, "--name", "P1"})
+                .status,
+            0);
   const Json after = d.RunJson({"pair", "--tournament", small});
   ASSERT_EQ(after["pairings"].size(), 1u) << after;
   EXPECT_NE(after["pairings"][0]["black"], "P1") << after;
@@ -212,8 +207,8 @@ TEST(OpsTournament, SwissAndRoundRobinOnADatabase) {
 
   // Bad input: a result spelling, a table that does not exist, an unknown
   // tournament, an id that is not one.
-  Ran bad = d.Run({"result", "--tournament", id, "--round", "1", "--table",
-                   "1", "--result", "black"});
+  Ran bad = d.Run({"result", "--tournament", id, "--round", "1", "--table", "1",
+                   "--result", "black"});
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("black"), std::string::npos) << bad.err;
   bad = d.Run({"result", "--tournament", id, "--round", "1", "--table", "9",

@@ -240,8 +240,8 @@ TEST(Mcts, ReusesTheSubtreeOfTheMovesPlayed) {
       out.push_back(c);
       g.Play(g.to_play(), c.point, g.Check(c.point));
       // The opponent replies with the policy's own second choice.
-      const rules::Point reply = c.visits.size() > 1 ? c.visits[1].point
-                                                     : rules::kPass;
+      const rules::Point reply =
+          c.visits.size() > 1 ? c.visits[1].point : rules::kPass;
       g.Play(g.to_play(), reply, g.Check(reply));
     }
     return out;

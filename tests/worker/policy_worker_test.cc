@@ -126,8 +126,7 @@ TEST(PolicyWorker, PlaysPolicyJobsAndStoresTheirSearches) {
         << *line;
     auto record = coordinator::JsonLineToRecord(*line);
     ASSERT_TRUE(record.ok()) << record.status();
-    auto jsonl_import =
-        coordinator::PrepareImport(*record, ctx, &c->configs());
+    auto jsonl_import = coordinator::PrepareImport(*record, ctx, &c->configs());
     ASSERT_TRUE(jsonl_import.ok()) << jsonl_import.status();
     qipu::v1::Game back_jsonl;
     ASSERT_TRUE(back_jsonl.ParseFromString(jsonl_import->game.value));
@@ -159,26 +158,30 @@ TEST(PolicyWorker, AFailingEngineLeavesARecordOfEachFailure) {
   ASSERT_NE(c, nullptr);
   const std::string games_file = tmp.Sub("engine-games");
   const std::string pids_file = tmp.Sub("engine-pids");
-  const std::string script = gtp::WriteScript(
-      tmp.path(), "engine.sh",
-      absl::StrCat(
-          "#!/bin/sh\n"
-          "echo $$ >> ", pids_file, "\n",
-          "while read -r cmd rest; do\n"
-          "  case \"$cmd\" in\n"
-          "    clear_board) echo g >> ", games_file, "; printf '= \\n\\n' ;;\n"
-          "    genmove)\n"
-          "      n=$(wc -l < ", games_file, ")\n"
-          "      case $n in\n"
-          "        1) kill -KILL $$ ;;\n"
-          "        2) printf '= A1\\n\\n' ;;\n"
-          "        3) printf '= resign\\n\\n' ;;\n"
-          "        *) printf '= pass\\n\\n' ;;\n"
-          "      esac ;;\n"
-          "    quit) printf '= \\n\\n'; exit 0 ;;\n"
-          "    *) printf '= \\n\\n' ;;\n"
-          "  esac\n"
-          "done\n"));
+  const std::string script =
+      gtp::WriteScript(tmp.path(), "engine.sh",
+                       absl::StrCat("#!/bin/sh\n"
+                                    "echo $$ >> ",
+                                    pids_file, "\n",
+                                    "while read -r cmd rest; do\n"
+                                    "  case \"$cmd\" in\n"
+                                    "    clear_board) echo g >> ",
+                                    games_file,
+                                    "; printf '= \\n\\n' ;;\n"
+                                    "    genmove)\n"
+                                    "      n=$(wc -l < ",
+                                    games_file,
+                                    ")\n"
+                                    "      case $n in\n"
+                                    "        1) kill -KILL $$ ;;\n"
+                                    "        2) printf '= A1\\n\\n' ;;\n"
+                                    "        3) printf '= resign\\n\\n' ;;\n"
+                                    "        *) printf '= pass\\n\\n' ;;\n"
+                                    "      esac ;;\n"
+                                    "    quit) printf '= \\n\\n'; exit 0 ;;\n"
+                                    "    *) printf '= \\n\\n' ;;\n"
+                                    "  esac\n"
+                                    "done\n"));
   qipu::v1::JobConfig config = Config(7, 21);
   config.set_black_policy(absl::StrCat("gtp:", script));
   config.set_white_policy("random");
@@ -228,8 +231,8 @@ TEST(PolicyWorker, AFailingEngineLeavesARecordOfEachFailure) {
       outcomes.insert("played");
     }
   }
-  EXPECT_EQ(outcomes, (std::multiset<std::string>{"crash", "illegal",
-                                                  "played", "resign"}));
+  EXPECT_EQ(outcomes, (std::multiset<std::string>{"crash", "illegal", "played",
+                                                  "resign"}));
   // The crashed engine was replaced: more than one process ran.
   std::ifstream pids(pids_file);
   std::set<std::string> distinct;
