@@ -306,8 +306,8 @@ absl::StatusOr<std::string> GameToJsonLine(const qipu::v1::Game& game,
   j["cycles"] = std::move(cycles);
   j["ko_captures"] = game.ko_captures();
   Json searches = Json::array();
-  if (auto unpacked = wire::UnpackSearches(game.search_visits(), w, h,
-                                           game.num_moves());
+  if (auto unpacked =
+          wire::UnpackSearches(game.search_visits(), w, h, game.num_moves());
       unpacked.ok()) {
     for (const wire::MoveSearch& s : *unpacked) {
       Json points = Json::array();
@@ -457,9 +457,9 @@ absl::StatusOr<rules::GameRecord> JsonLineToRecord(absl::string_view line) {
       const std::string field = absl::StrCat("searches[", i, "]");
       if (!e.is_object()) return FieldError(field, "is not an object");
       int64_t move = 0;
-      if (absl::Status s = GetInt(e, "move", 0,
-                                  static_cast<int64_t>(r.moves.size()) - 1,
-                                  true, &move);
+      if (absl::Status s =
+              GetInt(e, "move", 0, static_cast<int64_t>(r.moves.size()) - 1,
+                     true, &move);
           !s.ok()) {
         return absl::InvalidArgumentError(
             absl::StrCat("field '", field, "': ", s.message()));
@@ -474,8 +474,7 @@ absl::StatusOr<rules::GameRecord> JsonLineToRecord(absl::string_view line) {
       const Json* visits = Find(e, "visits");
       if (visits == nullptr || !visits->is_array() ||
           visits->size() != pts.size()) {
-        return FieldError(field,
-                          "needs \"visits\": one count for each point");
+        return FieldError(field, "needs \"visits\": one count for each point");
       }
       std::string text;
       for (size_t k = 0; k < pts.size(); ++k) {

@@ -139,8 +139,7 @@ TEST(PatternMover, PassesRatherThanBreakASeki) {
   )",
                                            Color::kBlack);
   rules::Rng light_rng(3);
-  EXPECT_EQ(rules::LightMove(game.board(), Color::kBlack, light_rng),
-            At(4, 1));
+  EXPECT_EQ(rules::LightMove(game.board(), Color::kBlack, light_rng), At(4, 1));
   PatternMover mover;
   for (uint64_t seed = 1; seed <= 20; ++seed) {
     rules::Rng rng(seed);
