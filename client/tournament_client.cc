@@ -88,4 +88,9 @@ absl::StatusOr<qipu::v1::TournamentResponse> TournamentClient::SetResult(
   return Call(&Stub::SetResult, &Tournaments::SetResult, req);
 }
 
+absl::StatusOr<qipu::v1::TournamentResponse> TournamentClient::RecordGame(
+    const qipu::v1::RecordGameRequest& req) {
+  return Call(&Stub::RecordGame, &Tournaments::RecordGame, req);
+}
+
 }  // namespace qipu::client

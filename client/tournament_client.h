@@ -38,6 +38,12 @@ class TournamentClient {
   absl::StatusOr<qipu::v1::PairResponse> Pair(const qipu::v1::PairRequest& req);
   absl::StatusOr<qipu::v1::TournamentResponse> SetResult(
       const qipu::v1::SetResultRequest& req);
+  absl::StatusOr<qipu::v1::TournamentResponse> RecordGame(
+      const qipu::v1::RecordGameRequest& req);
+
+  // The database opened here; nullptr for a server target. Owned by this
+  // client.
+  LocalDatabase* database() { return db_.get(); }
 
  private:
   TournamentClient() = default;

@@ -78,4 +78,10 @@ grpc::Status TournamentServiceImpl::SetResult(
   return Answer("SetResult", tournaments_->SetResult(*req), resp);
 }
 
+grpc::Status TournamentServiceImpl::RecordGame(
+    grpc::ServerContext*, const qipu::v1::RecordGameRequest* req,
+    qipu::v1::TournamentResponse* resp) {
+  return Answer("RecordGame", tournaments_->RecordGame(*req), resp);
+}
+
 }  // namespace qipu::coordinator

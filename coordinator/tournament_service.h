@@ -45,6 +45,9 @@ class TournamentServiceImpl final
   grpc::Status SetResult(grpc::ServerContext* ctx,
                          const qipu::v1::SetResultRequest* req,
                          qipu::v1::TournamentResponse* resp) override;
+  grpc::Status RecordGame(grpc::ServerContext* ctx,
+                          const qipu::v1::RecordGameRequest* req,
+                          qipu::v1::TournamentResponse* resp) override;
 
  private:
   Tournaments* tournaments_;

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "store/keys.h"
@@ -41,7 +42,8 @@ absl::Status Tournaments::Write(uint64_t id, const qipu::v1::Tournament& t) {
 }
 
 absl::StatusOr<qipu::v1::Tournament> Tournaments::Create(
-    tournament::TournamentOptions options) {
+    tournament::TournamentOptions options,
+    const qipu::v1::ArenaSettings& arena) {
   absl::MutexLock lock(&mu_);
   // Validate before taking an id.
   options.id = "0";
@@ -53,6 +55,7 @@ absl::StatusOr<qipu::v1::Tournament> Tournaments::Create(
   options.id = absl::StrCat(*id);
   auto t = tournament::CreateTournament(options);
   if (!t.ok()) return t.status();
+  if (arena.ByteSizeLong() > 0) *t->mutable_arena() = arena;
   if (absl::Status s = Write(*id, *t); !s.ok()) return s;
   return t;
 }
@@ -115,7 +118,7 @@ absl::StatusOr<qipu::v1::TournamentResponse> Tournaments::Create(
   o.boards = static_cast<int>(req.boards());
   o.knockout_size = static_cast<int>(req.knockout_size());
   o.drawing_lots = req.drawing_lots();
-  return Response(Create(std::move(o)));
+  return Response(Create(std::move(o), req.arena()));
 }
 
 absl::StatusOr<qipu::v1::TournamentResponse> Tournaments::Get(
@@ -200,6 +203,126 @@ absl::StatusOr<qipu::v1::TournamentResponse> Tournaments::SetResult(
     }
     return absl::OkStatus();
   }));
+}
+
+absl::StatusOr<qipu::v1::TournamentResponse> Tournaments::RecordGame(
+    const qipu::v1::RecordGameRequest& req) {
+  return Response(Update(req.tournament(), [&](qipu::v1::Tournament* t) {
+    return RecordArenaGame(t, req);
+  }));
+}
+
+namespace {
+
+// The slot a RecordGameRequest names.
+struct Slot {
+  qipu::v1::GameResult result = qipu::v1::GAME_RESULT_UNKNOWN;
+  const google::protobuf::RepeatedPtrField<std::string>* game_ids = nullptr;
+  qipu::v1::PendingGame* pending = nullptr;
+  int black = -1;  // player indexes
+  int white = -1;
+};
+
+absl::StatusOr<Slot> FindSlot(qipu::v1::Tournament* t,
+                              const qipu::v1::RecordGameRequest& req) {
+  const std::string where = absl::StrCat("round ", req.round(), " table ",
+                                         req.table(), " board ", req.board());
+  if (req.round() < 1 || req.round() > static_cast<uint32_t>(t->round_size())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, ": tournament ", t->id(), " has ", t->round_size(), " rounds"));
+  }
+  qipu::v1::Round* round = t->mutable_round(static_cast<int>(req.round()) - 1);
+  for (qipu::v1::Pairing& p : *round->mutable_pairings()) {
+    if (p.table() != req.table()) continue;
+    Slot slot;
+    if (t->teams_event()) {
+      for (qipu::v1::BoardGame& b : *p.mutable_boards()) {
+        if (b.board() != req.board() || req.board() == 0) continue;
+        slot.result = b.result();
+        slot.game_ids = &b.game_ids();
+        slot.pending = b.mutable_pending();
+        slot.black = b.black();
+        slot.white = b.white();
+        return slot;
+      }
+      break;
+    }
+    if (req.board() != 0) break;
+    slot.result = p.result();
+    slot.game_ids = &p.game_ids();
+    slot.pending = p.mutable_pending();
+    slot.black = p.black();
+    slot.white = p.white();
+    return slot;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat(where, ": no such game in tournament ", t->id()));
+}
+
+}  // namespace
+
+absl::Status RecordArenaGame(qipu::v1::Tournament* t,
+                             const qipu::v1::RecordGameRequest& req) {
+  auto slot = FindSlot(t, req);
+  if (!slot.ok()) return slot.status();
+  const qipu::v1::PendingGame& game = req.game();
+  const std::string where = absl::StrCat("round ", req.round(), " table ",
+                                         req.table(), " board ", req.board());
+  if (game.result() == qipu::v1::GAME_RESULT_UNKNOWN) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ": the arena's game has no result"));
+  }
+  if (slot->result != qipu::v1::GAME_RESULT_UNKNOWN) {
+    if (req.complete() && slot->result == game.result() &&
+        absl::c_linear_search(*slot->game_ids, game.game_id())) {
+      return absl::OkStatus();  // completed before: nothing to do
+    }
+    return absl::FailedPreconditionError(
+        absl::StrCat(where, " already has a result"));
+  }
+  if (!req.complete()) {
+    if (game.sgf().empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": the arena's game has no SGF"));
+    }
+    *slot->pending = game;
+    return absl::OkStatus();
+  }
+  if (game.game_id().empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ": the arena's game has no game id"));
+  }
+  const int round = static_cast<int>(req.round());
+  const int table = static_cast<int>(req.table());
+  const int board = static_cast<int>(req.board());
+  const int black = slot->black;
+  const int white = slot->white;
+  slot->pending->Clear();
+  if (absl::Status s =
+          tournament::SetResult(t, round, table, game.result(), board);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s =
+          tournament::AddGameId(t, round, table, board, game.game_id());
+      !s.ok()) {
+    return s;
+  }
+  const std::pair<int, uint32_t> warned[] = {{black, game.black_warnings()},
+                                             {white, game.white_warnings()}};
+  for (const auto& [player, count] : warned) {
+    if (count == 0) continue;
+    if (player < 0 || player >= t->players_size()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": warnings for a player not in the game"));
+    }
+    if (absl::Status s = tournament::AddWarnings(t, t->players(player).name(),
+                                                 static_cast<int>(count));
+        !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace qipu::coordinator

@@ -51,12 +51,18 @@ class Tournaments {
   absl::StatusOr<qipu::v1::PairResponse> Pair(const qipu::v1::PairRequest& req);
   absl::StatusOr<qipu::v1::TournamentResponse> SetResult(
       const qipu::v1::SetResultRequest& req);
+  // An arena's game, staged or completed (RecordGameRequest); see
+  // RecordArenaGame().
+  absl::StatusOr<qipu::v1::TournamentResponse> RecordGame(
+      const qipu::v1::RecordGameRequest& req);
 
   // Creates a tournament (options.id is ignored: the database assigns
-  // it) and stores it durably. InvalidArgument for bad options
+  // it) with `arena` as its arena settings (empty for events between
+  // people) and stores it durably. InvalidArgument for bad options
   // (tournament::CreateTournament()).
   absl::StatusOr<qipu::v1::Tournament> Create(
-      tournament::TournamentOptions options);
+      tournament::TournamentOptions options,
+      const qipu::v1::ArenaSettings& arena = {});
 
   // The stored tournament `id`. InvalidArgument for an id that is not a
   // number, NotFound for an unknown one, DataLoss for a damaged record.
@@ -80,6 +86,14 @@ class Tournaments {
   store::Store* store_;
   absl::Mutex mu_;
 };
+
+// Applies `req` to `t` (RecordGameRequest): stages the game as the slot's
+// pending game, or completes it -- result, game id and warnings entered and
+// the pending game cleared. InvalidArgument for a slot that does not
+// exist or a game without SGF / result / id; FailedPrecondition for a slot
+// that already has another result.
+absl::Status RecordArenaGame(qipu::v1::Tournament* t,
+                             const qipu::v1::RecordGameRequest& req);
 
 // The numeric id of a tournament id text ("12" -> 12); InvalidArgument
 // otherwise.
