@@ -26,7 +26,6 @@ import glob
 import json
 import os
 import re
-import shlex
 import tempfile
 
 import pytest

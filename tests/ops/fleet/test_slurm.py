@@ -66,8 +66,9 @@ def test_array_plays_the_job_and_a_cancelled_task_loses_nothing(cluster,
         os.path.join(root, "coordinator"),
         ["--lease-games", LEASE_GAMES, "--lease-ttl-ms", 600000]).start()
     try:
-        # Games of ~0.1-0.3 s each: a lease lasts seconds, long enough to
-        # cancel a task in the middle of one.
+        # MCTS games (~0.25 s of a core each, more on a loaded machine): a
+        # lease of 6 lasts seconds, long enough to cancel a task in the
+        # middle of one.
         job = ft.submit_job(coordinator.address, GAMES, "--policy",
                             "mcts:playouts=100", "--seed", 20)
         logs = os.path.join(root, "logs")
