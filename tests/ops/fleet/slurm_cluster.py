@@ -84,6 +84,8 @@ class SlurmCluster:
     def _write_conf(self):
         ctld_port = ft.free_port()
         slurmd_port = ft.free_port()
+        while slurmd_port == ctld_port:
+            slurmd_port = ft.free_port()
         with open(self.path("plugstack.conf"), "w"):
             pass
         lines = [
