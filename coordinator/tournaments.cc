@@ -36,9 +36,10 @@ absl::StatusOr<qipu::v1::Tournament> Tournaments::Read(uint64_t id) const {
   return t;
 }
 
-absl::Status Tournaments::Write(uint64_t id, const qipu::v1::Tournament& t) {
+absl::Status Tournaments::Write(uint64_t id, const qipu::v1::Tournament& t,
+                                store::Durability durability) {
   return store_->Put(store_->jobs(), store::TournamentKey(id),
-                     t.SerializeAsString(), store::Durability::kSync);
+                     t.SerializeAsString(), durability);
 }
 
 absl::StatusOr<qipu::v1::Tournament> Tournaments::Create(
@@ -82,15 +83,15 @@ absl::StatusOr<std::vector<qipu::v1::Tournament>> Tournaments::All() const {
   return out;
 }
 
-absl::StatusOr<qipu::v1::Tournament> Tournaments::Update(absl::string_view id,
-                                                         const Change& change) {
+absl::StatusOr<qipu::v1::Tournament> Tournaments::Update(
+    absl::string_view id, const Change& change, store::Durability durability) {
   auto n = ParseTournamentId(id);
   if (!n.ok()) return n.status();
   absl::MutexLock lock(&mu_);
   auto t = Read(*n);
   if (!t.ok()) return t.status();
   if (absl::Status s = change(&*t); !s.ok()) return s;
-  if (absl::Status s = Write(*n, *t); !s.ok()) return s;
+  if (absl::Status s = Write(*n, *t, durability); !s.ok()) return s;
   return t;
 }
 
@@ -207,9 +208,10 @@ absl::StatusOr<qipu::v1::TournamentResponse> Tournaments::SetResult(
 
 absl::StatusOr<qipu::v1::TournamentResponse> Tournaments::RecordGame(
     const qipu::v1::RecordGameRequest& req) {
-  return Response(Update(req.tournament(), [&](qipu::v1::Tournament* t) {
-    return RecordArenaGame(t, req);
-  }));
+  return Response(Update(
+      req.tournament(),
+      [&](qipu::v1::Tournament* t) { return RecordArenaGame(t, req); },
+      store::Durability::kNoSync));
 }
 
 namespace {

@@ -52,7 +52,12 @@ class Tournaments {
   absl::StatusOr<qipu::v1::TournamentResponse> SetResult(
       const qipu::v1::SetResultRequest& req);
   // An arena's game, staged or completed (RecordGameRequest); see
-  // RecordArenaGame().
+  // RecordArenaGame(). Written without an fsync of its own: the arena's
+  // next step, the synced import of the game into this database, makes
+  // the staged game durable with it (RocksDB's write-ahead log is one
+  // sequence, so syncing a later write syncs every earlier one), and a
+  // completion lost to a power cut is redone from the durable pending
+  // game when the arena runs again.
   absl::StatusOr<qipu::v1::TournamentResponse> RecordGame(
       const qipu::v1::RecordGameRequest& req);
 
@@ -75,13 +80,17 @@ class Tournaments {
   // it returns OK; returns the tournament as stored. The change's error
   // is returned unchanged (and nothing is written). Changes are
   // serialised.
+  // `durability`: kSync unless the caller's protocol makes the write
+  // durable otherwise (RecordGame).
   using Change = std::function<absl::Status(qipu::v1::Tournament*)>;
-  absl::StatusOr<qipu::v1::Tournament> Update(absl::string_view id,
-                                              const Change& change);
+  absl::StatusOr<qipu::v1::Tournament> Update(
+      absl::string_view id, const Change& change,
+      store::Durability durability = store::Durability::kSync);
 
  private:
   absl::StatusOr<qipu::v1::Tournament> Read(uint64_t id) const;
-  absl::Status Write(uint64_t id, const qipu::v1::Tournament& t);
+  absl::Status Write(uint64_t id, const qipu::v1::Tournament& t,
+                     store::Durability durability = store::Durability::kSync);
 
   store::Store* store_;
   absl::Mutex mu_;

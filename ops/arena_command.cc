@@ -92,8 +92,13 @@ int RunArenaCommand(const ArenaFlags& f) {
   }
   if (!f.quiet) {
     o.on_round = [](const qipu::v1::Tournament& t, int round) {
-      std::fprintf(stderr, "tournament %s: round %d paired\n", t.id().c_str(),
-                   round);
+      const bool repeats = round >= 1 && round <= t.round_size() &&
+                           t.round(round - 1).repeats_accepted();
+      std::fprintf(stderr, "tournament %s: round %d paired%s\n", t.id().c_str(),
+                   round,
+                   repeats ? " (no pairing without a repeated pair existed: "
+                             "the fewest repeats)"
+                           : "");
     };
     o.on_game = [](const arena::ArenaGameEvent& e) {
       std::fprintf(

@@ -52,6 +52,8 @@ void AddPlayCommand(CLI::App& app, int* exit_code);
 
 // `qipu bench train` (ops/bench_train_command.cc).
 void AddBenchTrainCommand(CLI::App& bench, int* exit_code);
+// `qipu bench arena` (ops/bench_arena_command.cc): the arena's overhead.
+void AddBenchArenaCommand(CLI::App& bench, int* exit_code);
 // `qipu bench strength` (ops/bench_strength_command.cc): two policies' games.
 void AddBenchStrengthCommand(CLI::App& bench, int* exit_code);
 

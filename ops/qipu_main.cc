@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   qipu::ops::AddBenchLocalCommand(*app.get_subcommand("bench"), &exit_code);
   qipu::ops::AddBenchTrainCommand(*app.get_subcommand("bench"), &exit_code);
   qipu::ops::AddBenchStrengthCommand(*app.get_subcommand("bench"), &exit_code);
+  qipu::ops::AddBenchArenaCommand(*app.get_subcommand("bench"), &exit_code);
   qipu::ops::AddGtpCommand(app, &exit_code);
   qipu::ops::AddTournamentCommand(app, &exit_code);
   qipu::ops::AddArenaCommand(app, &exit_code);

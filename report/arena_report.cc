@@ -117,6 +117,24 @@ absl::StatusOr<std::string> ArenaReportText(const qipu::v1::Tournament& t) {
   for (const qipu::v1::ArenaEntrant& e : a.entrants()) {
     absl::StrAppendFormat(&out, "  %-20s %s\n", e.name(), e.spec());
   }
+  out += "\nrounds\n";
+  for (const Json& g : GamesJson(t)) {
+    absl::StrAppendFormat(
+        &out, "  round %d table %d%s  %s (B) - %s (W)  %s  %s\n",
+        g["round"].get<int>(), g["table"].get<int>(),
+        g["board"].get<int>() > 0
+            ? absl::StrCat(" board ", g["board"].get<int>())
+            : "",
+        g["black"].get<std::string>(), g["white"].get<std::string>(),
+        g["result"].get<std::string>(),
+        g["game_id"].is_string() ? g["game_id"].get<std::string>() : "");
+  }
+  for (const qipu::v1::Round& r : t.round()) {
+    for (int b : r.byes()) {
+      absl::StrAppendFormat(&out, "  round %d bye  %s\n", r.number(),
+                            EntrantName(t, b));
+    }
+  }
   out += "\nstandings\n";
   out += StandingsText(t, *standings);
   out += "\ncrosstable\n";
