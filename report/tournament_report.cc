@@ -152,12 +152,14 @@ std::string TournamentSummaryText(const qipu::v1::Tournament& t) {
       tournament::SystemName(t.system()), t.round_size());
   for (const qipu::v1::TournamentPlayer& p : t.players()) {
     if (p.removed()) continue;
-    absl::StrAppendFormat(&out, "  %-24s %5d %-4s %-16s %s%s\n", p.name(),
-                          p.rating(), p.rank(), p.club(), p.team(),
-                          p.withdrawn_at_round() > 0
-                              ? absl::StrCat("  (withdrawn in round ",
-                                             p.withdrawn_at_round(), ")")
-                              : "");
+    absl::StrAppendFormat(
+        &out, "  %-24s %5d %-4s %-16s %s%s%s\n", p.name(), p.rating(), p.rank(),
+        p.club(), p.team(),
+        t.teams_event() && p.board() > 0 ? absl::StrCat(" board ", p.board())
+                                         : "",
+        p.withdrawn_at_round() > 0 ? absl::StrCat("  (withdrawn in round ",
+                                                  p.withdrawn_at_round(), ")")
+                                   : "");
   }
   for (const qipu::v1::Round& r : t.round()) out += PairingsText(t, r);
   return out;
