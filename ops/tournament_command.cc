@@ -239,6 +239,9 @@ absl::StatusOr<qipu::v1::GameResult> ParseResultFlag(const std::string& text) {
 
 // --boards R1,R2,...: the result of every board of a team match, entered
 // board by board once all of them parse and their number is the match's.
+// One request a board (the service sets one result a call): should a
+// later board fail (storage), the earlier ones stay entered, and running
+// the same command again is harmless.
 absl::Status SetBoardResults(const TournamentFlags& f,
                              client::TournamentClient& c) {
   std::vector<qipu::v1::GameResult> results;
