@@ -11,6 +11,8 @@
 //   qipu tournament pair --db D --tournament 1 --json
 //   qipu tournament result --db D --tournament 1 --round 1 --table 1
 //       --result B+
+//   qipu tournament result --db D --tournament 2 --round 1 --table 1
+//       --boards B+,W+,draw        (a team match, board 1 first)
 //   qipu tournament standings --db D --tournament 1 --json
 //
 // Exit status: 0 done, 1 the call failed (the tournament's state does not
@@ -23,6 +25,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "base/console.h"
 #include "client/tournament_client.h"
 #include "nlohmann/json.hpp"
@@ -68,6 +71,7 @@ struct TournamentFlags {
   uint32_t round = 0;
   uint32_t table = 0;
   std::string result;
+  std::string board_results;  // --boards of result: board 1 first
   std::string game_id;
   // export
   std::string format = "csv";
@@ -224,14 +228,83 @@ int RunPair(const TournamentFlags& f) {
   });
 }
 
+// A result as --result spells it: "none" clears a result; the rest as
+// tournament/outcome.h spells them.
+absl::StatusOr<qipu::v1::GameResult> ParseResultFlag(const std::string& text) {
+  if (absl::AsciiStrToLower(text) == "none") {
+    return qipu::v1::GAME_RESULT_UNKNOWN;
+  }
+  return tournament::ParseGameResult(text);
+}
+
+// --boards R1,R2,...: the result of every board of a team match, entered
+// board by board once all of them parse and their number is the match's.
+// One request a board (the service sets one result a call): should a
+// later board fail (storage), the earlier ones stay entered, and running
+// the same command again is harmless.
+absl::Status SetBoardResults(const TournamentFlags& f,
+                             client::TournamentClient& c) {
+  std::vector<qipu::v1::GameResult> results;
+  for (absl::string_view text : absl::StrSplit(f.board_results, ',')) {
+    auto r = ParseResultFlag(std::string(absl::StripAsciiWhitespace(text)));
+    if (!r.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--boards: board ", results.size() + 1, ": ", r.status().message()));
+    }
+    results.push_back(*r);
+  }
+  qipu::v1::TournamentRequest get;
+  get.set_tournament(f.tournament);
+  auto t = c.Get(get);
+  if (!t.ok()) return t.status();
+  const qipu::v1::Tournament& tour = t->tournament();
+  const std::string where = absl::StrCat("round ", f.round, " table ", f.table);
+  if (!tour.teams_event()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ": --boards is for team events; use --result"));
+  }
+  if (f.round < 1 || static_cast<int>(f.round) > tour.round_size() ||
+      f.table < 1 ||
+      static_cast<int>(f.table) > tour.round(f.round - 1).pairings_size()) {
+    return absl::InvalidArgumentError(absl::StrCat(where, ": no such table"));
+  }
+  const int boards =
+      tour.round(f.round - 1).pairings(f.table - 1).boards_size();
+  if (static_cast<int>(results.size()) != boards) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ": --boards has ", results.size(),
+                     " results for a match of ", boards, " boards"));
+  }
+  absl::StatusOr<qipu::v1::TournamentResponse> last;
+  for (int b = 0; b < boards; ++b) {
+    qipu::v1::SetResultRequest req;
+    req.set_tournament(f.tournament);
+    req.set_round(f.round);
+    req.set_table(f.table);
+    req.set_board(b + 1);
+    req.set_result(results[b]);
+    last = c.SetResult(req);
+    if (!last.ok()) return last.status();
+  }
+  return Show(f, std::move(last));
+}
+
 int RunResult(const TournamentFlags& f) {
   return WithClient("result", f, [&](client::TournamentClient& c) {
-    // "none" clears a result; the rest as tournament/outcome.h spells them.
-    absl::StatusOr<qipu::v1::GameResult> result =
-        absl::AsciiStrToLower(f.result) == "none"
-            ? absl::StatusOr<qipu::v1::GameResult>(
-                  qipu::v1::GAME_RESULT_UNKNOWN)
-            : tournament::ParseGameResult(f.result);
+    if (f.result.empty() == f.board_results.empty()) {
+      return absl::InvalidArgumentError(
+          "give --result (one game or board) or --boards (every board of a "
+          "team match), not both");
+    }
+    if (!f.board_results.empty()) {
+      if (f.board != 0 || !f.game_id.empty()) {
+        return absl::InvalidArgumentError(
+            "--boards enters every board; --board and --game go with "
+            "--result");
+      }
+      return SetBoardResults(f, c);
+    }
+    absl::StatusOr<qipu::v1::GameResult> result = ParseResultFlag(f.result);
     if (!result.ok()) return result.status();
     qipu::v1::SetResultRequest req;
     req.set_tournament(f.tournament);
@@ -421,17 +494,19 @@ void AddTournamentCommand(CLI::App& app, int* exit_code) {
                  "Swiss: pair with the fewest repeats when none is free");
   pair->callback([f, exit_code] { *exit_code = RunPair(*f); });
 
-  CLI::App* result = t->add_subcommand("result", "Enter a game's result");
+  CLI::App* result = t->add_subcommand(
+      "result", "Enter a game's result (team events: a board's, or --boards)");
   common(result, "Print the tournament as JSON");
   AddId(result, f.get());
   result->add_option("--round", f->round, "Round (1-based)")->required();
   result->add_option("--table", f->table, "Table (1-based)")->required();
   result->add_option("--board", f->board, "Team events: board (1-based)");
-  result
-      ->add_option("--result", f->result,
-                   "B+, W+, draw, B+forfeit, W+forfeit, both-lose, void, "
-                   "or none (clears it)")
-      ->required();
+  result->add_option("--result", f->result,
+                     "B+, W+, draw, B+forfeit, W+forfeit, both-lose, void, "
+                     "or none (clears it)");
+  result->add_option("--boards", f->board_results,
+                     "Team events: every board's result, board 1 first, "
+                     "comma-separated (e.g. B+,W+,draw)");
   result->add_option("--game", f->game_id, "Id of the stored game");
   result->callback([f, exit_code] { *exit_code = RunResult(*f); });
 

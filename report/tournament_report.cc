@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "report/team_report.h"
 #include "tournament/outcome.h"
 #include "tournament/tournament.h"
 
@@ -18,6 +19,24 @@ namespace {
 using Json = nlohmann::json;
 using qipu::v1::GameResult;
 
+// A team match's board points and boards; a team challenge's teams.
+void AddMatchJson(const qipu::v1::Tournament& t, const qipu::v1::Pairing& p,
+                  Json* e) {
+  if (t.teams_event()) {
+    const auto [black, white] = MatchBoardPoints(p);
+    (*e)["black_board_points"] = black;
+    (*e)["white_board_points"] = white;
+    (*e)["boards"] = BoardsJson(t, p);
+  } else if (t.system() == qipu::v1::TOURNAMENT_SYSTEM_TEAM_CHALLENGE) {
+    for (const bool black : {true, false}) {
+      const int player = black ? p.black() : p.white();
+      (*e)[black ? "black_team" : "white_team"] =
+          player >= 0 && player < t.players_size() ? t.players(player).team()
+                                                   : "";
+    }
+  }
+}
+
 Json PairingsJson(const qipu::v1::Tournament& t, const qipu::v1::Round& r) {
   Json pairings = Json::array();
   for (const qipu::v1::Pairing& p : r.pairings()) {
@@ -25,16 +44,7 @@ Json PairingsJson(const qipu::v1::Tournament& t, const qipu::v1::Round& r) {
               {"black", EntrantName(t, p.black())},
               {"white", EntrantName(t, p.white())},
               {"result", tournament::GameResultText(p.result())}};
-    if (p.boards_size() > 0) {
-      Json boards = Json::array();
-      for (const qipu::v1::BoardGame& b : p.boards()) {
-        boards.push_back({{"board", b.board()},
-                          {"black", t.players(b.black()).name()},
-                          {"white", t.players(b.white()).name()},
-                          {"result", tournament::GameResultText(b.result())}});
-      }
-      e["boards"] = std::move(boards);
-    }
+    AddMatchJson(t, p, &e);
     pairings.push_back(std::move(e));
   }
   return pairings;
@@ -51,21 +61,20 @@ std::string PairingsText(const qipu::v1::Tournament& t,
                          const qipu::v1::Round& r) {
   std::string out = absl::StrFormat("round %d\n", r.number());
   for (const qipu::v1::Pairing& p : r.pairings()) {
+    std::string result = tournament::GameResultText(p.result());
+    if (t.teams_event()) {
+      const auto [black, white] = MatchBoardPoints(p);
+      result = absl::StrCat(black, ":", white, "  ", result);
+    }
     absl::StrAppendFormat(&out, "  table %3d  %-24s (B) - %-24s (W)  %s\n",
                           p.table(), EntrantName(t, p.black()),
-                          EntrantName(t, p.white()),
-                          tournament::GameResultText(p.result()));
+                          EntrantName(t, p.white()), result);
+    out += BoardsText(t, p);
   }
   for (const std::string& b : ByeNames(t, r)) {
     absl::StrAppendFormat(&out, "  bye        %s\n", b);
   }
   return out;
-}
-
-// RFC 4180 quoting when needed.
-std::string CsvField(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  return absl::StrCat("\"", absl::StrReplaceAll(s, {{"\"", "\"\""}}), "\"");
 }
 
 std::string XmlEscape(const std::string& s) {
@@ -113,6 +122,7 @@ Json TournamentSummaryJson(const qipu::v1::Tournament& t) {
                        {"rank", p.rank()},
                        {"club", p.club()},
                        {"team", p.team()},
+                       {"board", p.board()},
                        {"warnings", p.warnings()},
                        {"withdrawn_at_round", p.withdrawn_at_round()}});
   }
@@ -142,12 +152,14 @@ std::string TournamentSummaryText(const qipu::v1::Tournament& t) {
       tournament::SystemName(t.system()), t.round_size());
   for (const qipu::v1::TournamentPlayer& p : t.players()) {
     if (p.removed()) continue;
-    absl::StrAppendFormat(&out, "  %-24s %5d %-4s %-16s %s%s\n", p.name(),
-                          p.rating(), p.rank(), p.club(), p.team(),
-                          p.withdrawn_at_round() > 0
-                              ? absl::StrCat("  (withdrawn in round ",
-                                             p.withdrawn_at_round(), ")")
-                              : "");
+    absl::StrAppendFormat(
+        &out, "  %-24s %5d %-4s %-16s %s%s%s\n", p.name(), p.rating(), p.rank(),
+        p.club(), p.team(),
+        t.teams_event() && p.board() > 0 ? absl::StrCat(" board ", p.board())
+                                         : "",
+        p.withdrawn_at_round() > 0 ? absl::StrCat("  (withdrawn in round ",
+                                                  p.withdrawn_at_round(), ")")
+                                   : "");
   }
   for (const qipu::v1::Round& r : t.round()) out += PairingsText(t, r);
   return out;
@@ -157,9 +169,11 @@ Json PairingJson(const qipu::v1::PairResponse& r) {
   const std::vector<std::string> byes = ByeNames(r.tournament(), r.proposal());
   Json pairings = Json::array();
   for (const qipu::v1::Pairing& p : r.proposal().pairings()) {
-    pairings.push_back({{"table", p.table()},
-                        {"black", EntrantName(r.tournament(), p.black())},
-                        {"white", EntrantName(r.tournament(), p.white())}});
+    Json e = {{"table", p.table()},
+              {"black", EntrantName(r.tournament(), p.black())},
+              {"white", EntrantName(r.tournament(), p.white())}};
+    AddMatchJson(r.tournament(), p, &e);
+    pairings.push_back(std::move(e));
   }
   return {{"round", r.round()},
           {"paired", r.paired()},
@@ -198,10 +212,10 @@ Json StandingsJson(const qipu::v1::Tournament& t,
               {"byes", r.byes},
               {"withdrawn", r.withdrawn},
               {"results_void", r.results_void}};
-    if (t.teams_event()) {
-      e["match_points"] = r.points;
-      e["board_points"] = r.board_points;
-      e["board_scores"] = r.board_scores;
+    if (t.teams_event()) AddTeamColumns(r, &e);
+    if (t.system() == qipu::v1::TOURNAMENT_SYSTEM_TEAM_CHALLENGE) {
+      // ComputeStandings keeps the players still to play in `games`.
+      e["players_left"] = r.games;
     }
     if (r.in_knockout || r.out_in_round > 0) {
       e["out_in_round"] = r.out_in_round;
@@ -214,6 +228,10 @@ Json StandingsJson(const qipu::v1::Tournament& t,
 
 std::string StandingsText(const qipu::v1::Tournament& t,
                           const tournament::Standings& s) {
+  if (t.teams_event()) return TeamStandingsText(t, s);
+  if (t.system() == qipu::v1::TOURNAMENT_SYSTEM_TEAM_CHALLENGE) {
+    return ChallengeStandingsText(t, s);
+  }
   std::string out = absl::StrFormat("%s: ranked by %s\n", t.name(),
                                     absl::StrJoin(s.order, ", "));
   absl::StrAppendFormat(&out, "%4s  %-24s %6s %5s %6s %4s  %s\n", "rank",
@@ -230,18 +248,15 @@ std::string StandingsText(const qipu::v1::Tournament& t,
 
 std::string StandingsCsv(const qipu::v1::Tournament& t,
                          const tournament::Standings& s) {
+  if (t.teams_event()) return TeamStandingsCsv(t, s);
   std::string out =
       "rank,name,points,sos,sodos,warnings,games,wins,draws,losses,byes,"
-      "withdrawn";
-  if (t.teams_event()) out += ",board_points";
-  out += "\n";
+      "withdrawn\n";
   for (const tournament::StandingRow& r : s.rows) {
     absl::StrAppend(&out, r.rank, ",", CsvField(r.name), ",", r.points, ",",
                     r.sos, ",", r.sodos, ",", r.warnings, ",", r.games, ",",
                     r.wins, ",", r.draws, ",", r.losses, ",", r.byes, ",",
-                    r.withdrawn ? 1 : 0);
-    if (t.teams_event()) absl::StrAppend(&out, ",", r.board_points);
-    out += "\n";
+                    r.withdrawn ? 1 : 0, "\n");
   }
   return out;
 }
@@ -251,25 +266,37 @@ Json CrosstableJson(const tournament::Crosstable& x) {
   for (const tournament::CrossRow& r : x.rows) {
     Json cells = Json::array();
     for (const tournament::CrossCell& c : r.cells) {
-      cells.push_back(
-          {{"round", c.round},
-           {"opponent_rank", c.opponent_rank},
-           {"colour", c.colour == 0 ? std::string() : std::string(1, c.colour)},
-           {"result", c.result}});
+      Json cell = {
+          {"round", c.round},
+          {"opponent_rank", c.opponent_rank},
+          {"colour", c.colour == 0 ? std::string() : std::string(1, c.colour)},
+          {"result", c.result}};
+      if (x.teams) {
+        cell["board_points"] = c.board_points;
+        cell["opponent_board_points"] = c.opponent_board_points;
+      }
+      cells.push_back(std::move(cell));
     }
-    rows.push_back({{"rank", r.rank},
-                    {"name", r.name},
-                    {"points", r.points},
-                    {"cells", std::move(cells)}});
+    Json row = {{"rank", r.rank},
+                {"name", r.name},
+                {"points", r.points},
+                {"cells", std::move(cells)}};
+    if (x.teams) row["board_points"] = r.board_points;
+    rows.push_back(std::move(row));
   }
-  return {{"rounds", x.rounds}, {"rows", std::move(rows)}};
+  return {{"rounds", x.rounds}, {"teams", x.teams}, {"rows", std::move(rows)}};
 }
 
 std::string CrosstableText(const tournament::Crosstable& x) {
   std::string out;
   for (const tournament::CrossRow& r : x.rows) {
     absl::StrAppendFormat(&out, "%4d  %-24s %4d ", r.rank, r.name, r.points);
+    if (x.teams) absl::StrAppendFormat(&out, "%4d ", r.board_points);
     for (const tournament::CrossCell& c : r.cells) {
+      if (x.teams) {
+        absl::StrAppendFormat(&out, " %10s", TeamCrossCellText(c));
+        continue;
+      }
       std::string cell = c.result;
       if (c.opponent_rank > 0) {
         cell = absl::StrCat(
@@ -318,9 +345,12 @@ std::string OpenGothaXml(const qipu::v1::Tournament& t) {
               "<Game blackPlayer=\"%s\" handicap=\"0\" knownColor=\"true\" "
               "result=\"%s\" roundNumber=\"%d\" tableNumber=\"%d\" "
               "whitePlayer=\"%s\"/>\n",
-              XmlEscape(t.players(b.black()).name()),
-              OpenGothaResult(b.result()), r.number(), p.table(),
-              XmlEscape(t.players(b.white()).name()));
+              XmlEscape(PlayerName(t, b.black())), OpenGothaResult(b.result()),
+              r.number(),
+              // One table per board game: match k's boards are tables
+              // (k-1) * boards + 1 .. k * boards.
+              (p.table() - 1) * t.boards() + b.board(),
+              XmlEscape(PlayerName(t, b.white())));
         }
         continue;
       }

@@ -30,14 +30,18 @@ nlohmann::json TournamentSummaryJson(const qipu::v1::Tournament& t);
 std::string TournamentSummaryText(const qipu::v1::Tournament& t);
 
 // {"round": n, "paired": bool, "repeat_free": bool, "pairings": [{"table",
-//  "black", "white", "result"}], "bye": NAME|null, "byes": [NAMES]}.
+//  "black", "white"}], "bye": NAME|null, "byes": [NAMES]}. Team events:
+//  each pairing also has "black_board_points", "white_board_points" and
+//  "boards" (team_report.h's BoardsJson); a team challenge's pairings name
+//  "black_team" and "white_team".
 nlohmann::json PairingJson(const qipu::v1::PairResponse& r);
 std::string PairingText(const qipu::v1::PairResponse& r);
 
 // {"order": [criteria], "rows": [{"rank", "name", "points", "sos",
 //  "sodos", "warnings", "lots", "games", "wins", "draws", "losses", "byes",
 //  "withdrawn", and for teams "match_points", "board_points",
-//  "board_scores"}]}.
+//  "board_scores", "board_1", "board_2" ...; for a team challenge
+//  "players_left"}]}. The text and CSV of team events are team_report.h's.
 nlohmann::json StandingsJson(const qipu::v1::Tournament& t,
                              const tournament::Standings& s);
 std::string StandingsText(const qipu::v1::Tournament& t,
@@ -47,11 +51,15 @@ std::string StandingsText(const qipu::v1::Tournament& t,
 std::string StandingsCsv(const qipu::v1::Tournament& t,
                          const tournament::Standings& s);
 
-// {"rounds": n, "rows": [{"rank", "name", "points", "cells": [{"round",
-//  "opponent_rank", "colour", "result"}]}]}.
+// {"rounds": n, "teams": bool, "rows": [{"rank", "name", "points", "cells":
+//  [{"round", "opponent_rank", "colour", "result"}]}]}; team events add
+//  "board_points" to each row and "board_points", "opponent_board_points"
+//  to each cell.
 nlohmann::json CrosstableJson(const tournament::Crosstable& x);
 // One line per entrant: "rank name points  3+/b  5-/w ..." (OpenGotha's
-// wall list notation: opponent's rank, result, colour).
+// wall list notation: opponent's rank, result, colour); team events:
+// "rank team match-points board-points  3+5:1 ..." (board points for and
+// against).
 std::string CrosstableText(const tournament::Crosstable& x);
 
 // The games of `t` with a decided result played over the board (wins and
@@ -68,7 +76,7 @@ std::string RatingsText(const tournament::Ratings& r);
 
 // The players and games in OpenGotha's XML layout (Tournament, Players,
 // Games with RESULT_* codes), which OpenGotha and other pairing programs
-// read.
+// read. Team events list every board game, each at its own table.
 std::string OpenGothaXml(const qipu::v1::Tournament& t);
 
 }  // namespace qipu::report

@@ -81,7 +81,7 @@ struct Field {
 };
 
 // A round as a pairing system proposes it, before tables, boards and
-// withdrawal forfeits are filled in (tournament.cc turns it into a Round).
+// withdrawal forfeits are filled in (round_pairing.cc turns it into a Round).
 struct RoundDraft {
   // (black, white) entrant indexes, top table first.
   std::vector<std::pair<int, int>> games;

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "tournament/event_state.h"
 #include "tournament/match.h"
 
 namespace qipu::tournament {
@@ -14,11 +15,6 @@ namespace {
 
 using Less = std::function<bool(const StandingRow&, const StandingRow&)>;
 using Same = std::function<bool(const StandingRow&, const StandingRow&)>;
-
-bool IsElimination(v1::TournamentSystem s) {
-  return s == v1::TOURNAMENT_SYSTEM_KNOCKOUT ||
-         s == v1::TOURNAMENT_SYSTEM_DOUBLE_KNOCKOUT;
-}
 
 // Rows for every entrant not removed, with points and tie-break values.
 std::vector<StandingRow> BaseRows(const Field& field, uint64_t lots) {
@@ -307,6 +303,7 @@ absl::StatusOr<Crosstable> ComputeCrosstable(const v1::Tournament& t) {
   const Field field = BuildField(t);
   Crosstable table;
   table.rounds = t.round_size();
+  table.teams = t.teams_event();
   std::map<int, int> rank_of;
   std::map<int, int> points_of;
   std::vector<int> order;
@@ -330,10 +327,15 @@ absl::StatusOr<Crosstable> ComputeCrosstable(const v1::Tournament& t) {
     row.entrant = index;
     row.name = e.name;
     row.points = points_of.count(index) ? points_of[index] : e.points;
+    row.board_points = e.board_points;
     row.cells.resize(table.rounds);
     for (int r = 0; r < table.rounds; ++r) row.cells[r].round = r + 1;
     for (const int r : e.bye_rounds) {
-      if (r >= 1 && r <= table.rounds) row.cells[r - 1].result = "bye";
+      if (r < 1 || r > table.rounds) continue;
+      row.cells[r - 1].result = "bye";
+      // A team bye is a match won on every board (field.cc).
+      if (table.teams)
+        row.cells[r - 1].board_points = kWinPoints * field.boards;
     }
     for (const Meeting& m : e.meetings) {
       if (m.round < 1 || m.round > table.rounds) continue;
@@ -341,6 +343,14 @@ absl::StatusOr<Crosstable> ComputeCrosstable(const v1::Tournament& t) {
       cell.opponent = m.opponent;
       cell.opponent_rank = rank_of.count(m.opponent) ? rank_of[m.opponent] : 0;
       cell.colour = m.black ? 'b' : 'w';
+      if (table.teams && m.result != v1::GAME_RESULT_VOID) {
+        cell.board_points = m.board_points;
+        for (const Meeting& o : field.entrants[m.opponent].meetings) {
+          if (o.round == m.round && o.table == m.table) {
+            cell.opponent_board_points = o.board_points;
+          }
+        }
+      }
       switch (m.outcome) {
         case Outcome::kWin:
           cell.result = "+";

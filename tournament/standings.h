@@ -91,6 +91,10 @@ struct CrossCell {
   // "+" won, "-" lost, "=" drawn, "+!" won by forfeit, "-!" forfeited,
   // "x" both lost, "void", "?" no result yet, "bye", "" not paired.
   std::string result;
+  // Team events: the board points of the entrant and of its opponent in
+  // this match (a bye: 2 a board and 0); 0 otherwise.
+  int board_points = 0;
+  int opponent_board_points = 0;
 };
 
 // One entrant's row: its standing and a cell per round.
@@ -99,12 +103,16 @@ struct CrossRow {
   int entrant = 0;
   std::string name;
   int points = 0;
+  // Team events: board points (standings order's second criterion).
+  int board_points = 0;
   std::vector<CrossCell> cells;
 };
 
 // A crosstable: every entrant's round-by-round record.
 struct Crosstable {
   int rounds = 0;
+  // A team event: rows are teams, cells carry board points.
+  bool teams = false;
   // In standings order.
   std::vector<CrossRow> rows;
 };

@@ -241,6 +241,57 @@ TEST(Standings, TeamsEqualOnEverythingShareTheRank) {
   EXPECT_EQ(t->round(0).pairings(0).result(), v1::GAME_RESULT_DRAW);
 }
 
+// A team crosstable: each cell carries the board points for and against;
+// a bye is a match won on every board.
+TEST(Standings, TeamCrosstableCarriesBoardPoints) {
+  TournamentOptions o = System(v1::TOURNAMENT_SYSTEM_ROUND_ROBIN);
+  o.teams = true;
+  o.boards = 2;
+  o.name = "teams";
+  auto t = CreateTournament(o);
+  ASSERT_TRUE(t.ok());
+  for (const std::string team : {"A", "B", "C"}) {
+    for (int b = 1; b <= 2; ++b) {
+      PlayerEntry p;
+      p.name = team + std::to_string(b);
+      p.team = team;
+      ASSERT_TRUE(AddPlayer(&*t, p).ok());
+    }
+  }
+  testing::Pair(&*t);
+  ASSERT_EQ(t->round(0).pairings_size(), 1);
+  ASSERT_EQ(t->round(0).byes_size(), 1);
+  // The team in `black` wins board 1 (its Black) and draws board 2: 3:1.
+  ASSERT_TRUE(SetResult(&*t, 1, 1, v1::GAME_RESULT_BLACK_WINS, 1).ok());
+  ASSERT_TRUE(SetResult(&*t, 1, 1, v1::GAME_RESULT_DRAW, 2).ok());
+  const int winner = t->round(0).pairings(0).black();
+  const int loser = t->round(0).pairings(0).white();
+  const int bye = t->round(0).byes(0);
+  auto x = GetCrosstable(*t);
+  ASSERT_TRUE(x.ok()) << x.status();
+  EXPECT_TRUE(x->teams);
+  ASSERT_EQ(x->rows.size(), 3u);
+  for (const CrossRow& row : x->rows) {
+    ASSERT_EQ(row.cells.size(), 1u);
+    const CrossCell& c = row.cells[0];
+    if (row.entrant == bye) {
+      EXPECT_EQ(c.result, "bye");
+      EXPECT_EQ(c.board_points, 4);
+      EXPECT_EQ(row.board_points, 4);
+    } else if (row.entrant == winner) {
+      EXPECT_EQ(c.result, "+");
+      EXPECT_EQ(c.board_points, 3);
+      EXPECT_EQ(c.opponent_board_points, 1);
+      EXPECT_EQ(c.opponent, loser);
+    } else {
+      EXPECT_EQ(c.result, "-");
+      EXPECT_EQ(c.board_points, 1);
+      EXPECT_EQ(c.opponent_board_points, 3);
+      EXPECT_EQ(row.board_points, 1);
+    }
+  }
+}
+
 // Results: the lower index always wins.
 Results LowerWins(int n) {
   Results r;

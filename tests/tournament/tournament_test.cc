@@ -365,6 +365,80 @@ TEST(TeamEvent, SwissBetweenTeamsPairsBoardsWithAlternatingColours) {
             absl::StatusCode::kFailedPrecondition);
 }
 
+// Art. 28.4 in a team event: a team that withdraws forfeits its later
+// matches on every board (its results stand); a player who withdraws
+// forfeits only their own board.
+TEST(TeamEvent, WithdrawalsForfeitTheTeamsMatchesOrThePlayersBoard) {
+  TournamentOptions o = System(v1::TOURNAMENT_SYSTEM_ROUND_ROBIN);
+  o.teams = true;
+  o.boards = 2;
+  o.name = "teams";
+  auto t = CreateTournament(o);
+  ASSERT_TRUE(t.ok());
+  for (const std::string team : {"A", "B", "C", "D"}) {
+    for (int b = 1; b <= 2; ++b) {
+      PlayerEntry p;
+      p.name = team + std::to_string(b);
+      p.team = team;
+      ASSERT_TRUE(AddPlayer(&*t, p).ok());
+    }
+  }
+  Pair(&*t);
+  for (const v1::Pairing& p : t->round(0).pairings()) {
+    for (int b = 1; b <= 2; ++b) {
+      ASSERT_TRUE(SetResult(&*t, 1, p.table(), v1::GAME_RESULT_DRAW, b).ok());
+    }
+  }
+  EXPECT_EQ(WithdrawTeam(&*t, "Z").code(), absl::StatusCode::kNotFound);
+  ASSERT_TRUE(WithdrawTeam(&*t, "A").ok());
+  EXPECT_EQ(WithdrawTeam(&*t, "A").code(),
+            absl::StatusCode::kFailedPrecondition);
+  ASSERT_TRUE(WithdrawPlayer(&*t, "B2").ok());
+  Pair(&*t);
+  const auto team = [&](int index) { return t->teams(index).name(); };
+  int forfeited_matches = 0;
+  int b2_boards = 0;
+  for (const v1::Pairing& p : t->round(1).pairings()) {
+    const bool a_plays = team(p.black()) == "A" || team(p.white()) == "A";
+    for (const v1::BoardGame& g : p.boards()) {
+      const std::string black = t->players(g.black()).name();
+      const std::string white = t->players(g.white()).name();
+      if (a_plays) {
+        // Every board is won by the opponent of A, by forfeit.
+        const bool a_black = black[0] == 'A';
+        EXPECT_EQ(g.result(), a_black ? v1::GAME_RESULT_WHITE_FORFEIT_WIN
+                                      : v1::GAME_RESULT_BLACK_FORFEIT_WIN)
+            << black << " - " << white;
+      } else if (black == "B2" || white == "B2") {
+        ++b2_boards;
+        EXPECT_EQ(g.result(), black == "B2"
+                                  ? v1::GAME_RESULT_WHITE_FORFEIT_WIN
+                                  : v1::GAME_RESULT_BLACK_FORFEIT_WIN);
+      } else {
+        EXPECT_EQ(g.result(), v1::GAME_RESULT_UNKNOWN) << black;
+      }
+    }
+    if (a_plays) {
+      ++forfeited_matches;
+      EXPECT_TRUE(p.result() == v1::GAME_RESULT_BLACK_FORFEIT_WIN ||
+                  p.result() == v1::GAME_RESULT_WHITE_FORFEIT_WIN)
+          << p.result();
+    }
+  }
+  EXPECT_EQ(forfeited_matches, 1);
+  // The drawing of lots of "teams" pairs B against C or D in round 2.
+  EXPECT_EQ(b2_boards, 1);
+  // A's drawn match of round 1 stands: 1 match point, 2 board points.
+  auto s = GetStandings(*t);
+  ASSERT_TRUE(s.ok()) << s.status();
+  for (const StandingRow& row : s->rows) {
+    if (row.name != "A") continue;
+    EXPECT_TRUE(row.withdrawn);
+    EXPECT_EQ(row.points, 1);
+    EXPECT_EQ(row.board_points, 2);
+  }
+}
+
 TEST(ValidateTournament, CorruptMessagesAreErrorsNotCrashes) {
   v1::Tournament t = MakeEvent(System(v1::TOURNAMENT_SYSTEM_SWISS), 6);
   Pair(&t);
