@@ -113,6 +113,41 @@ TEST(ArenaRunnerTest, PlaysARoundRobinAndStoresEveryGameOnce) {
   EXPECT_EQ(StoredGames(o.target.db, t.id()), 6u);
 }
 
+TEST(ArenaRunnerTest, PlaysATeamEventBoardByBoard) {
+  TempDir dir("arena_teams");
+  ArenaRunOptions o;
+  o.target.db = dir.path() + "/db";
+  o.file = File(R"({
+    "name": "teams", "system": "round-robin", "teams": true, "boards": 2,
+    "board_size": 7, "concurrency": 2,
+    "entrants": [
+      {"name": "a1", "spec": "pattern", "team": "A", "board": 1},
+      {"name": "a2", "spec": "random", "team": "A", "board": 2},
+      {"name": "b1", "spec": "pattern", "team": "B", "board": 1},
+      {"name": "b2", "spec": "random", "team": "B", "board": 2},
+      {"name": "c1", "spec": "pattern", "team": "C", "board": 1},
+      {"name": "c2", "spec": "random", "team": "C", "board": 2}
+    ]})");
+  auto s = RunArena(o);
+  ASSERT_TRUE(s.ok()) << s.status();
+  // Three teams: three rounds of one match (and a bye), two boards each.
+  EXPECT_EQ(s->games_played, 6);
+  std::set<std::string> ids;
+  for (const qipu::v1::Round& r : s->tournament.round()) {
+    for (const qipu::v1::Pairing& p : r.pairings()) {
+      EXPECT_NE(p.result(), qipu::v1::GAME_RESULT_UNKNOWN);
+      ASSERT_EQ(p.boards_size(), 2);
+      for (const qipu::v1::BoardGame& b : p.boards()) {
+        EXPECT_NE(b.result(), qipu::v1::GAME_RESULT_UNKNOWN);
+        ASSERT_EQ(b.game_ids_size(), 1);
+        ids.insert(b.game_ids(0));
+      }
+    }
+  }
+  EXPECT_EQ(ids.size(), 6u);
+  EXPECT_EQ(StoredGames(o.target.db, s->tournament.id()), 6u);
+}
+
 TEST(ArenaRunnerTest, StoresAStagedGameInsteadOfPlayingItAgain) {
   TempDir dir("arena_resume");
   const std::string db_dir = dir.path() + "/db";
