@@ -1,6 +1,7 @@
 #include "coordinator/coordinator.h"
 
 #include "absl/strings/str_cat.h"
+#include "coordinator/admin_service.h"
 #include "coordinator/corpus_service.h"
 #include "coordinator/query_service.h"
 #include "coordinator/tournament_service.h"
@@ -81,6 +82,7 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
   c->tournaments_ = std::make_unique<Tournaments>(c->store_.get());
   c->services_.push_back(
       std::make_unique<TournamentServiceImpl>(c->tournaments_.get()));
+  c->services_.push_back(std::make_unique<AdminServiceImpl>(c->store_.get()));
   for (auto& s : c->services_) builder.RegisterService(s.get());
   c->server_ = builder.BuildAndStart();
   if (c->server_ == nullptr || c->port_ == 0) {
