@@ -87,6 +87,11 @@ absl::StatusOr<store::BackupEntry> BackupThroughServer(const client::Target& t,
 // The backup of the database in `t.db`, opened by this process.
 absl::StatusOr<store::BackupEntry> BackupOfDatabase(const client::Target& t,
                                                     const std::string& to) {
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::path(t.db) / "CURRENT", ec)) {
+    return absl::NotFoundError(
+        absl::StrCat("no database in ", t.db, " (no CURRENT file)"));
+  }
   store::StoreOptions o;
   o.create_if_missing = false;
   o.block_cache_bytes = 16u << 20;
