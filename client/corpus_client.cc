@@ -11,6 +11,7 @@
 #include "base/channel.h"
 #include "base/grpc_status.h"
 #include "client/database.h"
+#include "coordinator/corpus_service.h"
 #include "coordinator/exporter.h"
 #include "coordinator/import_input.h"
 #include "qipu/v1/query.grpc.pb.h"
@@ -139,25 +140,58 @@ absl::Status Export(const Target& target, const qipu::v1::ExportRequest& req,
     return sink_status.ok() ? s : sink_status;
   }
   auto stub = qipu::v1::CorpusService::NewStub(base::Dial(target.server));
-  grpc::ClientContext ctx;
-  ctx.set_deadline(absl::ToChronoTime(absl::Now() + timeout));
-  auto reader = stub->Export(&ctx, req);
-  qipu::v1::Game g;
-  while (reader->Read(&g)) {
-    auto id = coordinator::GameIdOf(g);
-    sink_status = id.ok() ? sink(*id, g) : id.status();
-    if (!sink_status.ok()) {
-      ctx.TryCancel();
-      break;
+  const absl::Time end = absl::Now() + timeout;
+  const uint64_t want = req.limit();
+  uint64_t got = 0;
+  // Set when the server refused `want` as over its cap: calls then ask for
+  // everything and this loop stops at `want`.
+  bool count_here = false;
+  qipu::v1::ExportRequest page = req;
+  for (;;) {
+    if (want != 0) page.set_limit(count_here ? 0 : want - got);
+    grpc::ClientContext ctx;
+    ctx.set_deadline(absl::ToChronoTime(end));
+    auto reader = stub->Export(&ctx, page);
+    qipu::v1::Game g;
+    uint64_t this_call = 0;
+    bool reached = false;
+    while (reader->Read(&g)) {
+      auto id = coordinator::GameIdOf(g);
+      sink_status = id.ok() ? sink(*id, g) : id.status();
+      if (!sink_status.ok()) {
+        ctx.TryCancel();
+        break;
+      }
+      ++got;
+      ++this_call;
+      if (want != 0 && got >= want) {
+        reached = true;
+        ctx.TryCancel();
+        break;
+      }
     }
+    const grpc::Status gs = reader->Finish();
+    if (!sink_status.ok()) return sink_status;
+    if (reached) return absl::OkStatus();
+    if (gs.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED) {
+      const auto& trailer = ctx.GetServerTrailingMetadata();
+      auto it = trailer.find(coordinator::kExportResumeKey);
+      if (it != trailer.end()) {
+        page.set_after(std::string(it->second.data(), it->second.size()));
+        continue;
+      }
+      if (this_call == 0 && want != 0 && !count_here) {
+        count_here = true;
+        continue;
+      }
+    }
+    if (!gs.ok()) {
+      return absl::Status(
+          static_cast<absl::StatusCode>(gs.error_code()),
+          absl::StrCat(target.server, ": ", gs.error_message()));
+    }
+    return absl::OkStatus();
   }
-  const grpc::Status gs = reader->Finish();
-  if (!sink_status.ok()) return sink_status;
-  if (!gs.ok()) {
-    return absl::Status(static_cast<absl::StatusCode>(gs.error_code()),
-                        absl::StrCat(target.server, ": ", gs.error_message()));
-  }
-  return absl::OkStatus();
 }
 
 }  // namespace qipu::client

@@ -53,7 +53,10 @@ using GameSink =
 
 // Streams the games `req` selects to `sink`, in key order. On a failure
 // part-way the games before it were sunk (the sink counts them).
-// `timeout` bounds the whole export from a server.
+// `timeout` bounds the whole export from a server. A server's export is
+// paged: a call that stops at the server's per-call cap of games or time
+// (RESOURCE_EXHAUSTED with a resume point) is followed by the next, from
+// where it stopped; a limit above the server's cap is counted here.
 absl::Status Export(const Target& target, const qipu::v1::ExportRequest& req,
                     const GameSink& sink,
                     absl::Duration timeout = absl::Hours(1));

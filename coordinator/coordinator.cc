@@ -1,6 +1,7 @@
 #include "coordinator/coordinator.h"
 
 #include "absl/strings/str_cat.h"
+#include "coordinator/admin_service.h"
 #include "coordinator/corpus_service.h"
 #include "coordinator/query_service.h"
 #include "coordinator/tournament_service.h"
@@ -64,9 +65,13 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
       interceptors;
   interceptors.push_back(c->calls_.NewFactory());
   builder.experimental().SetInterceptorCreators(std::move(interceptors));
+  c->streams_ =
+      std::make_unique<StreamLimiter>(options.limits.max_streams_per_client);
   c->services_.push_back(std::make_unique<JobServiceImpl>(jobs));
+  WorkServiceOptions work_options = options.work;
+  work_options.streams = c->streams_.get();
   auto work = std::make_unique<WorkServiceImpl>(jobs, c->ingest_.get(),
-                                                &c->metrics_, options.work);
+                                                &c->metrics_, work_options);
   c->work_ = work.get();
   c->services_.push_back(std::move(work));
   c->queries_ =
@@ -74,13 +79,20 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
   c->services_.push_back(std::make_unique<QueryServiceImpl>(c->queries_.get()));
   c->importer_ = std::make_unique<Importer>(c->configs_.get(), c->ingest_.get(),
                                             options.import);
+  CorpusServiceOptions corpus;
+  corpus.streams = c->streams_.get();
+  corpus.max_export_games = options.limits.max_export_games;
+  corpus.max_export_time = options.limits.max_export_time;
   c->services_.push_back(std::make_unique<CorpusServiceImpl>(
-      c->importer_.get(), c->store_.get(), CorpusServiceOptions{}));
+      c->importer_.get(), c->store_.get(), corpus));
+  TrainingServiceOptions training = options.training;
+  training.streams = c->streams_.get();
   c->services_.push_back(
-      std::make_unique<TrainingServiceImpl>(c->store_.get(), options.training));
+      std::make_unique<TrainingServiceImpl>(c->store_.get(), training));
   c->tournaments_ = std::make_unique<Tournaments>(c->store_.get());
   c->services_.push_back(
       std::make_unique<TournamentServiceImpl>(c->tournaments_.get()));
+  c->services_.push_back(std::make_unique<AdminServiceImpl>(c->store_.get()));
   for (auto& s : c->services_) builder.RegisterService(s.get());
   c->server_ = builder.BuildAndStart();
   if (c->server_ == nullptr || c->port_ == 0) {

@@ -22,6 +22,7 @@
 #include "coordinator/importer.h"
 #include "coordinator/ingest.h"
 #include "coordinator/jobs.h"
+#include "coordinator/limits.h"
 #include "coordinator/metrics.h"
 #include "coordinator/queries.h"
 #include "coordinator/tournaments.h"
@@ -48,8 +49,11 @@ struct CoordinatorOptions {
   ImporterOptions import;
   // Training batches (TrainingService): memory of the mixing chunks.
   TrainingServiceOptions training;
-  // Largest request message accepted, bytes (an SGF file for import).
+  // Largest request message accepted, bytes (an SGF file for import); a
+  // larger one fails with RESOURCE_EXHAUSTED naming both sizes.
   int max_message_bytes = 32 << 20;
+  // What one client may ask (limits.h): streams, export games and time.
+  LimitsOptions limits;
   // How often leases are checked for expiry and gauges sampled.
   absl::Duration tick = absl::Milliseconds(200);
 };
@@ -105,6 +109,8 @@ class Coordinator {
   // Counts the calls in progress for a prompt graceful Shutdown(); before
   // server_, which its interceptors refer to.
   CallTracker calls_;
+  // Each client's streams in progress; before services_, which refer to it.
+  std::unique_ptr<StreamLimiter> streams_;
   std::vector<std::unique_ptr<grpc::Service>> services_;
   // The WorkService among services_ (for Drain()).
   WorkServiceImpl* work_ = nullptr;

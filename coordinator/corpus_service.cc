@@ -8,8 +8,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
 #include "base/grpc_status.h"
 #include "spdlog/spdlog.h"
+#include "store/game_id.h"
 
 namespace qipu::coordinator {
 
@@ -108,6 +110,8 @@ grpc::Status CorpusServiceImpl::Import(
     grpc::ServerContext* ctx,
     grpc::ServerReaderWriter<qipu::v1::ImportResponse, qipu::v1::ImportRequest>*
         stream) {
+  auto slot = AcquireStream(options_.streams, ctx->peer(), "import");
+  if (!slot.ok()) return ToGrpc(slot.status());
   ResponseQueue responses(options_.import_window);
   std::thread writer([&] {
     qipu::v1::ImportResponse r;
@@ -160,19 +164,63 @@ grpc::Status CorpusServiceImpl::Import(
 grpc::Status CorpusServiceImpl::Export(
     grpc::ServerContext* ctx, const qipu::v1::ExportRequest* req,
     grpc::ServerWriter<qipu::v1::Game>* writer) {
+  auto slot = AcquireStream(options_.streams, ctx->peer(), "export");
+  if (!slot.ok()) return ToGrpc(slot.status());
+  const uint64_t cap = options_.max_export_games;
+  if (cap != 0 && req->limit() > cap) {
+    return grpc::Status(
+        grpc::StatusCode::RESOURCE_EXHAUSTED,
+        absl::StrCat("export: at most ", cap, " games per call (asked ",
+                     req->limit(), "); page with ExportRequest.after"));
+  }
+  // One game past the cap tells whether more remain: it is read, not sent.
+  qipu::v1::ExportRequest capped = *req;
+  if (cap != 0 && req->limit() == 0) capped.set_limit(cap + 1);
+  const absl::Time deadline = absl::Now() + options_.max_export_time;
   bool broken = false;
+  bool over_cap = false;
+  std::optional<store::GameId> last_sent;
+  uint64_t sent = 0;
   auto stats = exporter_.Export(
-      *req, [&](const store::GameId&, const qipu::v1::Game& game) {
+      capped,
+      [&](const store::GameId& id, const qipu::v1::Game& game) {
+        if (cap != 0 && sent == cap) {
+          over_cap = true;
+          return false;
+        }
         if (ctx->IsCancelled() || !writer->Write(game)) {
           broken = true;
           return false;
         }
+        ++sent;
+        last_sent = id;
         return true;
-      });
+      },
+      deadline);
   if (!stats.ok()) return ToGrpc(stats.status());
   if (broken) {
     return grpc::Status(grpc::StatusCode::CANCELLED,
                         "the client went away during the export");
+  }
+  if (over_cap || stats->timed_out) {
+    // Resume after the last game sent (over the cap), or the last game
+    // read (out of time: the games read since the last one sent did not
+    // match).
+    const std::optional<store::GameId> resume =
+        over_cap ? last_sent : stats->last_read;
+    std::string why =
+        over_cap ? absl::StrCat("export: at most ", cap, " games per call")
+                 : absl::StrCat("export: at most ",
+                                absl::FormatDuration(options_.max_export_time),
+                                " per call");
+    if (resume.has_value()) {
+      const std::string after = store::GameIdText(*resume);
+      ctx->AddTrailingMetadata(kExportResumeKey, after);
+      absl::StrAppend(&why, "; more games match: resume after ", after,
+                      " (ExportRequest.after)");
+    }
+    spdlog::info("export: {} games, stopped at a limit ({})", sent, why);
+    return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, why);
   }
   spdlog::info("export: {} of {} games", stats->games, stats->scanned);
   return grpc::Status::OK;

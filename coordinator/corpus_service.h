@@ -6,6 +6,7 @@
 
 #include "coordinator/exporter.h"
 #include "coordinator/importer.h"
+#include "coordinator/limits.h"
 #include "qipu/v1/query.grpc.pb.h"
 #include "store/store.h"
 
@@ -15,7 +16,18 @@ struct CorpusServiceOptions {
   // Files of one Import stream being imported at once; the service stops
   // reading the stream beyond (flow control on top of HTTP/2's).
   int import_window = 64;
+  // Caps each client's concurrent streams (an import or an export counts
+  // one); null: no cap. Not owned; must outlive the service.
+  StreamLimiter* streams = nullptr;
+  // Games one Export call returns (0: no cap), and how long it may run.
+  uint64_t max_export_games = 0;
+  absl::Duration max_export_time = absl::InfiniteDuration();
 };
+
+// The trailing metadata key of an Export call that stopped at a limit:
+// the text id of the last game it read; the next call resumes after it
+// (ExportRequest.after).
+inline constexpr char kExportResumeKey[] = "qipu-export-after";
 
 // CorpusService. Thread-safe; does not own its collaborators, which must
 // outlive it.
@@ -37,8 +49,12 @@ class CorpusServiceImpl final : public qipu::v1::CorpusService::Service {
                                qipu::v1::ImportRequest>* stream) override;
 
   // Streams the matching games (Exporter::Export). INVALID_ARGUMENT for a
-  // bad filter, CANCELLED when the client goes away, UNAVAILABLE /
-  // DATA_LOSS when the store fails part-way.
+  // bad filter or `after`, CANCELLED when the client goes away,
+  // UNAVAILABLE / DATA_LOSS when the store fails part-way.
+  // RESOURCE_EXHAUSTED for a limit above max_export_games (nothing is
+  // sent), and when a call stops at max_export_games games or after
+  // max_export_time with more to read: the trailing metadata's
+  // kExportResumeKey then names the game to resume after.
   grpc::Status Export(grpc::ServerContext* ctx,
                       const qipu::v1::ExportRequest* req,
                       grpc::ServerWriter<qipu::v1::Game>* writer) override;

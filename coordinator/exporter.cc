@@ -1,6 +1,7 @@
 #include "coordinator/exporter.h"
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "base/status_macros.h"
 #include "base/varint.h"
@@ -73,9 +74,19 @@ absl::StatusOr<store::GameId> GameIdOf(const qipu::v1::Game& game) {
 }
 
 absl::StatusOr<ExportStats> Exporter::Export(const qipu::v1::ExportRequest& req,
-                                             const Sink& sink) const {
+                                             const Sink& sink,
+                                             absl::Time deadline) const {
   auto filter = CompileQueryFilter(req.filter());
   if (!filter.ok()) return filter.status();
+  std::string start;
+  if (!req.after().empty()) {
+    auto after = store::ParseGameId(req.after());
+    if (!after.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("after: ", after.status().message()));
+    }
+    start = store::GameKey(*after);
+  }
   // One pass over the whole family: read ahead, keep the cache for others.
   store::ScanOptions scan;
   scan.fill_cache = false;
@@ -83,12 +94,24 @@ absl::StatusOr<ExportStats> Exporter::Export(const qipu::v1::ExportRequest& req,
   store::Cursor it = store_->NewCursor(store_->games(), scan);
   ExportStats stats;
   qipu::v1::Game game;
-  for (it.SeekToFirst(); it.Valid(); it.Next()) {
+  if (start.empty()) {
+    it.SeekToFirst();
+  } else {
+    it.Seek(start);
+    if (it.Valid() && it.key() == start) it.Next();
+  }
+  for (; it.Valid(); it.Next()) {
     if (req.limit() != 0 && stats.games >= req.limit()) break;
+    // The clock every 256 games read.
+    if ((stats.scanned & 255) == 255 && absl::Now() > deadline) {
+      stats.timed_out = true;
+      break;
+    }
     ++stats.scanned;
     const absl::string_view k = it.key();
     const absl::string_view v = it.value();
     auto id = store::DecodeGameKey(k);
+    if (id.has_value()) stats.last_read = *id;
     if (!id.has_value() ||
         !game.ParseFromArray(v.data(), static_cast<int>(v.size()))) {
       ++stats.damaged;

@@ -13,9 +13,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "qipu/v1/game.pb.h"
 #include "qipu/v1/query.pb.h"
 #include "qipu/v1/store.pb.h"
@@ -46,6 +48,11 @@ struct ExportStats {
   uint64_t scanned = 0;
   // Stored records that did not decode (logged and skipped).
   uint64_t damaged = 0;
+  // The key of the last game read (matching or not); empty when none.
+  // An export resumed after it (ExportRequest.after) misses nothing.
+  std::optional<store::GameId> last_read;
+  // Whether the export stopped at its deadline with games left to read.
+  bool timed_out = false;
 };
 
 class Exporter {
@@ -58,12 +65,14 @@ class Exporter {
   // Does not own `store`, which must outlive the exporter.
   explicit Exporter(store::Store* store) : store_(store) {}
 
-  // Calls `sink` for every game matching req.filter, at most req.limit
-  // (0 = all). InvalidArgument for a bad filter (nothing is exported);
-  // Unavailable / DataLoss when reading fails part-way (games already
-  // passed to the sink stay passed).
-  absl::StatusOr<ExportStats> Export(const qipu::v1::ExportRequest& req,
-                                     const Sink& sink) const;
+  // Calls `sink` for every game matching req.filter after req.after (when
+  // set), at most req.limit (0 = all). Stops with stats.timed_out once
+  // `deadline` has passed. InvalidArgument for a bad filter or `after`
+  // (nothing is exported); Unavailable / DataLoss when reading fails
+  // part-way (games already passed to the sink stay passed).
+  absl::StatusOr<ExportStats> Export(
+      const qipu::v1::ExportRequest& req, const Sink& sink,
+      absl::Time deadline = absl::InfiniteFuture()) const;
 
  private:
   store::Store* store_;

@@ -31,6 +31,8 @@ int main(int argc, char** argv) {
   int training_memory_mb = 2048;
   int memtable_mb = 128;
   bool no_sync = false;
+  int max_message_mb = 32;
+  int max_export_seconds = 600;
   app.add_option("--db", o.db_dir, "Database directory")->required();
   app.add_option("--listen", o.listen, "gRPC address HOST:PORT")
       ->capture_default_str();
@@ -62,6 +64,23 @@ int main(int argc, char** argv) {
   app.add_flag("--no-sync", no_sync,
                "Do not fsync the WAL per batch (survives process crashes, "
                "not power loss)");
+  // Limits (limits.h): beyond them a client gets RESOURCE_EXHAUSTED.
+  app.add_option("--max-message-mb", max_message_mb,
+                 "Largest request message (an import file), MiB")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  app.add_option("--max-streams-per-client", o.limits.max_streams_per_client,
+                 "Concurrent upload/import/export/training streams per "
+                 "client address (0: no limit)")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
+  app.add_option("--max-export-games", o.limits.max_export_games,
+                 "Games one export call returns (0: no limit); clients page")
+      ->capture_default_str();
+  app.add_option("--max-export-seconds", max_export_seconds,
+                 "Time one export call runs; clients page")
+      ->check(CLI::Range(1, 86400))
+      ->capture_default_str();
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error|off")
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
@@ -78,6 +97,8 @@ int main(int argc, char** argv) {
   o.store.write_buffer_bytes =
       std::min<size_t>(o.store.total_write_buffer_bytes / 4, 64u << 20);
   o.store.sync = !no_sync;
+  o.max_message_bytes = max_message_mb << 20;
+  o.limits.max_export_time = absl::Seconds(max_export_seconds);
 
   // SIGINT and SIGTERM wait for the loop below (before any thread starts:
   // the coordinator's threads inherit the mask).

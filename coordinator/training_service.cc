@@ -55,6 +55,8 @@ void TrainingServiceImpl::Release(int64_t bytes) {
 grpc::Status TrainingServiceImpl::Batches(
     grpc::ServerContext* ctx, const qipu::v1::TrainingRequest* req,
     grpc::ServerWriter<qipu::v1::TrainingBatch>* writer) {
+  auto slot = AcquireStream(options_.streams, ctx->peer(), "training");
+  if (!slot.ok()) return base::ToGrpc(slot.status());
   absl::StatusOr<TrainingPlan> plan = PlanTraining(*store_, *req);
   if (!plan.ok()) return base::ToGrpc(plan.status());
   const int64_t bytes = ChunkBytes(plan->options);

@@ -16,6 +16,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
 #include "base/work_pool.h"
+#include "coordinator/limits.h"
 #include "grpcpp/grpcpp.h"
 #include "qipu/v1/train.grpc.pb.h"
 #include "store/store.h"
@@ -28,6 +29,9 @@ struct TrainingServiceOptions {
   // Threads that help the streams' handler threads replay games (shared
   // by all streams); -1: cores - 1.
   int threads = -1;
+  // Caps each client's concurrent streams; null: no cap. Not owned; must
+  // outlive the service.
+  StreamLimiter* streams = nullptr;
 };
 
 // TrainingService. Thread-safe; does not own the store, which must outlive

@@ -307,6 +307,8 @@ WorkServiceImpl::WorkServiceImpl(JobManager* jobs, Ingestor* ingest,
 grpc::Status WorkServiceImpl::UploadGames(
     grpc::ServerContext* ctx,
     grpc::ServerReaderWriter<grpc::ByteBuffer, grpc::ByteBuffer>* stream) {
+  auto slot = AcquireStream(options_.streams, ctx->peer(), "upload");
+  if (!slot.ok()) return ToGrpc(slot.status());
   AckQueue acks(options_.upload_window);
   {
     absl::MutexLock lock(&streams_mu_);

@@ -12,6 +12,7 @@
 #include "base/work_pool.h"
 #include "coordinator/ingest.h"
 #include "coordinator/jobs.h"
+#include "coordinator/limits.h"
 #include "coordinator/metrics.h"
 #include "grpcpp/support/byte_buffer.h"
 #include "qipu/v1/work.grpc.pb.h"
@@ -47,6 +48,9 @@ struct WorkServiceOptions {
   // Threads that help upload streams validate (replay) their games, on
   // top of each stream's own; -1: one fewer than the machine's cores.
   int validate_threads = -1;
+  // Caps each client's concurrent streams (an upload stream counts one);
+  // null: no cap. Not owned; must outlive the service.
+  StreamLimiter* streams = nullptr;
 };
 
 // WorkService. Thread-safe; does not own its collaborators.

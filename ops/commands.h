@@ -32,6 +32,9 @@ void AddImportCommand(CLI::App& app, int* exit_code);
 // `qipu export`: stored games out as SGF or JSON Lines.
 void AddExportCommand(CLI::App& app, int* exit_code);
 
+// `qipu backup [list|verify]` and `qipu restore` (ops/backup_command.cc).
+void AddBackupCommand(CLI::App& app, int* exit_code);
+
 // `qipu train export` (ops/train_command.cc).
 void AddTrainCommand(CLI::App& app, int* exit_code);
 // `qipu bench import`: import throughput into a fresh temporary database

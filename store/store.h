@@ -34,6 +34,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 #include "rocksdb/write_batch.h"
+#include "store/backup.h"
 #include "store/position_index.h"
 #include "store/rocks_events.h"
 
@@ -213,6 +214,14 @@ class Store {
   // buffer (metrics).
   StoreSizes Sizes() const;
 
+  // Takes a consistent online backup into `backup_dir` (created when
+  // missing; a BackupEngine directory, see backup.h) while writes go on:
+  // flushes the position index's buffer, then copies every column family
+  // and the WAL up to one point. The backup holds exactly the batches
+  // committed before that point. One backup at a time per store (others
+  // wait). Defined in backup.cc.
+  absl::StatusOr<BackupEntry> Backup(const std::string& backup_dir);
+
  private:
   Store() = default;
 
@@ -236,6 +245,8 @@ class Store {
   std::unique_ptr<PositionIndex> index_;
   std::shared_ptr<rocksdb::Cache> cache_;
   absl::Mutex counter_mu_;
+  // Serialises Backup()s (a BackupEngine directory takes one writer).
+  absl::Mutex backup_mu_;
 };
 
 }  // namespace qipu::store
