@@ -76,7 +76,8 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
   c->services_.push_back(std::move(work));
   c->queries_ =
       std::make_unique<QueryEngine>(c->store_.get(), c->configs_.get());
-  c->services_.push_back(std::make_unique<QueryServiceImpl>(c->queries_.get()));
+  c->services_.push_back(std::make_unique<QueryServiceImpl>(
+      c->queries_.get(), &c->metrics_.queries()));
   c->importer_ = std::make_unique<Importer>(c->configs_.get(), c->ingest_.get(),
                                             options.import);
   CorpusServiceOptions corpus;

@@ -27,17 +27,18 @@ grpc::Status Answer(const char* rpc, absl::StatusOr<Response> r,
   return grpc::Status::OK;
 }
 
+}  // namespace
+
 // Finishes the call with Answer()'s status on the context's reactor.
 template <typename Response>
-grpc::ServerUnaryReactor* Reply(grpc::CallbackServerContext* ctx,
-                                const char* rpc, absl::StatusOr<Response> r,
-                                Response* resp) {
+grpc::ServerUnaryReactor* QueryServiceImpl::Reply(
+    grpc::CallbackServerContext* ctx, const char* rpc,
+    absl::StatusOr<Response> r, Response* resp) {
+  if (queries_ != nullptr) queries_->Increment();
   grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
   reactor->Finish(Answer(rpc, std::move(r), resp));
   return reactor;
 }
-
-}  // namespace
 
 grpc::ServerUnaryReactor* QueryServiceImpl::Openings(
     grpc::CallbackServerContext* ctx, const qipu::v1::OpeningsRequest* req,

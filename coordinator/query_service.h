@@ -7,6 +7,7 @@
 #define QIPU_COORDINATOR_QUERY_SERVICE_H_
 
 #include "coordinator/queries.h"
+#include "prometheus/counter.h"
 #include "qipu/v1/query.grpc.pb.h"
 
 namespace qipu::coordinator {
@@ -18,7 +19,11 @@ namespace qipu::coordinator {
 // Thread-safe; does not own the engine, which must outlive the service.
 class QueryServiceImpl final : public qipu::v1::QueryService::CallbackService {
  public:
-  explicit QueryServiceImpl(const QueryEngine* engine) : engine_(engine) {}
+  // `queries` (may be null; not owned) counts the calls answered
+  // (qipu_queries_total).
+  explicit QueryServiceImpl(const QueryEngine* engine,
+                            prometheus::Counter* queries = nullptr)
+      : engine_(engine), queries_(queries) {}
 
   grpc::ServerUnaryReactor* Openings(grpc::CallbackServerContext* ctx,
                                      const qipu::v1::OpeningsRequest* req,
@@ -37,7 +42,14 @@ class QueryServiceImpl final : public qipu::v1::QueryService::CallbackService {
                                     qipu::v1::GetGameResponse* resp) override;
 
  private:
+  // Counts the call, then finishes it with `r` (see query_service.cc).
+  template <typename Response>
+  grpc::ServerUnaryReactor* Reply(grpc::CallbackServerContext* ctx,
+                                  const char* rpc, absl::StatusOr<Response> r,
+                                  Response* resp);
+
   const QueryEngine* engine_;
+  prometheus::Counter* queries_;
 };
 
 }  // namespace qipu::coordinator

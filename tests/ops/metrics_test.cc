@@ -97,6 +97,15 @@ TEST(OpsMetrics, PageShowsAFinishedJobAndKeepsAnswering) {
       MetricValue(last, "qipu_rocksdb_bytes{cf=\"games\",kind=\"sst\"}")
           .value_or(0);
   EXPECT_GT(games_bytes, 0) << last;
+  // Every query answered is counted (counters need no sampling tick).
+  const double queries_before =
+      MetricValue(last, "qipu_queries_total").value_or(-1);
+  EXPECT_GE(queries_before, 0) << last;
+  (void)client->Results({});  // answered or refused, it is counted
+  (void)client->Ko({});
+  auto after = ScrapeMetrics(port);
+  ASSERT_TRUE(after.ok()) << after.status();
+  EXPECT_EQ(MetricValue(*after, "qipu_queries_total"), queries_before + 2);
 
   // Scrape after scrape, the endpoint answers and the process lives.
   for (int i = 0; i < 20; ++i) {
