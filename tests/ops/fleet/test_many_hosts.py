@@ -303,7 +303,8 @@ def test_job_over_lossy_delayed_and_cut_links_stores_each_game_once(
               f"{cut_drops} packets dropped by the cut; job at "
               f"{done_at_cut}/{done_after_cut} games at cut/restore; "
               f"{DROP_PERCENT}% loss dropped {loss_drops}; workers "
-              f"{stopped}; coordinator: {duplicates:.0f} duplicates; {proxy_out.strip().splitlines()[-1]})")
+              f"{stopped}; coordinator: {duplicates:.0f} duplicates; "
+              f"{proxy_out.strip().splitlines()[-1]})")
     finally:
         procs.kill_all()
         stopping = time.monotonic()
