@@ -144,11 +144,13 @@ def health_status(address, timeout=5):
 
 class Coordinator:
     """qipu-coordinator on a fresh database in `root`, gRPC and metrics on
-    127.0.0.1 ports it picks itself (read from its first lines)."""
+    127.0.0.1 ports it picks itself (read from its first lines); gRPC on
+    `listen` when given (HOST:0 for another interface)."""
 
-    def __init__(self, root, extra_args=()):
+    def __init__(self, root, extra_args=(), listen="127.0.0.1:0"):
         self.root = root
         self.extra_args = [str(a) for a in extra_args]
+        self.listen = listen
         self.process = None
         self.address = None
         self.metrics_address = None
@@ -161,7 +163,7 @@ class Coordinator:
                 open(self._log_path, "w") as log:
             self.process = subprocess.Popen(
                 [coordinator_bin(), "--db", os.path.join(self.root, "db"),
-                 "--listen", "127.0.0.1:0", "--metrics", "127.0.0.1:0",
+                 "--listen", self.listen, "--metrics", "127.0.0.1:0",
                  "--log-level", "info"] + self.extra_args,
                 stdout=out, stderr=log)
 
