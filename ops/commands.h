@@ -43,6 +43,8 @@ void AddBenchIngestCommand(CLI::App& bench, int* exit_code);
 void AddBenchLocalCommand(CLI::App& bench, int* exit_code);
 // `qipu tournament ...`: tournaments for people (ops/tournament_command.cc).
 void AddTournamentCommand(CLI::App& app, int* exit_code);
+// `qipu token create|list|revoke` (token_command.cc).
+void AddTokenCommand(CLI::App& app, int* exit_code);
 // `qipu gtp`: a GTP v2 engine on stdin/stdout (gtp/engine.h).
 void AddGtpCommand(CLI::App& app, int* exit_code);
 // `qipu play`: a Go board in the terminal (play/tui.h).
