@@ -178,9 +178,16 @@ TEST(OpsAuth, TokenCommandRefusesBadFlags) {
                tmp.Sub("x.pem"), "--tls-cert", tmp.Sub("c.pem")});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--tls-key"), std::string::npos) << r.err;
+  // A database that is not there is a bad --db; an unknown id in one that
+  // is, a failure.
+  r = RunQipu(tmp.path(), "revoke-no-db",
+              {"token", "revoke", "--id", "9", "--db", tmp.Sub("db")});
+  EXPECT_EQ(r.status, 2);
+  CreateToken(tmp, "reader");
   r = RunQipu(tmp.path(), "revoke-unknown",
               {"token", "revoke", "--id", "9", "--db", tmp.Sub("db")});
   EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("no token with id 9"), std::string::npos) << r.err;
 }
 
 }  // namespace
