@@ -62,10 +62,10 @@ std::vector<qipu::v1::GameUpload> Generate(const qipu::v1::JobConfig& cfg,
 
 // Streams uploads[begin, end) on one UploadGames call, `per_message` to a
 // message; returns acks seen.
-uint64_t Stream(const std::string& address,
+uint64_t Stream(const std::string& address, const base::ChannelOptions& co,
                 const std::vector<qipu::v1::GameUpload>& uploads, size_t begin,
                 size_t end, size_t per_message, std::string* error) {
-  auto stub = qipu::v1::WorkService::NewStub(base::Dial(address));
+  auto stub = qipu::v1::WorkService::NewStub(base::Dial(address, co));
   grpc::ClientContext ctx;
   base::SetDeadline(&ctx, absl::Seconds(600));
   auto stream = stub->UploadGames(&ctx);
@@ -115,8 +115,24 @@ absl::StatusOr<IngestBenchResult> RunIngestBench(const IngestBenchOptions& o) {
   coordinator::CoordinatorOptions co;
   co.db_dir = (root / "grpc").string();
   co.ingest.max_batch = o.batch;
+  co.auth_required = o.auth;
+  base::ChannelOptions channel;
+  if (!o.tls_dir.empty()) {
+    const std::filesystem::path tls(o.tls_dir);
+    QIPU_RETURN_IF_ERROR(
+        coordinator::LoadServerTls((tls / "server.pem").string(),
+                                   (tls / "server.key").string(), "", &co.tls));
+    QIPU_RETURN_IF_ERROR(
+        base::LoadClientTls((tls / "ca.pem").string(), "", "", &channel.tls));
+  }
   QIPU_ASSIGN_OR_RETURN(std::unique_ptr<coordinator::Coordinator> c,
                         coordinator::Coordinator::Start(co));
+  if (o.auth) {
+    QIPU_ASSIGN_OR_RETURN(
+        coordinator::TokenRegistry::Created token,
+        c->tokens().Create(qipu::v1::ROLE_WORKER, "bench ingest"));
+    channel.token = token.token;
+  }
   QIPU_ASSIGN_OR_RETURN(const uint64_t job,
                         c->jobs().Submit(o.job.games(), o.job.config()));
   QIPU_ASSIGN_OR_RETURN(const coordinator::JobInfo info, c->jobs().Find(job));
@@ -140,7 +156,7 @@ absl::StatusOr<IngestBenchResult> RunIngestBench(const IngestBenchOptions& o) {
     const size_t b = n * s / o.streams;
     const size_t e = n * (s + 1) / o.streams;
     streams.emplace_back([&, s, b, e] {
-      acked += Stream(c->address(), uploads, b, e,
+      acked += Stream(c->address(), channel, uploads, b, e,
                       static_cast<size_t>(o.upload_batch), &errors[s]);
     });
   }
@@ -200,6 +216,8 @@ absl::StatusOr<IngestBenchResult> RunIngestBench(const IngestBenchOptions& o) {
   r.index_depth = o.job.config().index_depth();
   r.streams = o.streams;
   r.upload_batch = o.upload_batch;
+  r.tls = !o.tls_dir.empty();
+  r.auth = o.auth;
   r.acked = acked;
   r.seconds = grpc_secs;
   r.positions = positions;
@@ -217,6 +235,8 @@ nlohmann::json IngestBenchJson(const IngestBenchResult& r) {
           {"index_depth", r.index_depth},
           {"streams", r.streams},
           {"upload_batch", r.upload_batch},
+          {"tls", r.tls},
+          {"auth", r.auth},
           {"seconds", r.seconds},
           {"games_per_sec", r.games_per_sec},
           {"positions_per_sec", r.positions_per_sec},
@@ -227,9 +247,10 @@ nlohmann::json IngestBenchJson(const IngestBenchResult& r) {
 
 std::string IngestBenchText(const IngestBenchResult& r) {
   std::string out;
-  absl::StrAppendFormat(&out, "%llu %ux%u games, index depth %u, %d streams\n",
-                        static_cast<unsigned long long>(r.games), r.width,
-                        r.height, r.index_depth, r.streams);
+  absl::StrAppendFormat(
+      &out, "%llu %ux%u games, index depth %u, %d streams%s%s\n",
+      static_cast<unsigned long long>(r.games), r.width, r.height,
+      r.index_depth, r.streams, r.tls ? ", TLS" : "", r.auth ? ", tokens" : "");
   absl::StrAppendFormat(&out,
                         "  gRPC ingest   %10.0f games/s  %10.0f positions/s\n",
                         r.games_per_sec, r.positions_per_sec);

@@ -6,7 +6,9 @@
 // run it writes the same keys -- each game's record, its position-index
 // merge operands and its aggregate operand -- directly with RocksDB
 // WriteBatches (same options, same group size, fsync per batch) into a
-// second fresh database: raw_rocksdb_games_per_sec, and the ratio.
+// second fresh database: raw_rocksdb_games_per_sec, and the ratio. With
+// TLS and/or tokens (tls_dir, auth) the gRPC path pays what a secured
+// fleet pays: the overhead against a plain run of the same games.
 #ifndef QIPU_BENCH_INGEST_BENCH_H_
 #define QIPU_BENCH_INGEST_BENCH_H_
 
@@ -33,6 +35,13 @@ struct IngestBenchOptions {
   // Where the two databases go (grpc/ and raw/): emptied first and kept
   // afterwards. Empty: a temporary directory, removed at the end.
   std::string dir;
+  // TLS on the coordinator's port and the streams: a directory as
+  // ops/tls/make-certs writes it (ca.pem, server.pem, server.key); empty =
+  // plain text.
+  std::string tls_dir;
+  // The coordinator requires tokens (--auth required) and every stream
+  // sends a worker token made for the run.
+  bool auth = false;
   // One line on stderr as each step starts.
   bool verbose = false;
 };
@@ -46,6 +55,9 @@ struct IngestBenchResult {
   uint32_t index_depth = 0;
   int streams = 0;
   int upload_batch = 0;
+  // Whether the gRPC path ran over TLS and with tokens.
+  bool tls = false;
+  bool auth = false;
   // gRPC path: games acknowledged as stored (== games), wall-clock
   // seconds from the first upload to the last acknowledgement, and the
   // position-index entries the ingestor wrote meanwhile.
@@ -70,7 +82,7 @@ struct IngestBenchResult {
 // coordinator's and the store's errors otherwise.
 absl::StatusOr<IngestBenchResult> RunIngestBench(const IngestBenchOptions& o);
 
-// {games, size, index_depth, streams, upload_batch, seconds,
+// {games, size, index_depth, streams, upload_batch, tls, auth, seconds,
 //  games_per_sec, positions_per_sec, raw_rocksdb_seconds,
 //  raw_rocksdb_games_per_sec, ratio}. Pure.
 nlohmann::json IngestBenchJson(const IngestBenchResult& r);

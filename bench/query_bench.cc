@@ -146,9 +146,9 @@ absl::StatusOr<double> CompactPositions(store::Store& s) {
 
 // A stub on a channel of its own (not shared with other threads'
 // channels) when index >= 0.
-std::unique_ptr<qipu::v1::QueryService::Stub> NewStub(const std::string& addr,
-                                                      int index) {
-  base::ChannelOptions options;
+std::unique_ptr<qipu::v1::QueryService::Stub> NewStub(
+    const std::string& addr, const QueryBenchOptions& o, int index) {
+  base::ChannelOptions options = o.channel;
   options.unshared_index = index;
   return qipu::v1::QueryService::NewStub(base::Dial(addr, options));
 }
@@ -156,7 +156,7 @@ std::unique_ptr<qipu::v1::QueryService::Stub> NewStub(const std::string& addr,
 // Samples query positions by random walks weighted by game counts.
 absl::StatusOr<std::vector<std::vector<std::string>>> SamplePositions(
     const QueryBenchOptions& o, const std::string& addr) {
-  auto stub = NewStub(addr, -1);
+  auto stub = NewStub(addr, o, -1);
   std::mt19937_64 rng(o.seed);
   std::vector<std::vector<std::string>> out;
   qipu::v1::OpeningsRequest req;
@@ -222,7 +222,7 @@ void QueryLoop(const std::string& addr, int index, const QueryBenchOptions& o,
                const std::vector<std::vector<std::string>>& positions,
                const std::atomic<bool>& measuring,
                const std::atomic<bool>& stop, ThreadResult* out) {
-  auto stub = NewStub(addr, index);
+  auto stub = NewStub(addr, o, index);
   std::mt19937_64 rng(o.seed * 1000003 + index);
   std::uniform_int_distribution<size_t> pick(0, positions.size() - 1);
   std::vector<qipu::v1::OpeningsRequest> reqs(positions.size());

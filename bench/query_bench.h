@@ -25,6 +25,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "base/channel.h"
 #include "nlohmann/json.hpp"
 #include "rules/rules.h"
 
@@ -34,6 +35,8 @@ namespace qipu::bench {
 struct QueryBenchOptions {
   // A running coordinator, HOST:PORT; exclusive with `db` and `games`.
   std::string server;
+  // TLS and token of the calls to `server` (the harness sets the rest).
+  base::ChannelOptions channel;
   // A database directory a coordinator is started on here; with `games`
   // it must be empty or missing.
   std::string db;

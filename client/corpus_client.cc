@@ -23,10 +23,11 @@ namespace {
 // request per file while this thread reads the responses, which come back
 // in request order. Files that cannot be read are error rows made here.
 absl::StatusOr<coordinator::ImportSummary> RemoteImport(
-    const std::string& server, const std::vector<std::string>& paths,
+    const Target& target, const std::vector<std::string>& paths,
     const ImportOptions& o, const coordinator::Importer::ProgressFn& progress) {
+  const std::string& server = target.server;
   const absl::Time t0 = absl::Now();
-  base::ChannelOptions co;
+  base::ChannelOptions co = ChannelOptionsOf(target);
   co.max_message_bytes = static_cast<int>(o.max_file_bytes + (1 << 20));
   auto stub = qipu::v1::CorpusService::NewStub(base::Dial(server, co));
   grpc::ClientContext ctx;
@@ -109,7 +110,7 @@ absl::StatusOr<coordinator::ImportSummary> Import(
     return s;
   }
   if (!target.server.empty()) {
-    return RemoteImport(target.server, paths, options, progress);
+    return RemoteImport(target, paths, options, progress);
   }
   LocalDatabaseOptions lo;
   lo.create = true;
@@ -139,7 +140,8 @@ absl::Status Export(const Target& target, const qipu::v1::ExportRequest& req,
             .status();
     return sink_status.ok() ? s : sink_status;
   }
-  auto stub = qipu::v1::CorpusService::NewStub(base::Dial(target.server));
+  auto stub = qipu::v1::CorpusService::NewStub(
+      base::Dial(target.server, ChannelOptionsOf(target)));
   const absl::Time end = absl::Now() + timeout;
   const uint64_t want = req.limit();
   uint64_t got = 0;

@@ -12,7 +12,8 @@ absl::StatusOr<std::unique_ptr<JobClient>> JobClient::Open(const Target& t) {
   std::unique_ptr<JobClient> c(new JobClient());
   c->target_ = t;
   if (!t.server.empty()) {
-    c->stub_ = qipu::v1::JobService::NewStub(base::Dial(t.server));
+    c->stub_ = qipu::v1::JobService::NewStub(
+        base::Dial(t.server, ChannelOptionsOf(t)));
     return c;
   }
   auto db = LocalDatabase::Open(t.db);

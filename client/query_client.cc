@@ -13,7 +13,8 @@ absl::StatusOr<std::unique_ptr<QueryClient>> QueryClient::Open(
   std::unique_ptr<QueryClient> c(new QueryClient());
   c->target_ = t;
   if (!t.server.empty()) {
-    c->stub_ = qipu::v1::QueryService::NewStub(base::Dial(t.server));
+    c->stub_ = qipu::v1::QueryService::NewStub(
+        base::Dial(t.server, ChannelOptionsOf(t)));
     return c;
   }
   auto db = LocalDatabase::Open(t.db);

@@ -12,6 +12,13 @@ absl::Status ValidateTarget(const Target& t) {
   return absl::OkStatus();
 }
 
+base::ChannelOptions ChannelOptionsOf(const Target& t,
+                                      base::ChannelOptions base) {
+  base.tls = t.tls;
+  base.token = t.token;
+  return base;
+}
+
 absl::Status WithServerHint(absl::Status s, const std::string& server) {
   if (!absl::IsUnavailable(s)) return s;
   return absl::UnavailableError(

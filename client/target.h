@@ -1,6 +1,7 @@
 // Target: where a qipu command's requests go -- a running coordinator
 // (--server HOST:PORT, over gRPC) or a database opened by this process
-// (--db DIR) -- and how long each call may take. The query, job and
+// (--db DIR) -- how long each call may take, and the TLS and token of
+// calls to a server. The query, job and
 // corpus clients of this folder take one.
 #ifndef QIPU_CLIENT_TARGET_H_
 #define QIPU_CLIENT_TARGET_H_
@@ -9,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "base/channel.h"
 
 namespace qipu::client {
 
@@ -20,7 +22,15 @@ struct Target {
   std::string db;
   // Deadline of each call to the server.
   absl::Duration timeout = absl::Seconds(30);
+  // How to dial the server: TLS and the bearer token (the clients keep
+  // their own message limits).
+  base::ClientTls tls;
+  std::string token;
 };
+
+// The channel options of `t` (TLS, token) over gRPC's defaults of `base`.
+base::ChannelOptions ChannelOptionsOf(const Target& t,
+                                      base::ChannelOptions base = {});
 
 // OK when exactly one of server and db is given; InvalidArgument naming
 // the two flags otherwise.

@@ -16,7 +16,8 @@ absl::StatusOr<std::unique_ptr<TournamentClient>> TournamentClient::Open(
   std::unique_ptr<TournamentClient> c(new TournamentClient());
   c->target_ = t;
   if (!t.server.empty()) {
-    c->stub_ = qipu::v1::TournamentService::NewStub(base::Dial(t.server));
+    c->stub_ = qipu::v1::TournamentService::NewStub(
+        base::Dial(t.server, ChannelOptionsOf(t)));
     return c;
   }
   LocalDatabaseOptions o;

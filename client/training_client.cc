@@ -47,9 +47,11 @@ absl::StatusOr<TrainingPullStats> PullLocal(
 }
 
 absl::StatusOr<TrainingPullStats> PullRemote(
-    const std::string& server, const qipu::v1::TrainingRequest& req,
+    const Target& target, const qipu::v1::TrainingRequest& req,
     const TrainingSink& sink, absl::Duration timeout) {
-  auto stub = qipu::v1::TrainingService::NewStub(base::Dial(server));
+  const std::string& server = target.server;
+  auto stub = qipu::v1::TrainingService::NewStub(
+      base::Dial(server, ChannelOptionsOf(target)));
   grpc::ClientContext ctx;
   base::SetDeadline(&ctx, timeout);
   std::unique_ptr<grpc::ClientReader<qipu::v1::TrainingBatch>> reader =
@@ -90,7 +92,7 @@ absl::StatusOr<TrainingPullStats> PullTrainingBatches(
     const TrainingSink& sink, absl::Duration timeout) {
   if (absl::Status s = ValidateTarget(target); !s.ok()) return s;
   if (!target.db.empty()) return PullLocal(target.db, req, sink);
-  return PullRemote(target.server, req, sink, timeout);
+  return PullRemote(target, req, sink, timeout);
 }
 
 }  // namespace qipu::client

@@ -4,6 +4,7 @@
 #include "coordinator/admin_service.h"
 #include "coordinator/corpus_service.h"
 #include "coordinator/query_service.h"
+#include "coordinator/token_service.h"
 #include "coordinator/tournament_service.h"
 #include "coordinator/training_service.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
@@ -38,6 +39,17 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
         if (g.job == 0) return std::nullopt;
         return jobs->IsStored(g.job, g.index);
       });
+  auto tokens = TokenRegistry::Load(c->store_.get());
+  if (!tokens.ok()) return tokens.status();
+  c->tokens_ = *std::move(tokens);
+  if (options.auth_required &&
+      c->tokens_->ActiveCount(qipu::v1::ROLE_OPERATOR) == 0) {
+    spdlog::warn(
+        "coordinator: --auth required but the database has no operator "
+        "token: stop and make one with `qipu token create --role operator "
+        "--db {}`",
+        options.db_dir);
+  }
   if (!options.metrics_listen.empty()) {
     c->metrics_.SetSampler([raw = c.get()] {
       raw->metrics_.Sample(*raw->jobs_, *raw->ingest_, raw->store_->Sizes(),
@@ -51,8 +63,11 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(),
-                           &c->port_);
+  builder.AddListeningPort(
+      options.listen,
+      MakeServerCredentials(options.tls,
+                            options.auth_required ? c->tokens_ : nullptr),
+      &c->port_);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.SetMaxSendMessageSize(options.max_message_bytes);
   // Keep a few sync-server pollers alive: with the defaults (1..2) every
@@ -94,6 +109,7 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
   c->services_.push_back(
       std::make_unique<TournamentServiceImpl>(c->tournaments_.get()));
   c->services_.push_back(std::make_unique<AdminServiceImpl>(c->store_.get()));
+  c->services_.push_back(std::make_unique<TokenServiceImpl>(c->tokens_.get()));
   for (auto& s : c->services_) builder.RegisterService(s.get());
   c->server_ = builder.BuildAndStart();
   if (c->server_ == nullptr || c->port_ == 0) {
@@ -105,8 +121,10 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
   c->address_ = absl::StrCat(options.listen.substr(0, colon), ":", c->port_);
   c->server_->GetHealthCheckService()->SetServingStatus(true);
   c->ticker_ = std::thread([raw = c.get()] { raw->Tick(); });
-  spdlog::info("coordinator: serving on {} with database {}", c->address_,
-               options.db_dir);
+  spdlog::info("coordinator: serving on {} ({}{}, auth {}) with database {}",
+               c->address_, options.tls.enabled() ? "TLS" : "plain text",
+               options.tls.client_ca_pem.empty() ? "" : ", client certificates",
+               options.auth_required ? "required" : "off", options.db_dir);
   return c;
 }
 
@@ -173,6 +191,8 @@ void Coordinator::Shutdown(absl::Duration grace) {
   queries_.reset();
   jobs_.reset();
   configs_.reset();
+  // The server (and its credentials' share of the registry) is gone.
+  tokens_.reset();
   store_.reset();
   stopped_.Notify();
 }

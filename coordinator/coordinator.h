@@ -1,9 +1,9 @@
 // Coordinator: the whole coordinator in one object -- the RocksDB store,
 // configuration buckets, jobs and leases, the ingest committer, Prometheus
 // metrics and the gRPC server (JobService, WorkService, QueryService,
-// CorpusService, TrainingService, TournamentService, health checking and
-// reflection). Used by qipu-coordinator's main(), by `qipu local`
-// in-process, and by tests.
+// CorpusService, TrainingService, TournamentService, TokenService, health
+// checking and reflection) with its TLS and token check. Used by
+// qipu-coordinator's main(), by `qipu local` in-process, and by tests.
 //
 // Start() opens everything and serves; Shutdown() stops accepting RPCs,
 // lets running ones finish (bounded by a deadline), commits queued games
@@ -25,6 +25,8 @@
 #include "coordinator/limits.h"
 #include "coordinator/metrics.h"
 #include "coordinator/queries.h"
+#include "coordinator/server_credentials.h"
+#include "coordinator/tokens.h"
 #include "coordinator/tournaments.h"
 #include "coordinator/training_service.h"
 #include "coordinator/work_service.h"
@@ -41,6 +43,12 @@ struct CoordinatorOptions {
   std::string listen = "127.0.0.1:0";
   // Prometheus endpoint; empty = none.
   std::string metrics_listen;
+  // TLS of the gRPC port (plain text when not enabled()).
+  ServerTls tls;
+  // Every call but health checks needs a valid token of a role allowed to
+  // make it (access.h, server_credentials.h); off: no token is checked
+  // (`qipu local`, loopback, trusted networks).
+  bool auth_required = false;
   store::StoreOptions store;
   JobManagerOptions jobs;
   IngestOptions ingest;
@@ -92,6 +100,8 @@ class Coordinator {
   Tournaments& tournaments() { return *tournaments_; }
   // The importer behind CorpusService.Import (also usable in-process).
   Importer& importer() { return *importer_; }
+  // The access tokens behind TokenService and the per-call check.
+  TokenRegistry& tokens() { return *tokens_; }
 
  private:
   Coordinator() = default;
@@ -105,6 +115,8 @@ class Coordinator {
   std::unique_ptr<QueryEngine> queries_;
   std::unique_ptr<Tournaments> tournaments_;
   std::unique_ptr<Importer> importer_;
+  // Shared with the server's credentials (the per-call token check).
+  std::shared_ptr<TokenRegistry> tokens_;
   Metrics metrics_;
   // Counts the calls in progress for a prompt graceful Shutdown(); before
   // server_, which its interceptors refer to.

@@ -33,6 +33,10 @@ int main(int argc, char** argv) {
   bool no_sync = false;
   int max_message_mb = 32;
   int max_export_seconds = 600;
+  std::string tls_cert;
+  std::string tls_key;
+  std::string tls_client_ca;
+  std::string auth = "off";
   app.add_option("--db", o.db_dir, "Database directory")->required();
   app.add_option("--listen", o.listen, "gRPC address HOST:PORT")
       ->capture_default_str();
@@ -81,6 +85,18 @@ int main(int argc, char** argv) {
                  "Time one export call runs; clients page")
       ->check(CLI::Range(1, 86400))
       ->capture_default_str();
+  app.add_option("--tls-cert", tls_cert,
+                 "TLS: the server's certificate chain (PEM); with --tls-key");
+  app.add_option("--tls-key", tls_key, "TLS: the server's private key (PEM)");
+  app.add_option("--tls-client-ca", tls_client_ca,
+                 "mTLS: every client must present a certificate signed by "
+                 "this CA (PEM)");
+  app.add_option("--auth", auth,
+                 "required: every call but health checks needs a token "
+                 "(`qipu token create`) of a role allowed to make it; off: "
+                 "no tokens checked")
+      ->check(CLI::IsMember({"required", "off"}))
+      ->capture_default_str();
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error|off")
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
@@ -99,6 +115,14 @@ int main(int argc, char** argv) {
   o.store.sync = !no_sync;
   o.max_message_bytes = max_message_mb << 20;
   o.limits.max_export_time = absl::Seconds(max_export_seconds);
+  if (absl::Status s = qipu::coordinator::LoadServerTls(tls_cert, tls_key,
+                                                        tls_client_ca, &o.tls);
+      !s.ok()) {
+    std::fprintf(stderr, "qipu-coordinator: %s\n",
+                 std::string(s.message()).c_str());
+    return 2;
+  }
+  o.auth_required = auth == "required";
 
   // SIGINT and SIGTERM wait for the loop below (before any thread starts:
   // the coordinator's threads inherit the mask).

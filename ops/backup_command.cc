@@ -73,7 +73,8 @@ store::BackupEntry EntryFromProto(const qipu::v1::BackupInfo& b) {
 // The backup through the coordinator at `t.server`.
 absl::StatusOr<store::BackupEntry> BackupThroughServer(const client::Target& t,
                                                        const std::string& to) {
-  auto stub = qipu::v1::AdminService::NewStub(base::Dial(t.server));
+  auto stub = qipu::v1::AdminService::NewStub(
+      base::Dial(t.server, client::ChannelOptionsOf(t)));
   grpc::ClientContext ctx;
   base::SetDeadline(&ctx, t.timeout);
   qipu::v1::BackupRequest req;

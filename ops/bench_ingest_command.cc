@@ -59,6 +59,13 @@ void AddBenchIngestCommand(CLI::App& bench, int* exit_code) {
       ->capture_default_str();
   cmd->add_option("--dir", f->run.dir,
                   "Keep the databases here (default: temp, removed)");
+  cmd->add_option("--tls-dir", f->run.tls_dir,
+                  "TLS on the coordinator and the streams, with the "
+                  "certificates ops/tls/make-certs wrote in this directory "
+                  "(ca.pem, server.pem, server.key)");
+  cmd->add_flag("--auth", f->run.auth,
+                "The coordinator requires tokens (--auth required); the "
+                "streams send a worker token");
   cmd->add_flag("--json", f->json, "Print one JSON object");
   cmd->callback([f, exit_code] { *exit_code = RunIngestBench(*f); });
 }

@@ -19,6 +19,7 @@
 #include "base/console.h"
 #include "bench/query_bench.h"
 #include "ops/commands.h"
+#include "ops/flags.h"
 #include "rules/rules.h"
 
 namespace qipu::ops {
@@ -28,6 +29,7 @@ constexpr char kCmd[] = "bench query";
 
 struct QueryBenchFlags {
   bench::QueryBenchOptions run;
+  SecurityFlags security;
   std::string rules = "chinese";
   bool json = false;
 };
@@ -39,6 +41,11 @@ int RunQueryBench(QueryBenchFlags f) {
   }
   f.run.rules = *preset;
   f.run.verbose = true;
+  if (absl::Status s =
+          f.security.Resolve(&f.run.channel.tls, &f.run.channel.token);
+      !s.ok()) {
+    return base::Fail(kCmd, s, absl::IsInvalidArgument(s) ? 2 : 1);
+  }
   auto r = bench::RunQueryBench(f.run);
   if (!r.ok()) {
     return base::Fail(kCmd, r.status(),
@@ -65,6 +72,7 @@ void AddBenchQueryCommand(CLI::App& bench, int* exit_code) {
   CLI::App* q = bench.add_subcommand(
       "query", "Openings query latency and throughput over loopback gRPC");
   q->add_option("--server", o.server, "Coordinator address HOST:PORT");
+  f->security.Add(q);
   q->add_option("--db", o.db,
                 "Database directory (a coordinator is started on it here)");
   q->add_option("--games", o.games,

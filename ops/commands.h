@@ -48,6 +48,8 @@ void AddBenchLocalCommand(CLI::App& bench, int* exit_code);
 void AddTournamentCommand(CLI::App& app, int* exit_code);
 // `qipu arena run|show`: tournaments between engines (ops/arena_command.cc).
 void AddArenaCommand(CLI::App& app, int* exit_code);
+// `qipu token create|list|revoke` (token_command.cc).
+void AddTokenCommand(CLI::App& app, int* exit_code);
 // `qipu gtp`: a GTP v2 engine on stdin/stdout (gtp/engine.h).
 void AddGtpCommand(CLI::App& app, int* exit_code);
 // `qipu play`: a Go board in the terminal (play/tui.h).

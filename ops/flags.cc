@@ -192,6 +192,41 @@ absl::StatusOr<qipu::v1::Filter> FilterFlags::ToProto() const {
   return out;
 }
 
+void SecurityFlags::Add(CLI::App* cmd) {
+  cmd->add_option("--token", token,
+                  "Access token of the coordinator (--auth required); "
+                  "default: the environment's QIPU_TOKEN")
+      ->envname("QIPU_TOKEN");
+  cmd->add_option("--tls-ca", tls_ca,
+                  "TLS: CA certificate (PEM) the coordinator's certificate "
+                  "must chain to");
+  cmd->add_option("--tls-cert", tls_cert,
+                  "mTLS: this client's certificate (PEM), with --tls-key");
+  cmd->add_option("--tls-key", tls_key,
+                  "mTLS: this client's private key (PEM)");
+  cmd->add_option("--tls-server-name", tls_server_name,
+                  "TLS: name the coordinator's certificate must carry "
+                  "(default: the host of --server)");
+}
+
+absl::Status SecurityFlags::Resolve(base::ClientTls* tls,
+                                    std::string* token_out) const {
+  if (absl::Status s = base::LoadClientTls(tls_ca, tls_cert, tls_key, tls);
+      !s.ok()) {
+    return s;
+  }
+  if (!tls_server_name.empty() && tls_ca.empty()) {
+    return absl::InvalidArgumentError(
+        "--tls-server-name: needs TLS (--tls-ca)");
+  }
+  tls->server_name = tls_server_name;
+  if (absl::Status s = base::ValidateToken(token, "--token"); !s.ok()) {
+    return s;
+  }
+  *token_out = token;
+  return absl::OkStatus();
+}
+
 void TargetFlags::Add(CLI::App* cmd, double default_timeout_s,
                       const std::string& what) {
   timeout_s = default_timeout_s;
@@ -202,6 +237,7 @@ void TargetFlags::Add(CLI::App* cmd, double default_timeout_s,
   cmd->add_option("--timeout", timeout_s, what)
       ->check(CLI::Range(0.01, 7 * 86400.0))
       ->capture_default_str();
+  security.Add(cmd);
 }
 
 absl::StatusOr<client::Target> TargetFlags::ToTarget() const {
@@ -210,6 +246,11 @@ absl::StatusOr<client::Target> TargetFlags::ToTarget() const {
   t.db = db;
   t.timeout = absl::Seconds(timeout_s);
   if (absl::Status s = client::ValidateTarget(t); !s.ok()) return s;
+  if (!server.empty()) {
+    if (absl::Status s = security.Resolve(&t.tls, &t.token); !s.ok()) {
+      return s;
+    }
+  }
   return t;
 }
 

@@ -99,11 +99,30 @@ struct TrainingFlags {
   absl::StatusOr<qipu::v1::TrainingRequest> Request() const;
 };
 
-// --server HOST:PORT or --db DIR, and --timeout SECONDS per call.
+// How to reach a coordinator securely: --token T (or the environment's
+// QIPU_TOKEN), --tls-ca FILE, --tls-cert FILE --tls-key FILE (mTLS),
+// --tls-server-name NAME. Shared by the target flags and the commands
+// that dial a server of their own.
+struct SecurityFlags {
+  std::string token;
+  std::string tls_ca;
+  std::string tls_cert;
+  std::string tls_key;
+  std::string tls_server_name;
+
+  void Add(CLI::App* cmd);
+  // The files read and checked into `tls`, the token into `token`
+  // (InvalidArgument naming the flag; a file's error).
+  absl::Status Resolve(base::ClientTls* tls, std::string* token) const;
+};
+
+// --server HOST:PORT or --db DIR, --timeout SECONDS per call, and the
+// security flags for --server.
 struct TargetFlags {
   std::string server;
   std::string db;
   double timeout_s = 30;
+  SecurityFlags security;
 
   // Registers the flags; `what` describes the calls the timeout bounds.
   void Add(CLI::App* cmd, double default_timeout_s = 30,

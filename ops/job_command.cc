@@ -120,6 +120,7 @@ void AddJobCommand(CLI::App& app, int* exit_code) {
                    "Deadline of the call, seconds")
       ->check(CLI::Range(0.01, 3600.0))
       ->capture_default_str();
+  so->target.security.Add(submit);
   so->spec.Add(submit);
   submit->add_flag("--json", so->json, "Print {\"job\": ID}");
   submit->callback([so, exit_code] { *exit_code = RunSubmit(*so); });

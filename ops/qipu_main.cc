@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
   qipu::ops::AddGtpCommand(app, &exit_code);
   qipu::ops::AddTournamentCommand(app, &exit_code);
   qipu::ops::AddArenaCommand(app, &exit_code);
+  qipu::ops::AddTokenCommand(app, &exit_code);
   qipu::ops::AddPlayCommand(app, &exit_code);
   app.parse_complete_callback([&] {
     if (absl::Status s = qipu::base::InitLogging("qipu", log_level); !s.ok()) {

@@ -172,6 +172,17 @@ std::optional<uint64_t> DecodeTournamentKey(absl::string_view key) {
   return GetFixed64BE(key.data() + 1);
 }
 
+std::string TokenKey(uint64_t id) {
+  std::string k(1, kTokenTag);
+  PutFixed64BE(&k, id);
+  return k;
+}
+
+std::optional<uint64_t> DecodeTokenKey(absl::string_view key) {
+  if (key.size() != 9 || key[0] != kTokenTag) return std::nullopt;
+  return GetFixed64BE(key.data() + 1);
+}
+
 std::string JobCounterKey(uint64_t job, JobCounter counter) {
   std::string k(1, kJobCounterTag);
   PutFixed64BE(&k, job);

@@ -17,7 +17,8 @@
 //   jobs        JobKey -> JobRecord; JobCounterKey -> uint64 (merge: add);
 //               LeaseKey -> LeaseRecord; AbandonedKey -> reason;
 //               TournamentKey -> qipu.v1.Tournament (the whole state of
-//               one tournament)
+//               one tournament); TokenKey -> qipu.v1.TokenRecord (an
+//               access token's role and SHA-256, never the token)
 #ifndef QIPU_STORE_KEYS_H_
 #define QIPU_STORE_KEYS_H_
 
@@ -226,8 +227,13 @@ bool DecodeAbandonedKey(absl::string_view key, uint64_t* job, uint64_t* index);
 // "next_tournament", first 1).
 std::string TournamentKey(uint64_t id);
 std::optional<uint64_t> DecodeTournamentKey(absl::string_view key);
+// 9 bytes: 'A', token id (ids from the default CF's counter "next_token",
+// first 1). Few keys, all loaded at start (coordinator/tokens.h).
+std::string TokenKey(uint64_t id);
+std::optional<uint64_t> DecodeTokenKey(absl::string_view key);
 // Prefixes for scans.
 inline constexpr char kTournamentTag = 'T';
+inline constexpr char kTokenTag = 'A';
 inline constexpr char kJobTag = 'J';
 inline constexpr char kJobCounterTag = 'K';
 inline constexpr char kLeaseTag = 'L';

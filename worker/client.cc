@@ -58,6 +58,8 @@ std::shared_ptr<grpc::Channel> MakeChannel(const ClientOptions& options) {
   if (options.channel != nullptr) return options.channel;
   base::ChannelOptions co;
   co.max_reconnect_backoff = options.max_reconnect_backoff;
+  co.tls = options.tls;
+  co.token = options.token;
   return base::Dial(options.address, co);
 }
 

@@ -24,6 +24,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "base/channel.h"
 #include "base/raw_stream.h"
 #include "grpcpp/channel.h"
 #include "grpcpp/client_context.h"
@@ -42,6 +43,9 @@ struct ClientOptions {
   // An existing channel to use instead of dialling `address` (e.g. the
   // in-process channel of an embedded coordinator). Shared; may be null.
   std::shared_ptr<grpc::Channel> channel;
+  // TLS and token of the dialled channel (not used with `channel`).
+  base::ClientTls tls;
+  std::string token;
   // This worker's name, sent with every lease call.
   std::string worker;
   // Lease only games of this job (0 = any job).

@@ -33,6 +33,7 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/time/time.h"
+#include "base/channel.h"
 #include "base/logging.h"
 #include "base/signals.h"
 #include "base/version.h"
@@ -50,6 +51,9 @@ int main(int argc, char** argv) {
   double exit_when_idle = 0;
   double drain_timeout = absl::ToDoubleSeconds(o.drain_timeout);
   double rpc_timeout = absl::ToDoubleSeconds(o.rpc_timeout);
+  std::string tls_ca;
+  std::string tls_cert;
+  std::string tls_key;
   app.add_option("--coordinator", o.coordinator,
                  "Coordinator address, HOST:PORT")
       ->required();
@@ -92,6 +96,19 @@ int main(int argc, char** argv) {
                  "Most games per upload message (1: one game a message)")
       ->check(CLI::Range(1, 4096))
       ->capture_default_str();
+  app.add_option("--token", o.token,
+                 "Worker token of the coordinator (--auth required); "
+                 "default: the environment's QIPU_TOKEN")
+      ->envname("QIPU_TOKEN");
+  app.add_option("--tls-ca", tls_ca,
+                 "TLS: CA certificate (PEM) the coordinator's certificate "
+                 "must chain to");
+  app.add_option("--tls-cert", tls_cert,
+                 "mTLS: this worker's certificate (PEM), with --tls-key");
+  app.add_option("--tls-key", tls_key, "mTLS: this worker's private key");
+  app.add_option("--tls-server-name", o.tls.server_name,
+                 "TLS: name the coordinator's certificate must carry "
+                 "(default: the host of --coordinator)");
   app.add_option("--log-level", log_level,
                  "trace, debug, info, warn, error or off")
       ->capture_default_str();
@@ -105,6 +122,20 @@ int main(int argc, char** argv) {
 
   if (absl::Status s = qipu::base::InitLogging("qipu-worker", log_level);
       !s.ok()) {
+    std::fprintf(stderr, "qipu-worker: %s\n", std::string(s.message()).c_str());
+    return 2;
+  }
+  if (absl::Status s =
+          qipu::base::LoadClientTls(tls_ca, tls_cert, tls_key, &o.tls);
+      !s.ok()) {
+    std::fprintf(stderr, "qipu-worker: %s\n", std::string(s.message()).c_str());
+    return 2;
+  }
+  if (!o.tls.server_name.empty() && o.tls.ca_pem.empty()) {
+    std::fprintf(stderr, "qipu-worker: --tls-server-name: needs --tls-ca\n");
+    return 2;
+  }
+  if (absl::Status s = qipu::base::ValidateToken(o.token, "--token"); !s.ok()) {
     std::fprintf(stderr, "qipu-worker: %s\n", std::string(s.message()).c_str());
     return 2;
   }

@@ -65,6 +65,8 @@ absl::Status Worker::Start() {
   ClientOptions co;
   co.address = options_.coordinator;
   co.channel = options_.channel;
+  co.tls = options_.tls;
+  co.token = options_.token;
   co.worker = name_;
   co.job = options_.job;
   co.rpc_timeout = options_.rpc_timeout;

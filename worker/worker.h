@@ -36,6 +36,7 @@
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "base/channel.h"
 #include "worker/backoff.h"
 #include "worker/client.h"
 #include "worker/game_queue.h"
@@ -53,6 +54,10 @@ struct WorkerOptions {
   // `coordinator` (`qipu local` passes its embedded coordinator's
   // in-process channel). May be null.
   std::shared_ptr<grpc::Channel> channel;
+  // TLS of the channel to `coordinator` (plain text when tls.ca_pem is
+  // empty) and the worker token sent with every call (empty: none).
+  base::ClientTls tls;
+  std::string token;
   // Playing threads, 1..256.
   int threads = 1;
   // Spool directory (created when missing). Required; one worker per

@@ -15,6 +15,7 @@
 #include "tests/bench/bench_test_util.h"
 #include "tests/common/job_config.h"
 #include "tests/common/temp_dir.h"
+#include "tests/common/test_certs.h"
 
 namespace qipu::bench {
 namespace {
@@ -87,11 +88,11 @@ TEST(IngestBench, RenderingsHaveTheDocumentedFieldsAndLines) {
   r.raw_games_per_sec = 1200;
   r.ratio = 0.5;
   const nlohmann::json j = IngestBenchJson(r);
-  EXPECT_EQ(Keys(j),
-            (std::vector<std::string>{
-                "games", "games_per_sec", "index_depth", "positions_per_sec",
-                "ratio", "raw_rocksdb_games_per_sec", "raw_rocksdb_seconds",
-                "seconds", "size", "streams", "upload_batch"}));
+  EXPECT_EQ(Keys(j), (std::vector<std::string>{
+                         "auth", "games", "games_per_sec", "index_depth",
+                         "positions_per_sec", "ratio",
+                         "raw_rocksdb_games_per_sec", "raw_rocksdb_seconds",
+                         "seconds", "size", "streams", "tls", "upload_batch"}));
   EXPECT_EQ(j["size"], 9);
   EXPECT_EQ(j["raw_rocksdb_seconds"], 0.25);
   EXPECT_EQ(Lines(IngestBenchText(r)),
@@ -100,6 +101,28 @@ TEST(IngestBench, RenderingsHaveTheDocumentedFieldsAndLines) {
                 "  gRPC ingest          600 games/s       12000 positions/s",
                 "  raw RocksDB         1200 games/s (same keys, WriteBatch)",
                 "  ratio               0.50"}));
+}
+
+TEST(IngestBench, OverTlsWithTokens) {
+  test_util::TempDir tmp("ingest-bench-tls");
+  test_util::TestCerts::Make(tmp.Sub("certs"), {});
+  IngestBenchOptions o;
+  o.job.set_games(100);
+  *o.job.mutable_config() = test_util::SelfPlayConfig(9, /*seed=*/4);
+  o.streams = 2;
+  o.upload_batch = 8;
+  o.tls_dir = tmp.Sub("certs");
+  o.auth = true;
+  auto r = RunIngestBench(o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->acked, 100u);
+  EXPECT_TRUE(r->tls);
+  EXPECT_TRUE(r->auth);
+  EXPECT_EQ(IngestBenchJson(*r)["tls"], true);
+  EXPECT_NE(IngestBenchText(*r).find(", TLS, tokens"), std::string::npos);
+  // Certificates that are not there are named.
+  o.tls_dir = tmp.Sub("nowhere");
+  EXPECT_EQ(RunIngestBench(o).status().code(), absl::StatusCode::kNotFound);
 }
 
 TEST(IngestBench, ABlockedDirIsRefused) {

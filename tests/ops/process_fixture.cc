@@ -77,7 +77,8 @@ qipu::v1::JobConfig JobConfigFor(int size, uint64_t seed, int depth) {
 
 // --- Client ---------------------------------------------------------------
 
-Client::Client(const std::string& address, absl::Duration rpc_timeout)
+Client::Client(const std::string& address, absl::Duration rpc_timeout,
+               std::shared_ptr<grpc::ChannelCredentials> creds)
     : rpc_timeout_(rpc_timeout * kSlowdown) {
   grpc::ChannelArguments args;
   // Reconnect quickly to a restarted coordinator. (Not
@@ -86,7 +87,8 @@ Client::Client(const std::string& address, absl::Duration rpc_timeout)
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 500);
   channel_ = grpc::CreateCustomChannel(
-      address, grpc::InsecureChannelCredentials(), args);
+      address, creds != nullptr ? creds : grpc::InsecureChannelCredentials(),
+      args);
   jobs_ = qipu::v1::JobService::NewStub(channel_);
   work_ = qipu::v1::WorkService::NewStub(channel_);
   queries_ = qipu::v1::QueryService::NewStub(channel_);
@@ -229,7 +231,7 @@ absl::Status CoordinatorProcess::Start(absl::Duration timeout) {
     }
     absl::SleepFor(absl::Milliseconds(10));
   }
-  Client client(address(), absl::Milliseconds(500));
+  Client client(address(), absl::Milliseconds(500), probe_creds_);
   bool serving = WaitUntil(
       [&] {
         if (!process_->IsRunning()) return true;

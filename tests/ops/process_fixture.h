@@ -32,6 +32,7 @@
 #include "absl/time/time.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/channel.h"
+#include "grpcpp/security/credentials.h"
 #include "nlohmann/json.hpp"
 #include "qipu/v1/game.pb.h"
 #include "qipu/v1/query.grpc.pb.h"
@@ -70,8 +71,10 @@ qipu::v1::JobConfig JobConfigFor(int size, uint64_t seed, int depth = 8);
 // (`rpc_timeout`, scaled by kSlowdown). Thread-compatible.
 class Client {
  public:
+  // `creds`: the channel's credentials (TLS); null = plain text.
   explicit Client(const std::string& address,
-                  absl::Duration rpc_timeout = absl::Seconds(5));
+                  absl::Duration rpc_timeout = absl::Seconds(5),
+                  std::shared_ptr<grpc::ChannelCredentials> creds = nullptr);
 
   const std::shared_ptr<grpc::Channel>& channel() const { return channel_; }
   qipu::v1::WorkService::Stub& work() { return *work_; }
@@ -139,6 +142,11 @@ class CoordinatorProcess {
   // Starts so far (the log of start n is <log_prefix>.<n>.log).
   int starts() const { return starts_; }
   Subprocess* process() { return process_.get(); }
+  // Credentials of Start()'s health probe, for a coordinator started with
+  // --tls-cert (and --tls-client-ca); plain text by default.
+  void set_probe_credentials(std::shared_ptr<grpc::ChannelCredentials> c) {
+    probe_creds_ = std::move(c);
+  }
   // The tail of the current (or last) run's stderr.
   std::string LogTail() const;
 
@@ -148,6 +156,7 @@ class CoordinatorProcess {
   const std::vector<std::string> flags_;
   const std::vector<std::string> env_;
   std::unique_ptr<TcpProxy> proxy_;
+  std::shared_ptr<grpc::ChannelCredentials> probe_creds_;
   int port_ = 0;
   int metrics_port_ = 0;
   int starts_ = 0;

@@ -96,6 +96,11 @@ TEST(Keys, AggregateJobLeaseAndCounterKeys) {
   EXPECT_FALSE(DecodeTournamentKey(JobKey(3)).has_value());
   EXPECT_FALSE(DecodeTournamentKey("T12").has_value());
   EXPECT_LT(TournamentKey(9), TournamentKey(300));
+  EXPECT_EQ(DecodeTokenKey(TokenKey(77)), 77u);
+  EXPECT_FALSE(DecodeTokenKey(TournamentKey(77)).has_value());
+  EXPECT_FALSE(DecodeTokenKey("A12").has_value());
+  EXPECT_LT(TokenKey(9), TokenKey(300));
+  EXPECT_LT(TokenKey(~uint64_t{0}), JobKey(0));
   uint64_t job = 0;
   uint64_t index = 0;
   ASSERT_TRUE(DecodeAbandonedKey(AbandonedKey(4, 17), &job, &index));

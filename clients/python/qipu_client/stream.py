@@ -6,6 +6,8 @@ batching; each response is one batch of raw little-endian arrays, wrapped
 here as numpy arrays without copying (wire.parse_batch).
 """
 
+import os
+
 import grpc
 
 from qipu.v1 import query_pb2
@@ -41,13 +43,32 @@ class QipuError(Exception):
         super().__init__(f"{name}: {message}")
 
 
-def channel(server):
-    """An insecure channel to `server` ("host:port") with message limits
-    large enough for any batch. The caller closes it (channel.close())."""
-    return grpc.insecure_channel(server, options=[
+def _read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def channel(server, *, tls_ca=None, tls_cert=None, tls_key=None):
+    """A channel to `server` ("host:port") with message limits large enough
+    for any batch: plain text, or TLS when `tls_ca` (the PEM file of the CA
+    the coordinator's certificate chains to) is given, with a client
+    certificate (`tls_cert`, `tls_key`: PEM files) for coordinators that
+    require one (mTLS). The caller closes it (channel.close())."""
+    options = [
         ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
         ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
-    ])
+    ]
+    if (tls_cert is None) != (tls_key is None):
+        raise ValueError("tls_cert and tls_key: give both or neither")
+    if tls_ca is None:
+        if tls_cert is not None:
+            raise ValueError("tls_cert needs tls_ca")
+        return grpc.insecure_channel(server, options=options)
+    creds = grpc.ssl_channel_credentials(
+        root_certificates=_read(tls_ca),
+        private_key=_read(tls_key) if tls_key else None,
+        certificate_chain=_read(tls_cert) if tls_cert else None)
+    return grpc.secure_channel(server, creds, options=options)
 
 
 def make_filter(*, width=0, height=0, rules="", komi=None, handicap=None,
@@ -102,7 +123,8 @@ def make_request(*, width=0, height=0, rules="", komi=None, handicap=None,
         max_rows=int(max_rows))
 
 
-def batches(server, *, timeout=None, **options):
+def batches(server, *, timeout=None, token=None, tls_ca=None, tls_cert=None,
+            tls_key=None, **options):
     """Yields the batches of a TrainingService.Batches stream.
 
     `server` is "host:port" or a grpc.Channel (made with channel() or with
@@ -128,20 +150,28 @@ def batches(server, *, timeout=None, **options):
     (arrays.MEMBERS; read-only views of the received message, copy before
     writing), "cursor" (bytes: pass it back as cursor= to continue after
     this batch) and "games_done" (games whose rows are all sent so far).
-    `timeout` (seconds) bounds the whole stream. Errors come out as
+    `timeout` (seconds) bounds the whole stream. `token` is sent as
+    `authorization: Bearer <token>` (a coordinator with --auth required
+    wants a reader token; default: the environment's QIPU_TOKEN); tls_ca,
+    tls_cert and tls_key make the channel as channel() does (for a
+    "host:port" server only). Errors come out as
     QipuError with the gRPC code and the server's message. Closing the
     generator early (break, close()) cancels the call.
     """
     request = make_request(**options)
+    if token is None:
+        token = os.environ.get("QIPU_TOKEN") or None
+    metadata = (("authorization", "Bearer " + token),) if token else None
     own = isinstance(server, str)
-    ch = channel(server) if own else server
+    ch = (channel(server, tls_ca=tls_ca, tls_cert=tls_cert, tls_key=tls_key)
+          if own else server)
     call = None
     try:
         method = ch.unary_stream(
             _METHOD,
             request_serializer=train_pb2.TrainingRequest.SerializeToString,
             response_deserializer=lambda data: data)
-        call = method(request, timeout=timeout)
+        call = method(request, timeout=timeout, metadata=metadata)
         for data in call:
             yield wire.parse_batch(data)
     except grpc.RpcError as e:

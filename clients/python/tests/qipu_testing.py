@@ -77,9 +77,12 @@ class Coordinator:
     """qipu-coordinator on a database directory, listening on 127.0.0.1
     with a port the kernel picks (read from its "listening on" line)."""
 
-    def __init__(self, db_dir, log_dir):
+    def __init__(self, db_dir, log_dir, flags=()):
         self.db_dir = db_dir
         self.log_dir = log_dir
+        # Extra flags (TLS, --auth); with --tls-cert the readiness probe is
+        # the "listening on" line alone (printed once the server serves).
+        self.flags = list(flags)
         self.process = None
         self.address = None
 
@@ -89,7 +92,7 @@ class Coordinator:
         self._err = open(os.path.join(self.log_dir, "coordinator.log"), "w")
         self.process = subprocess.Popen(
             [coordinator_bin(), "--db", self.db_dir, "--listen",
-             "127.0.0.1:0", "--log-level", "warn"],
+             "127.0.0.1:0", "--log-level", "warn"] + self.flags,
             stdout=self._out, stderr=self._err)
         deadline = time.monotonic() + timeout
         while True:
@@ -102,6 +105,8 @@ class Coordinator:
                 raise RuntimeError("qipu-coordinator did not start:\n" +
                                    self.log_tail())
             time.sleep(0.01)  # Polling: the line comes once the server is up.
+        if "--tls-cert" in self.flags:
+            return self
         import grpc
         ch = grpc.insecure_channel(self.address)
         try:

@@ -36,9 +36,9 @@ K8S = os.path.join(ft.SOURCE_DIR, "ops", "k8s")
 CONTAINERFILE = os.path.join(K8S, "Containerfile")
 
 # Flags and environment variables the manifests may use before the binaries
-# know them (the TLS and token work of issue 20).
-PENDING_FLAGS = {"--token", "--tls-ca", "--tls-cert", "--tls-key", "--auth"}
-PENDING_ENV = {"QIPU_TOKEN"}
+# know them (empty: the TLS and token work of issue 20 has landed).
+PENDING_FLAGS = set()
+PENDING_ENV = set()
 
 KINDS = {
     ("v1", "Namespace"), ("v1", "Service"), ("v1", "Secret"),

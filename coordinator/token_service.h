@@ -1,0 +1,36 @@
+// gRPC edge of the token registry: TokenService of qipu/v1/auth.proto, for
+// `qipu token create|list|revoke --server`. Every RPC needs an operator
+// token when the coordinator runs with `--auth required` (access.h);
+// INVALID_ARGUMENT for a bad role or name, NOT_FOUND for an unknown id,
+// UNAVAILABLE for storage trouble. Tokens are never logged.
+#ifndef QIPU_COORDINATOR_TOKEN_SERVICE_H_
+#define QIPU_COORDINATOR_TOKEN_SERVICE_H_
+
+#include "coordinator/tokens.h"
+#include "qipu/v1/auth.grpc.pb.h"
+
+namespace qipu::coordinator {
+
+// Synchronous API (a change fsyncs the write-ahead log). Thread-safe; does
+// not own `tokens`, which must outlive the service.
+class TokenServiceImpl final : public qipu::v1::TokenService::Service {
+ public:
+  explicit TokenServiceImpl(TokenRegistry* tokens) : tokens_(tokens) {}
+
+  grpc::Status Create(grpc::ServerContext* ctx,
+                      const qipu::v1::CreateTokenRequest* req,
+                      qipu::v1::CreateTokenResponse* resp) override;
+  grpc::Status List(grpc::ServerContext* ctx,
+                    const qipu::v1::ListTokensRequest* req,
+                    qipu::v1::ListTokensResponse* resp) override;
+  grpc::Status Revoke(grpc::ServerContext* ctx,
+                      const qipu::v1::RevokeTokenRequest* req,
+                      qipu::v1::RevokeTokenResponse* resp) override;
+
+ private:
+  TokenRegistry* const tokens_;
+};
+
+}  // namespace qipu::coordinator
+
+#endif  // QIPU_COORDINATOR_TOKEN_SERVICE_H_

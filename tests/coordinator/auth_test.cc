@@ -1,0 +1,444 @@
+// Tokens with roles and TLS on a real Coordinator on 127.0.0.1, tried as an
+// attacker would: no token, garbage, a token of another database, the wrong
+// role, a revoked token; plain text against a TLS port, a server
+// certificate of another CA, client certificates missing or of another CA
+// under mTLS. Certificates come from ops/tls/make-certs at test time.
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "base/channel.h"
+#include "coordinator/access.h"
+#include "coordinator/coordinator.h"
+#include "coordinator/server_credentials.h"
+#include "coordinator/tokens.h"
+#include "grpc/health/v1/health.grpc.pb.h"
+#include "gtest/gtest.h"
+#include "qipu/v1/auth.grpc.pb.h"
+#include "qipu/v1/query.grpc.pb.h"
+#include "qipu/v1/work.grpc.pb.h"
+#include "store/keys.h"
+#include "tests/common/job_config.h"
+#include "tests/common/temp_dir.h"
+#include "tests/common/test_certs.h"
+
+namespace qipu::coordinator {
+namespace {
+
+using qipu::v1::Role;
+
+// --- the access table ---------------------------------------------------
+
+TEST(AccessTable, PlacesEveryRpcOfEveryProto) {
+  // Every `rpc` of every service in proto/qipu/v1/*.proto has an explicit
+  // entry, so that a new RPC is placed deliberately (not left to the
+  // operator-only default by accident).
+  std::set<std::string> table;
+  for (const MethodAccess& m : AccessTable()) table.insert(m.method);
+  const std::regex service_re(R"(^\s*service\s+(\w+))");
+  const std::regex rpc_re(R"(^\s*rpc\s+(\w+)\s*\()");
+  int rpcs = 0;
+  for (const auto& e : std::filesystem::directory_iterator(
+           std::string(QIPU_SOURCE_DIR) + "/proto/qipu/v1")) {
+    if (e.path().extension() != ".proto") continue;
+    std::ifstream in(e.path());
+    std::string line;
+    std::string service;
+    while (std::getline(in, line)) {
+      std::smatch m;
+      if (std::regex_search(line, m, service_re)) service = m[1];
+      if (std::regex_search(line, m, rpc_re)) {
+        ++rpcs;
+        const std::string method =
+            absl::StrCat("/qipu.v1.", service, "/", std::string(m[1]));
+        EXPECT_TRUE(table.count(method))
+            << method << " (" << e.path() << ") is not in AccessTable()";
+      }
+    }
+  }
+  EXPECT_GE(rpcs, 26);
+}
+
+TEST(AccessTable, RolesAllowWhatTheyShould) {
+  EXPECT_EQ(RequiredAccess("/grpc.health.v1.Health/Check"), Access::kOpen);
+  EXPECT_EQ(RequiredAccess("/qipu.v1.WorkService/UploadGames"),
+            Access::kWorker);
+  EXPECT_EQ(RequiredAccess("/qipu.v1.JobService/SubmitJob"), Access::kOperator);
+  EXPECT_EQ(RequiredAccess("/qipu.v1.QueryService/Openings"), Access::kReader);
+  // Unknown methods need the strongest role.
+  EXPECT_EQ(RequiredAccess("/qipu.v1.NewService/Anything"), Access::kOperator);
+  EXPECT_EQ(RequiredAccess(""), Access::kOperator);
+  for (Access a :
+       {Access::kOpen, Access::kReader, Access::kWorker, Access::kOperator}) {
+    EXPECT_TRUE(Allows(qipu::v1::ROLE_OPERATOR, a));
+    EXPECT_FALSE(Allows(qipu::v1::ROLE_UNSPECIFIED, a) && a != Access::kOpen);
+  }
+  EXPECT_TRUE(Allows(qipu::v1::ROLE_READER, Access::kReader));
+  EXPECT_FALSE(Allows(qipu::v1::ROLE_READER, Access::kWorker));
+  EXPECT_FALSE(Allows(qipu::v1::ROLE_READER, Access::kOperator));
+  EXPECT_TRUE(Allows(qipu::v1::ROLE_WORKER, Access::kWorker));
+  EXPECT_FALSE(Allows(qipu::v1::ROLE_WORKER, Access::kReader));
+  EXPECT_FALSE(Allows(qipu::v1::ROLE_WORKER, Access::kOperator));
+  EXPECT_EQ(*ParseRole("worker"), qipu::v1::ROLE_WORKER);
+  EXPECT_FALSE(ParseRole("admin").ok());
+}
+
+// --- the registry -------------------------------------------------------
+
+TEST(TokenRegistry, StoresOnlyTheHashAndSurvivesReopen) {
+  test_util::TempDir dir("tokens");
+  std::string token;
+  uint64_t id = 0;
+  {
+    auto store = store::Store::Open(dir.Sub("db"), {});
+    ASSERT_TRUE(store.ok()) << store.status();
+    auto reg = TokenRegistry::Load(store->get());
+    ASSERT_TRUE(reg.ok()) << reg.status();
+    auto c = (*reg)->Create(qipu::v1::ROLE_WORKER, "fleet");
+    ASSERT_TRUE(c.ok()) << c.status();
+    token = c->token;
+    id = c->info.id();
+    EXPECT_EQ(token.rfind("qipu_", 0), 0u);
+    EXPECT_EQ(token.size(), 5u + 43u);
+    auto other = (*reg)->Create(qipu::v1::ROLE_WORKER, "fleet");
+    ASSERT_TRUE(other.ok());
+    EXPECT_NE(other->token, token);
+    EXPECT_FALSE((*reg)->Create(qipu::v1::ROLE_UNSPECIFIED, "x").ok());
+    EXPECT_FALSE(
+        (*reg)->Create(qipu::v1::ROLE_READER, std::string(201, 'n')).ok());
+    // Nothing stored holds the token's text.
+    store::Cursor it = (*store)->NewCursor((*store)->jobs());
+    int records = 0;
+    for (it.SeekToFirst(); it.Valid(); it.Next()) {
+      ++records;
+      EXPECT_EQ(std::string(it.value()).find(token.substr(5)),
+                std::string::npos);
+    }
+    EXPECT_EQ(records, 2);
+  }
+  auto store = store::Store::Open(dir.Sub("db"), {});
+  ASSERT_TRUE(store.ok()) << store.status();
+  auto reg = TokenRegistry::Load(store->get());
+  ASSERT_TRUE(reg.ok()) << reg.status();
+  auto g = (*reg)->Find(token);
+  ASSERT_TRUE(g.has_value());
+  EXPECT_EQ(g->id, id);
+  EXPECT_EQ(g->role, qipu::v1::ROLE_WORKER);
+  EXPECT_FALSE(g->revoked);
+  EXPECT_FALSE((*reg)->Find(token + "x").has_value());
+  EXPECT_FALSE((*reg)->Find("").has_value());
+  ASSERT_TRUE((*reg)->Revoke(id).ok());
+  EXPECT_TRUE((*reg)->Find(token)->revoked);
+  EXPECT_EQ((*reg)->Revoke(999).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ((*reg)->List().size(), 2u);
+  EXPECT_EQ((*reg)->ActiveCount(qipu::v1::ROLE_WORKER), 1);
+}
+
+// --- a coordinator with --auth required ---------------------------------
+
+class AuthServer : public ::testing::Test {
+ protected:
+  void Start(const ServerTls& tls, bool auth) {
+    CoordinatorOptions o;
+    o.db_dir = dir_.Sub("db");
+    o.listen = "127.0.0.1:0";
+    o.tls = tls;
+    o.auth_required = auth;
+    // Tokens first, as an operator would (qipu token create --db).
+    if (auth) {
+      auto store = store::Store::Open(o.db_dir, {});
+      ASSERT_TRUE(store.ok()) << store.status();
+      auto reg = TokenRegistry::Load(store->get());
+      ASSERT_TRUE(reg.ok());
+      for (Role r : {qipu::v1::ROLE_READER, qipu::v1::ROLE_WORKER,
+                     qipu::v1::ROLE_OPERATOR}) {
+        auto c = (*reg)->Create(r, "test");
+        ASSERT_TRUE(c.ok());
+        tokens_[r] = c->token;
+      }
+    }
+    auto c = Coordinator::Start(o);
+    ASSERT_TRUE(c.ok()) << c.status();
+    coord_ = *std::move(c);
+  }
+
+  // A channel with `token` (none when empty), TLS when `ca` is set.
+  std::shared_ptr<grpc::Channel> Channel(const std::string& token,
+                                         base::ClientTls tls = {}) {
+    base::ChannelOptions o;
+    o.token = token;
+    o.tls = std::move(tls);
+    // A fresh connection per channel (no sharing across credentials).
+    o.unshared_index = next_channel_++;
+    return base::Dial(coord_->address(), o);
+  }
+
+  static grpc::StatusCode Status(const std::shared_ptr<grpc::Channel>& ch) {
+    auto stub = qipu::v1::JobService::NewStub(ch);
+    grpc::ClientContext ctx;
+    base::SetDeadline(&ctx, absl::Seconds(5));
+    qipu::v1::GetJobStatusResponse resp;
+    return stub->GetJobStatus(&ctx, {}, &resp).error_code();
+  }
+  static grpc::Status Submit(const std::shared_ptr<grpc::Channel>& ch) {
+    auto stub = qipu::v1::JobService::NewStub(ch);
+    grpc::ClientContext ctx;
+    base::SetDeadline(&ctx, absl::Seconds(5));
+    qipu::v1::SubmitJobRequest req;
+    req.set_games(4);
+    *req.mutable_config() = test_util::SelfPlayConfig(9, /*seed=*/1);
+    qipu::v1::SubmitJobResponse resp;
+    return stub->SubmitJob(&ctx, req, &resp);
+  }
+  static grpc::StatusCode Lease(const std::shared_ptr<grpc::Channel>& ch) {
+    auto stub = qipu::v1::WorkService::NewStub(ch);
+    grpc::ClientContext ctx;
+    base::SetDeadline(&ctx, absl::Seconds(5));
+    qipu::v1::LeaseWorkRequest req;
+    req.set_worker("w");
+    req.set_max_games(1);
+    qipu::v1::LeaseWorkResponse resp;
+    return stub->LeaseWork(&ctx, req, &resp).error_code();
+  }
+  static grpc::StatusCode Health(const std::shared_ptr<grpc::Channel>& ch) {
+    auto stub = grpc::health::v1::Health::NewStub(ch);
+    grpc::ClientContext ctx;
+    base::SetDeadline(&ctx, absl::Seconds(5));
+    grpc::health::v1::HealthCheckResponse resp;
+    return stub->Check(&ctx, {}, &resp).error_code();
+  }
+
+  test_util::TempDir dir_{"auth"};
+  std::unique_ptr<Coordinator> coord_;
+  std::map<Role, std::string> tokens_;
+  int next_channel_ = 0;
+};
+
+TEST_F(AuthServer, RefusesCallsWithoutAValidToken) {
+  Start({}, /*auth=*/true);
+  // Health checks stay open.
+  EXPECT_EQ(Health(Channel("")), grpc::StatusCode::OK);
+  // No token, garbage, a near miss of a real one.
+  EXPECT_EQ(Status(Channel("")), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Lease(Channel("")), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Status(Channel("qipu_nope")), grpc::StatusCode::UNAUTHENTICATED);
+  std::string near = tokens_[qipu::v1::ROLE_OPERATOR];
+  near.back() = near.back() == 'A' ? 'B' : 'A';
+  EXPECT_EQ(Status(Channel(near)), grpc::StatusCode::UNAUTHENTICATED);
+  // Metadata without the Bearer scheme.
+  {
+    auto stub = qipu::v1::JobService::NewStub(Channel(""));
+    grpc::ClientContext ctx;
+    ctx.AddMetadata("authorization", tokens_[qipu::v1::ROLE_OPERATOR]);
+    base::SetDeadline(&ctx, absl::Seconds(5));
+    qipu::v1::GetJobStatusResponse resp;
+    EXPECT_EQ(stub->GetJobStatus(&ctx, {}, &resp).error_code(),
+              grpc::StatusCode::UNAUTHENTICATED);
+  }
+  // A refused submit did nothing.
+  const grpc::Status s = Submit(Channel(""));
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_NE(s.error_message().find("token"), std::string::npos);
+  EXPECT_TRUE(coord_->jobs().Status(0)->empty());
+}
+
+TEST_F(AuthServer, ChecksRolesPerMethod) {
+  Start({}, /*auth=*/true);
+  auto reader = Channel(tokens_[qipu::v1::ROLE_READER]);
+  auto worker = Channel(tokens_[qipu::v1::ROLE_WORKER]);
+  auto op = Channel(tokens_[qipu::v1::ROLE_OPERATOR]);
+  // Readers read, and nothing else.
+  EXPECT_EQ(Status(reader), grpc::StatusCode::OK);
+  const grpc::Status rs = Submit(reader);
+  EXPECT_EQ(rs.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_NE(rs.error_message().find("reader"), std::string::npos)
+      << rs.error_message();
+  EXPECT_EQ(Lease(reader), grpc::StatusCode::PERMISSION_DENIED);
+  // Workers lease, and neither read nor submit.
+  EXPECT_EQ(Lease(worker), grpc::StatusCode::OK);
+  EXPECT_EQ(Status(worker), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(Submit(worker).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  // Operators do everything.
+  const grpc::Status os = Submit(op);
+  EXPECT_TRUE(os.ok()) << os.error_message();
+  EXPECT_EQ(Status(op), grpc::StatusCode::OK);
+  EXPECT_EQ(Lease(op), grpc::StatusCode::OK);
+  EXPECT_EQ(coord_->jobs().Status(0)->size(), 1u);
+  // Token administration is for operators only.
+  for (auto& [ch, code] :
+       {std::pair{reader, grpc::StatusCode::PERMISSION_DENIED},
+        std::pair{worker, grpc::StatusCode::PERMISSION_DENIED},
+        std::pair{op, grpc::StatusCode::OK}}) {
+    auto stub = qipu::v1::TokenService::NewStub(ch);
+    grpc::ClientContext ctx;
+    base::SetDeadline(&ctx, absl::Seconds(5));
+    qipu::v1::ListTokensResponse resp;
+    EXPECT_EQ(stub->List(&ctx, {}, &resp).error_code(), code);
+  }
+}
+
+TEST_F(AuthServer, RevokedTokensAndTokensOfAnotherDatabaseAreRefused) {
+  Start({}, /*auth=*/true);
+  auto op = qipu::v1::TokenService::NewStub(
+      Channel(tokens_[qipu::v1::ROLE_OPERATOR]));
+  qipu::v1::CreateTokenRequest creq;
+  creq.set_role(qipu::v1::ROLE_READER);
+  creq.set_name("dashboard");
+  qipu::v1::CreateTokenResponse created;
+  {
+    grpc::ClientContext ctx;
+    base::SetDeadline(&ctx, absl::Seconds(5));
+    ASSERT_TRUE(op->Create(&ctx, creq, &created).ok());
+  }
+  auto reader = Channel(created.token());
+  EXPECT_EQ(Status(reader), grpc::StatusCode::OK);
+  {
+    grpc::ClientContext ctx;
+    base::SetDeadline(&ctx, absl::Seconds(5));
+    qipu::v1::RevokeTokenRequest req;
+    req.set_id(created.info().id());
+    qipu::v1::RevokeTokenResponse resp;
+    ASSERT_TRUE(op->Revoke(&ctx, req, &resp).ok());
+    EXPECT_TRUE(resp.info().revoked());
+  }
+  // At once, on the same channel.
+  EXPECT_EQ(Status(reader), grpc::StatusCode::UNAUTHENTICATED);
+  {
+    grpc::ClientContext ctx;
+    base::SetDeadline(&ctx, absl::Seconds(5));
+    qipu::v1::ListTokensResponse resp;
+    ASSERT_TRUE(op->List(&ctx, {}, &resp).ok());
+    EXPECT_EQ(resp.tokens_size(), 4);
+    EXPECT_EQ(resp.DebugString().find(created.token()), std::string::npos);
+  }
+  // An operator token of another database.
+  test_util::TempDir other("auth-other");
+  auto store = store::Store::Open(other.Sub("db"), {});
+  ASSERT_TRUE(store.ok());
+  auto reg = TokenRegistry::Load(store->get());
+  ASSERT_TRUE(reg.ok());
+  auto foreign = (*reg)->Create(qipu::v1::ROLE_OPERATOR, "elsewhere");
+  ASSERT_TRUE(foreign.ok());
+  EXPECT_EQ(Status(Channel(foreign->token)), grpc::StatusCode::UNAUTHENTICATED);
+}
+
+TEST_F(AuthServer, AuthOffNeedsNoToken) {
+  Start({}, /*auth=*/false);
+  EXPECT_EQ(Status(Channel("")), grpc::StatusCode::OK);
+  EXPECT_EQ(Status(Channel("qipu_whatever")), grpc::StatusCode::OK);
+}
+
+// --- TLS ------------------------------------------------------------------
+
+class TlsServer : public AuthServer {
+ protected:
+  static void SetUpTestSuite() {
+    certs_dir_ = new test_util::TempDir("certs");
+    ours_ = new test_util::TestCerts(
+        test_util::TestCerts::Make(certs_dir_->Sub("ours"), {"worker"}));
+    theirs_ = new test_util::TestCerts(
+        test_util::TestCerts::Make(certs_dir_->Sub("theirs"), {"worker"}));
+  }
+  static void TearDownTestSuite() {
+    delete ours_;
+    delete theirs_;
+    delete certs_dir_;
+  }
+
+  static ServerTls Tls(bool mtls) {
+    ServerTls t;
+    EXPECT_TRUE(LoadServerTls(ours_->server_cert(), ours_->server_key(),
+                              mtls ? ours_->ca() : "", &t)
+                    .ok());
+    return t;
+  }
+  // The client side: trusting `ca`'s CA, with `client`'s certificate.
+  static base::ClientTls Client(const test_util::TestCerts* ca,
+                                const test_util::TestCerts* client = nullptr) {
+    base::ClientTls t;
+    EXPECT_TRUE(base::LoadClientTls(
+                    ca->ca(), client ? client->client_cert("worker") : "",
+                    client ? client->client_key("worker") : "", &t)
+                    .ok());
+    return t;
+  }
+
+  static test_util::TempDir* certs_dir_;
+  static test_util::TestCerts* ours_;
+  static test_util::TestCerts* theirs_;
+};
+test_util::TempDir* TlsServer::certs_dir_ = nullptr;
+test_util::TestCerts* TlsServer::ours_ = nullptr;
+test_util::TestCerts* TlsServer::theirs_ = nullptr;
+
+TEST_F(TlsServer, ServesTlsAndRefusesPlainTextAndOtherCas) {
+  Start(Tls(/*mtls=*/false), /*auth=*/false);
+  EXPECT_EQ(Status(Channel("", Client(ours_))), grpc::StatusCode::OK);
+  // Plain text against the TLS port: no HTTP/2 connection at all.
+  EXPECT_EQ(Status(Channel("")), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(Health(Channel("")), grpc::StatusCode::UNAVAILABLE);
+  // A client that trusts another CA does not accept this server.
+  EXPECT_EQ(Status(Channel("", Client(theirs_))),
+            grpc::StatusCode::UNAVAILABLE);
+  // The certificate names 127.0.0.1 and localhost, nothing else.
+  base::ClientTls wrong_name = Client(ours_);
+  wrong_name.server_name = "coordinator.example";
+  EXPECT_EQ(Status(Channel("", wrong_name)), grpc::StatusCode::UNAVAILABLE);
+}
+
+TEST_F(TlsServer, MutualTlsWantsAClientCertificateOfItsCa) {
+  Start(Tls(/*mtls=*/true), /*auth=*/false);
+  EXPECT_EQ(Status(Channel("", Client(ours_, ours_))), grpc::StatusCode::OK);
+  // No client certificate, or one signed by another CA.
+  EXPECT_EQ(Status(Channel("", Client(ours_))), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(Status(Channel("", Client(ours_, theirs_))),
+            grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(Status(Channel("")), grpc::StatusCode::UNAVAILABLE);
+}
+
+TEST_F(TlsServer, TlsWithTokens) {
+  Start(Tls(/*mtls=*/true), /*auth=*/true);
+  EXPECT_EQ(Health(Channel("", Client(ours_, ours_))), grpc::StatusCode::OK);
+  EXPECT_EQ(Status(Channel("", Client(ours_, ours_))),
+            grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(
+      Status(Channel(tokens_[qipu::v1::ROLE_READER], Client(ours_, ours_))),
+      grpc::StatusCode::OK);
+  EXPECT_EQ(
+      Lease(Channel(tokens_[qipu::v1::ROLE_READER], Client(ours_, ours_))),
+      grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(
+      Lease(Channel(tokens_[qipu::v1::ROLE_WORKER], Client(ours_, ours_))),
+      grpc::StatusCode::OK);
+}
+
+TEST(ServerTlsFiles, BadFlagsAreNamed) {
+  ServerTls t;
+  auto s = LoadServerTls("a.pem", "", "", &t);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("--tls-key"), std::string::npos);
+  s = LoadServerTls("", "", "ca.pem", &t);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  s = LoadServerTls("/nonexistent/cert.pem", "/nonexistent/key.pem", "", &t);
+  EXPECT_EQ(s.code(), absl::StatusCode::kNotFound);
+  EXPECT_NE(s.message().find("--tls-cert: /nonexistent/cert.pem"),
+            std::string::npos)
+      << s;
+  test_util::TempDir dir("tls-files");
+  std::ofstream(dir.Sub("x.pem")) << "not a certificate\n";
+  s = LoadServerTls(dir.Sub("x.pem"), dir.Sub("x.pem"), "", &t);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  base::ClientTls c;
+  s = base::LoadClientTls("", "c.pem", "k.pem", &c);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_FALSE(base::ValidateToken("has space", "--token").ok());
+  EXPECT_TRUE(base::ValidateToken("qipu_abc-_", "--token").ok());
+}
+
+}  // namespace
+}  // namespace qipu::coordinator
