@@ -1,0 +1,233 @@
+#!/usr/bin/python3
+"""qipu capacity: games per CPU-second of the coordinator and of a worker,
+per policy, board size and index depth, from real processes.
+
+Each cell (policy, size, index depth) runs, on 127.0.0.1:
+
+- a `qipu-coordinator` on a fresh database (a temporary directory),
+  pinned to CPU `--coordinator-cpu` (taskset semantics: every thread of it
+  runs on that one core), with its default options (WAL synced per batch);
+- a job of that policy, size and index depth, larger than can finish;
+- one `qipu-worker` with one playing thread, pinned to `--worker-cpu`;
+
+for `--seconds` (longer while fewer than `--min-games` are stored, up to
+`--max-seconds`). Then the worker gets SIGTERM (it finishes the game in
+hand and uploads what it played), then the coordinator (it flushes its
+position index). Each process's CPU time is its whole life's user +
+system time of all its threads (wait4's rusage), startup and shutdown
+included, so the figures hold on a machine other programs share:
+
+- coordinator games per CPU-second = games stored / coordinator CPU;
+- worker games per CPU-second = games the worker played / worker CPU;
+- their ratio = worker cores one coordinator core can serve.
+
+When the worker is the bottleneck (slow policies) the coordinator idles
+most of the time and its CPU per game includes its fixed costs (lease
+renewals, metrics, the database's housekeeping), so the coordinator
+figure there is a floor and the ratio a floor too.
+
+Cells run `--repeats` times, the order reversed every other round (the
+machine drifts), and the table gives medians. Output: one JSON line per
+run with `--json`, and a Markdown table. Binaries from `--build-dir`
+(default $QIPU_BINARY_DIR). See ops/README.md, "Capacity".
+"""
+
+import argparse
+import itertools
+import json
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "ops", "fleet"))
+
+try:
+    import pytest  # fleet_testing reports through pytest's outcomes.
+    import fleet_testing as ft
+except ImportError as e:  # pragma: no cover - depends on the host
+    print(f"capacity: {e} (Debian package python3-pytest)", file=sys.stderr)
+    sys.exit(77)
+
+# The index depth `full` stands for: every ply (the flag's maximum).
+FULL_DEPTH = 1000
+
+
+def pinned(cpu):
+    """preexec_fn pinning the child (and every thread it starts) to `cpu`."""
+    if cpu is None:
+        return None
+    return lambda: os.sched_setaffinity(0, {cpu})
+
+
+def reap(process, sig, timeout):
+    """Sends `sig`, waits for the exit and returns (exit status, CPU
+    seconds of the whole process: user + system, all threads)."""
+    process.send_signal(sig)
+    deadline = time.monotonic() + timeout
+    while True:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid == process.pid:
+            process.returncode = os.waitstatus_to_exitcode(status)
+            return process.returncode, usage.ru_utime + usage.ru_stime
+        if time.monotonic() > deadline:
+            process.kill()
+            sig = signal.SIGKILL
+            deadline = float("inf")
+        time.sleep(0.05)  # Polling the child's exit.
+
+
+def qipu_json(args, timeout=60):
+    out = ft.run([ft.qipu_bin()] + [str(a) for a in args] + ["--json"],
+                 timeout=timeout).stdout
+    return ft.last_json(out)
+
+
+def run_cell(args, policy, size, depth, root):
+    """One measurement; a dict of its figures."""
+    db = os.path.join(root, "db")
+    out_path = os.path.join(root, "coordinator.out")
+    log_path = os.path.join(root, "coordinator.log")
+    with open(out_path, "w") as out, open(log_path, "w") as log:
+        coord = subprocess.Popen(
+            [ft.coordinator_bin(), "--db", db, "--listen", "127.0.0.1:0",
+             "--log-level", "warn"], stdout=out, stderr=log,
+            preexec_fn=pinned(args.coordinator_cpu))
+    worker = None
+    try:
+        m = ft.wait_for(
+            lambda: re.search(r"listening on (\S+:\d+)", open(out_path).read())
+            or (coord.poll() is not None and pytest.fail(
+                "qipu-coordinator exited:\n" + open(log_path).read())),
+            60, "qipu-coordinator to start")
+        address = m.group(1)
+        job = qipu_json(["job", "submit", "--server", address, "--games",
+                         100000000, "--size", size, "--policy", policy,
+                         "--index-depth", depth, "--seed", 7])["job"]
+        worker_log = os.path.join(root, "worker.log")
+        with open(worker_log, "w") as log:
+            worker = subprocess.Popen(
+                [str(a) for a in (
+                    ft.worker_bin(), "--coordinator", address, "--threads",
+                    1, "--spool", os.path.join(root, "spool"), "--job", job,
+                    "--lease-games", args.lease_games, "--drain-timeout",
+                    120, "--log-level", "info")],
+                stdout=log, stderr=subprocess.STDOUT,
+                preexec_fn=pinned(args.worker_cpu))
+        started = time.monotonic()
+
+        def done():
+            return int(qipu_json(["job", "status", "--server", address,
+                                  "--job", job])["done"])
+
+        while True:
+            time.sleep(1.0)  # Polling the job's progress.
+            elapsed = time.monotonic() - started
+            if elapsed >= args.max_seconds or (
+                    elapsed >= args.seconds and done() >= args.min_games):
+                break
+        wstatus, wcpu = reap(worker, signal.SIGTERM, 180)
+        text = open(worker_log).read()
+        m = re.search(r"stopped; \d+ lease\(s\), (\d+) game\(s\) played",
+                      text)
+        assert wstatus == 0 and m, f"worker exited {wstatus}:\n{text[-2000:]}"
+        played = int(m.group(1))
+        stored = done()
+        results = qipu_json(["query", "results", "--server", address,
+                             "--job", job])
+        cstatus, ccpu = reap(coord, signal.SIGTERM, 180)
+        assert cstatus == 0, f"coordinator exited {cstatus}:\n" + \
+            open(log_path).read()[-2000:]
+        wall = time.monotonic() - started
+        return {
+            "policy": policy, "size": size,
+            "index_depth": "full" if depth == FULL_DEPTH else depth,
+            "wall_s": round(wall, 1),
+            "games_stored": stored, "games_played": played,
+            "mean_moves": round(results.get("mean_length", 0), 1),
+            "coordinator_cpu_s": round(ccpu, 2),
+            "worker_cpu_s": round(wcpu, 2),
+            "coordinator_games_per_cpu_s": stored / ccpu if ccpu else None,
+            "worker_games_per_cpu_s": played / wcpu if wcpu else None,
+        }
+    finally:
+        for p in (worker, coord):
+            if p is not None and p.returncode is None and p.poll() is None:
+                p.kill()
+                p.wait()
+
+
+def fmt(x):
+    if x is None:
+        return "-"
+    if x >= 100:
+        return f"{x:,.0f}"
+    if x >= 10:
+        return f"{x:.1f}"
+    return f"{x:.2f}"
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--build-dir", default=os.environ.get("QIPU_BINARY_DIR"))
+    p.add_argument("--policy", action="append",
+                   help="policy spec; repeat (default random)")
+    p.add_argument("--size", action="append", type=int,
+                   help="board size; repeat (default 9)")
+    p.add_argument("--depth", action="append",
+                   help="index depth N or full; repeat (default 30)")
+    p.add_argument("--seconds", type=float, default=20.0)
+    p.add_argument("--min-games", type=int, default=20)
+    p.add_argument("--max-seconds", type=float, default=120.0)
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--lease-games", type=int, default=64)
+    p.add_argument("--coordinator-cpu", type=int, default=0)
+    p.add_argument("--worker-cpu", type=int, default=1)
+    p.add_argument("--json", action="store_true",
+                   help="one JSON line per run on stdout")
+    args = p.parse_args(argv)
+    if not args.build_dir:
+        p.error("no --build-dir and QIPU_BINARY_DIR is not set")
+    ft.BINARY_DIR = os.path.abspath(args.build_dir)
+    depths = [FULL_DEPTH if d == "full" else int(d)
+              for d in (args.depth or ["30"])]
+    cells = list(itertools.product(args.policy or ["random"],
+                                   args.size or [9], depths))
+    runs = {}
+    for r in range(args.repeats):
+        for cell in (cells if r % 2 == 0 else cells[::-1]):
+            root = tempfile.mkdtemp(prefix="qipu_capacity_")
+            try:
+                fig = run_cell(args, *cell, root)
+            finally:
+                shutil.rmtree(root, ignore_errors=True)
+            runs.setdefault(cell, []).append(fig)
+            if args.json:
+                print(json.dumps(fig), flush=True)
+            print(f"capacity: {cell[0]} {cell[1]}x{cell[1]} depth "
+                  f"{fig['index_depth']}: coordinator "
+                  f"{fmt(fig['coordinator_games_per_cpu_s'])} games/CPU-s, "
+                  f"worker {fmt(fig['worker_games_per_cpu_s'])}",
+                  file=sys.stderr, flush=True)
+    print("| policy | size | index depth | moves/game | coordinator games "
+          "per CPU-s | worker games per CPU-s | worker cores per "
+          "coordinator core |")
+    print("|---|---|---|---|---|---|---|")
+    for cell in cells:
+        figs = runs[cell]
+        c = statistics.median(f["coordinator_games_per_cpu_s"] for f in figs)
+        w = statistics.median(f["worker_games_per_cpu_s"] for f in figs)
+        moves = statistics.median(f["mean_moves"] for f in figs)
+        print(f"| `{cell[0]}` | {cell[1]} | {figs[0]['index_depth']} | "
+              f"{moves:.0f} | {fmt(c)} | {fmt(w)} | {fmt(c / w)} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
