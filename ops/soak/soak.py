@@ -22,7 +22,8 @@ would, and the killed worker's lease expires and its games are played
 again), and every `--kill-coordinator-every` seconds the coordinator gets
 SIGKILL and is restarted on the same database and port. Its resident set
 (/proc/PID/status VmRSS) is sampled every second, and its RocksDB and
-position-index bytes from its metrics page every ten.
+position-index bytes from its metrics page every ten (with VmRSS and
+RssAnon of that moment).
 
 Then the kills stop, no more jobs are submitted, every job is waited for
 to finish, the workers are stopped with SIGTERM, and it checks, against
@@ -37,8 +38,12 @@ the still running coordinator:
   0..requested-1 once; `qipu query results|ko|cycles` and the openings
   root (per board size) count each game once;
 - memory flat: at equal ages (the settle age -- 60 s or half a life --
-  and the end of a full life) no later life's RSS exceeds the first
-  life's by more than `--rss-margin-pct` percent plus `--rss-slack-mb`.
+  and the end of a full life) no later life's heap -- anonymous RSS
+  (RssAnon) less the memory qipu accounts for and caps by flags, the
+  memtables, the position index's buffer and the block cache, from the
+  metrics page -- exceeds the first life's by more than
+  `--rss-margin-pct` percent plus `--rss-slack-mb`. VmRSS is reported
+  too (rss.csv every second, memory.csv at each scrape).
 
 It prints a human summary (to stderr with `--json`), the JSON summary with
 `--json` (also written to summary.json in the run directory), and exits 0
@@ -100,12 +105,13 @@ def now():
     return time.monotonic()
 
 
-def read_rss_kb(pid):
-    """VmRSS of `pid` in kB, or None when it is gone."""
+def read_rss_kb(pid, field="VmRSS"):
+    """/proc/PID/status's `field` (VmRSS, RssAnon...) in kB, or None when
+    the process is gone."""
     try:
         with open(f"/proc/{pid}/status") as f:
             for line in f:
-                if line.startswith("VmRSS:"):
+                if line.startswith(field + ":"):
                     return int(line.split()[1])
     except OSError:
         pass
@@ -169,25 +175,20 @@ class Life:
         self.ended_by = None
         # (age in seconds, RSS kB), every RSS_EVERY seconds.
         self.rss = []
-        # (age, {memtables, index_buffer, block_cache} bytes).
+        # (age, RSS kB, {memtables, index_buffer, block_cache} bytes,
+        # anonymous RSS kB) at each metrics scrape, the RSS read right after
+        # the page.
         self.metrics = []
         # Age at which the drain began, in the last life only.
         self.drain_age = None
 
-    def sample_at(self, age):
-        """The first RSS sample at or after `age`, or None."""
-        for a, kb in self.rss:
-            if a >= age:
-                return kb
-        return None
+    def point_at(self, age):
+        """The first metrics sample at or after `age`, or None."""
+        return next((m for m in self.metrics if m[0] >= age), None)
 
-    def sample_until(self, age):
-        """The last RSS sample at or before `age`, or None."""
-        best = None
-        for a, kb in self.rss:
-            if a <= age:
-                best = kb
-        return best
+    def point_until(self, age):
+        """The last metrics sample at or before `age`, or None."""
+        return next((m for m in reversed(self.metrics) if m[0] <= age), None)
 
 
 class Soak:
@@ -419,18 +420,34 @@ class Soak:
                            f"{age:.1f},{kb},{self.games_done}\n")
 
     def sample_metrics(self):
+        """The memory qipu accounts for (memtables, the position index's
+        buffer, the block cache: each capped by a flag) with the RSS of
+        the same moment."""
+        p = self.coordinator.process
+        if p is None:
+            return
         try:
             text = self.coordinator.metrics_text()
         except Exception:  # Restarting or busy: the next scrape counts.
             return
+        kb = read_rss_kb(p.pid)
+        anon = read_rss_kb(p.pid, "RssAnon")
+        if kb is None or anon is None:
+            return
         life = self.lives[-1]
-        life.metrics.append((now() - life.started, {
+        parts = {
             "memtables": metric_sum(text, "qipu_rocksdb_bytes",
                                     'kind="memtable"'),
             "index_buffer": metric_sum(text, "qipu_rocksdb_bytes",
                                        'kind="buffer"'),
             "block_cache": metric_sum(text, "qipu_rocksdb_block_cache_bytes"),
-        }))
+        }
+        age = now() - life.started
+        life.metrics.append((age, kb, parts, anon))
+        self.metrics_csv.write(
+            f"{now() - self.t0:.1f},{life.number},{age:.1f},{kb},{anon}," +
+            ",".join(str(int(parts[k])) for k in
+                     ("memtables", "index_buffer", "block_cache")) + "\n")
         self.last_metrics_text = text
 
     def tick(self, due):
@@ -441,7 +458,7 @@ class Soak:
             due["rss"] = t + RSS_EVERY
         if t >= due["metrics"]:
             self.sample_metrics()
-            due["metrics"] = t + METRICS_EVERY
+            due["metrics"] = t + self.metrics_every
         if t >= due["poll"]:
             self.poll_jobs()
             due["poll"] = t + POLL_EVERY
@@ -464,8 +481,16 @@ class Soak:
         self.t0 = now()
         os.makedirs(os.path.join(self.root, "workers"), exist_ok=True)
         os.makedirs(os.path.join(self.root, "spools"), exist_ok=True)
-        self.rss_csv = open(os.path.join(self.root, "rss.csv"), "w")
+        self.rss_csv = open(os.path.join(self.root, "rss.csv"), "w",
+                            buffering=1)
         self.rss_csv.write("t_s,life,pid,age_s,rss_kb,games_stored\n")
+        self.metrics_csv = open(os.path.join(self.root, "memory.csv"), "w",
+                                buffering=1)
+        self.metrics_csv.write("t_s,life,age_s,rss_kb,rss_anon_kb,memtables_bytes,"
+                               "index_buffer_bytes,block_cache_bytes\n")
+        # Four scrapes a life at least, one every ten seconds at most.
+        self.metrics_every = min(
+            METRICS_EVERY, (a.kill_coordinator_every or a.duration) / 4)
         self.last_metrics_text = ""
         self.start_coordinator()
         for slot in range(a.workers):
@@ -485,6 +510,7 @@ class Soak:
             if a.kill_coordinator_every > 0 and now() >= \
                     self.lives[-1].started + a.kill_coordinator_every:
                 self.sample_rss()
+                self.sample_metrics()
                 self.poll_jobs()
                 self.kill_coordinator()
                 due["metrics"] = now() + 1
