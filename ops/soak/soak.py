@@ -40,8 +40,8 @@ the still running coordinator:
 - memory flat: at equal ages (the settle age -- 60 s or half a life --
   and the end of a full life) no later life's heap -- anonymous RSS
   (RssAnon) less the memory qipu accounts for and caps by flags, the
-  memtables, the position index's buffer and the block cache, from the
-  metrics page -- exceeds the first life's by more than
+  block cache's usage (the memtables are charged to it) and the position
+  index's buffer, from the metrics page -- exceeds the first life's by more than
   `--rss-margin-pct` percent plus `--rss-slack-mb`. VmRSS is reported
   too (rss.csv every second, memory.csv at each scrape).
 
