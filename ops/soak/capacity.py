@@ -83,6 +83,32 @@ def reap(process, sig, timeout):
         time.sleep(0.05)  # Polling the child's exit.
 
 
+def thread_cpu(pid):
+    """CPU seconds (user + system) of each live thread of `pid`, summed
+    by thread group: the ingest committer (qipu-ingest), the position
+    index's flusher (qipu-index), the validation helpers (qipu-validate),
+    RocksDB's flushes and compactions (rocksdb:*) and the rest (gRPC's
+    threads, where each upload stream replays its own share of the
+    games; the metrics server; main)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    groups = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue  # The thread ended meanwhile.
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        cpu = (int(fields[11]) + int(fields[12])) / tick
+        group = ("ingest" if name == "qipu-ingest" else
+                 "index" if name == "qipu-index" else
+                 "validate" if name.startswith("qipu-validate") else
+                 "rocksdb" if name.startswith("rocksdb") else "other")
+        groups[group] = groups.get(group, 0.0) + cpu
+    return groups
+
+
 def qipu_json(args, timeout=60):
     out = ft.run([ft.qipu_bin()] + [str(a) for a in args] + ["--json"],
                  timeout=timeout).stdout
@@ -132,6 +158,7 @@ def run_cell(args, policy, size, depth, root):
             if elapsed >= args.max_seconds or (
                     elapsed >= args.seconds and done() >= args.min_games):
                 break
+        threads = thread_cpu(coord.pid)
         wstatus, wcpu = reap(worker, signal.SIGTERM, 180)
         text = open(worker_log).read()
         m = re.search(r"stopped; \d+ lease\(s\), (\d+) game\(s\) played",
@@ -152,6 +179,14 @@ def run_cell(args, policy, size, depth, root):
             "games_stored": stored, "games_played": played,
             "mean_moves": round(results.get("mean_length", 0), 1),
             "coordinator_cpu_s": round(ccpu, 2),
+            # Live threads' CPU before the worker stopped (the process
+            # total adds the shutdown and threads that ended).
+            "coordinator_threads_cpu_s": {k: round(v, 2)
+                                          for k, v in threads.items()},
+            "ingest_thread_games_per_cpu_s":
+                stored / threads["ingest"] if threads.get("ingest") else None,
+            "index_thread_games_per_cpu_s":
+                stored / threads["index"] if threads.get("index") else None,
             "worker_cpu_s": round(wcpu, 2),
             "coordinator_games_per_cpu_s": stored / ccpu if ccpu else None,
             "worker_games_per_cpu_s": played / wcpu if wcpu else None,
@@ -192,6 +227,12 @@ def main(argv):
     p.add_argument("--json", action="store_true",
                    help="one JSON line per run on stdout")
     args = p.parse_args(argv)
+
+    def interrupted(signum, frame):
+        raise KeyboardInterrupt  # run_cell's finally stops its processes.
+
+    signal.signal(signal.SIGTERM, interrupted)
+    signal.signal(signal.SIGINT, interrupted)
     if not args.build_dir:
         p.error("no --build-dir and QIPU_BINARY_DIR is not set")
     ft.BINARY_DIR = os.path.abspath(args.build_dir)
@@ -217,15 +258,21 @@ def main(argv):
                   file=sys.stderr, flush=True)
     print("| policy | size | index depth | moves/game | coordinator games "
           "per CPU-s | worker games per CPU-s | worker cores per "
-          "coordinator core |")
-    print("|---|---|---|---|---|---|---|")
+          "coordinator core | ingest thread games per CPU-s |")
+    print("|---|---|---|---|---|---|---|---|")
+
+    def med(figs, key):
+        values = [f[key] for f in figs if f[key] is not None]
+        return statistics.median(values) if values else None
+
     for cell in cells:
         figs = runs[cell]
-        c = statistics.median(f["coordinator_games_per_cpu_s"] for f in figs)
-        w = statistics.median(f["worker_games_per_cpu_s"] for f in figs)
-        moves = statistics.median(f["mean_moves"] for f in figs)
+        c = med(figs, "coordinator_games_per_cpu_s")
+        w = med(figs, "worker_games_per_cpu_s")
         print(f"| `{cell[0]}` | {cell[1]} | {figs[0]['index_depth']} | "
-              f"{moves:.0f} | {fmt(c)} | {fmt(w)} | {fmt(c / w)} |")
+              f"{med(figs, 'mean_moves'):.0f} | {fmt(c)} | {fmt(w)} | "
+              f"{fmt(c / w if c and w else None)} | "
+              f"{fmt(med(figs, 'ingest_thread_games_per_cpu_s'))} |")
     return 0
 
 
