@@ -143,11 +143,14 @@ class Worker:
                "--spool", spool, "--lease-games", args.lease_games,
                "--rpc-timeout", 3, "--drain-timeout", 60,
                "--log-level", "info"]
-        nice = args.worker_nice
+        if args.worker_nice:
+            # A command, not a preexec_fn: this process has gRPC's threads
+            # (the health checks), and Popen with a preexec_fn forks
+            # through their fork handlers, which can hang.
+            cmd = ["nice", "-n", args.worker_nice] + cmd
         with open(self.log, "w") as log:
             self.process = subprocess.Popen(
-                [str(c) for c in cmd], stdout=log, stderr=subprocess.STDOUT,
-                preexec_fn=(lambda: os.nice(nice)) if nice else None)
+                [str(c) for c in cmd], stdout=log, stderr=subprocess.STDOUT)
 
     def stopped_line(self):
         """The worker's own count at its graceful stop, or None."""
