@@ -8,17 +8,19 @@ Each cell (policy, size, index depth) runs, on 127.0.0.1:
   pinned to CPU `--coordinator-cpu` (taskset semantics: every thread of it
   runs on that one core), with its default options (WAL synced per batch);
 - a job of that policy, size and index depth, larger than can finish;
-- one `qipu-worker` with one playing thread, pinned to `--worker-cpu`;
+- `--workers` (1) `qipu-worker`s with one playing thread each, pinned to
+  `--worker-cpu` (more of them, more upload streams: a fast policy then
+  loads the coordinator's core fully);
 
 for `--seconds` (longer while fewer than `--min-games` are stored, up to
-`--max-seconds`). Then the worker gets SIGTERM (it finishes the game in
+`--max-seconds`). Then the workers get SIGTERM (each finishes the game in
 hand and uploads what it played), then the coordinator (it flushes its
 position index). Each process's CPU time is its whole life's user +
 system time of all its threads (wait4's rusage), startup and shutdown
 included, so the figures hold on a machine other programs share:
 
 - coordinator games per CPU-second = games stored / coordinator CPU;
-- worker games per CPU-second = games the worker played / worker CPU;
+- worker games per CPU-second = games the workers played / their CPU;
 - their ratio = worker cores one coordinator core can serve.
 
 When the worker is the bottleneck (slow policies) the coordinator idles
@@ -67,9 +69,12 @@ def pinned(cpu):
 
 
 def reap(process, sig, timeout):
-    """Sends `sig`, waits for the exit and returns (exit status, CPU
-    seconds of the whole process: user + system, all threads)."""
-    process.send_signal(sig)
+    """Sends `sig` (unless None), waits for the exit (SIGKILL after
+    `timeout` seconds) and returns (exit status, CPU seconds of the whole
+    process: user + system, all threads). Once: a second SIGTERM stops a
+    qipu-worker at once instead of gracefully."""
+    if sig is not None:
+        process.send_signal(sig)
     deadline = time.monotonic() + timeout
     while True:
         pid, status, usage = os.wait4(process.pid, os.WNOHANG)
@@ -78,7 +83,6 @@ def reap(process, sig, timeout):
             return process.returncode, usage.ru_utime + usage.ru_stime
         if time.monotonic() > deadline:
             process.kill()
-            sig = signal.SIGKILL
             deadline = float("inf")
         time.sleep(0.05)  # Polling the child's exit.
 
@@ -125,7 +129,7 @@ def run_cell(args, policy, size, depth, root):
             [ft.coordinator_bin(), "--db", db, "--listen", "127.0.0.1:0",
              "--log-level", "warn"], stdout=out, stderr=log,
             preexec_fn=pinned(args.coordinator_cpu))
-    worker = None
+    workers = []
     try:
         m = ft.wait_for(
             lambda: re.search(r"listening on (\S+:\d+)", open(out_path).read())
@@ -136,16 +140,18 @@ def run_cell(args, policy, size, depth, root):
         job = qipu_json(["job", "submit", "--server", address, "--games",
                          100000000, "--size", size, "--policy", policy,
                          "--index-depth", depth, "--seed", 7])["job"]
-        worker_log = os.path.join(root, "worker.log")
-        with open(worker_log, "w") as log:
-            worker = subprocess.Popen(
-                [str(a) for a in (
-                    ft.worker_bin(), "--coordinator", address, "--threads",
-                    1, "--spool", os.path.join(root, "spool"), "--job", job,
-                    "--lease-games", args.lease_games, "--drain-timeout",
-                    120, "--log-level", "info")],
-                stdout=log, stderr=subprocess.STDOUT,
-                preexec_fn=pinned(args.worker_cpu))
+        for i in range(args.workers):
+            log_path_w = os.path.join(root, f"worker{i}.log")
+            with open(log_path_w, "w") as log:
+                workers.append((log_path_w, subprocess.Popen(
+                    [str(a) for a in (
+                        ft.worker_bin(), "--coordinator", address,
+                        "--threads", 1, "--spool",
+                        os.path.join(root, f"spool{i}"), "--job", job,
+                        "--lease-games", args.lease_games,
+                        "--drain-timeout", 120, "--log-level", "info")],
+                    stdout=log, stderr=subprocess.STDOUT,
+                    preexec_fn=pinned(args.worker_cpu))))
         started = time.monotonic()
 
         def done():
@@ -159,12 +165,20 @@ def run_cell(args, policy, size, depth, root):
                     elapsed >= args.seconds and done() >= args.min_games):
                 break
         threads = thread_cpu(coord.pid)
-        wstatus, wcpu = reap(worker, signal.SIGTERM, 180)
-        text = open(worker_log).read()
-        m = re.search(r"stopped; \d+ lease\(s\), (\d+) game\(s\) played",
-                      text)
-        assert wstatus == 0 and m, f"worker exited {wstatus}:\n{text[-2000:]}"
-        played = int(m.group(1))
+        busy = sum(threads.values()) / (time.monotonic() - started)
+        played = 0
+        wcpu = 0.0
+        for _, w in workers:
+            w.send_signal(signal.SIGTERM)
+        for log_path_w, w in workers:
+            wstatus, cpu = reap(w, None, 180)
+            text = open(log_path_w).read()
+            m = re.search(
+                r"stopped; \d+ lease\(s\), (\d+) game\(s\) played", text)
+            assert wstatus == 0 and m, \
+                f"worker exited {wstatus}:\n{text[-2000:]}"
+            played += int(m.group(1))
+            wcpu += cpu
         stored = done()
         results = qipu_json(["query", "results", "--server", address,
                              "--job", job])
@@ -178,7 +192,11 @@ def run_cell(args, policy, size, depth, root):
             "wall_s": round(wall, 1),
             "games_stored": stored, "games_played": played,
             "mean_moves": round(results.get("mean_length", 0), 1),
+            "workers": args.workers,
             "coordinator_cpu_s": round(ccpu, 2),
+            # Share of its core the coordinator's live threads used while
+            # the workers played (1.0: the core was saturated).
+            "coordinator_core_busy": round(busy, 2),
             # Live threads' CPU before the worker stopped (the process
             # total adds the shutdown and threads that ended).
             "coordinator_threads_cpu_s": {k: round(v, 2)
@@ -192,7 +210,7 @@ def run_cell(args, policy, size, depth, root):
             "worker_games_per_cpu_s": played / wcpu if wcpu else None,
         }
     finally:
-        for p in (worker, coord):
+        for p in [w for _, w in workers] + [coord]:
             if p is not None and p.returncode is None and p.poll() is None:
                 p.kill()
                 p.wait()
@@ -224,6 +242,10 @@ def main(argv):
     p.add_argument("--lease-games", type=int, default=64)
     p.add_argument("--coordinator-cpu", type=int, default=0)
     p.add_argument("--worker-cpu", type=int, default=1)
+    p.add_argument("--workers", type=int, default=1,
+                   help="worker processes (one playing thread each, all on "
+                   "--worker-cpu): more upload streams load the coordinator "
+                   "further")
     p.add_argument("--json", action="store_true",
                    help="one JSON line per run on stdout")
     args = p.parse_args(argv)
@@ -258,8 +280,9 @@ def main(argv):
                   file=sys.stderr, flush=True)
     print("| policy | size | index depth | moves/game | coordinator games "
           "per CPU-s | worker games per CPU-s | worker cores per "
-          "coordinator core | ingest thread games per CPU-s |")
-    print("|---|---|---|---|---|---|---|---|")
+          "coordinator core | ingest thread games per CPU-s | coordinator "
+          "core busy |")
+    print("|---|---|---|---|---|---|---|---|---|")
 
     def med(figs, key):
         values = [f[key] for f in figs if f[key] is not None]
@@ -272,7 +295,8 @@ def main(argv):
         print(f"| `{cell[0]}` | {cell[1]} | {figs[0]['index_depth']} | "
               f"{med(figs, 'mean_moves'):.0f} | {fmt(c)} | {fmt(w)} | "
               f"{fmt(c / w if c and w else None)} | "
-              f"{fmt(med(figs, 'ingest_thread_games_per_cpu_s'))} |")
+              f"{fmt(med(figs, 'ingest_thread_games_per_cpu_s'))} | "
+              f"{med(figs, 'coordinator_core_busy'):.0%} |")
     return 0
 
 
