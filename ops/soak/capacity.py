@@ -149,6 +149,7 @@ def run_cell(args, policy, size, depth, root):
                         "--threads", 1, "--spool",
                         os.path.join(root, f"spool{i}"), "--job", job,
                         "--lease-games", args.lease_games,
+                        "--upload-batch", args.upload_batch,
                         "--drain-timeout", 120, "--log-level", "info")],
                     stdout=log, stderr=subprocess.STDOUT,
                     preexec_fn=pinned(args.worker_cpu))))
@@ -193,6 +194,7 @@ def run_cell(args, policy, size, depth, root):
             "games_stored": stored, "games_played": played,
             "mean_moves": round(results.get("mean_length", 0), 1),
             "workers": args.workers,
+            "upload_batch": args.upload_batch,
             "coordinator_cpu_s": round(ccpu, 2),
             # Share of its core the coordinator's live threads used while
             # the workers played (1.0: the core was saturated).
@@ -242,6 +244,9 @@ def main(argv):
     p.add_argument("--lease-games", type=int, default=64)
     p.add_argument("--coordinator-cpu", type=int, default=0)
     p.add_argument("--worker-cpu", type=int, default=1)
+    p.add_argument("--upload-batch", type=int, default=64,
+                   help="the workers' --upload-batch; 1 sends each game as a "
+                   "message of its own, as workers of slow policies do")
     p.add_argument("--workers", type=int, default=1,
                    help="worker processes (one playing thread each, all on "
                    "--worker-cpu): more upload streams load the coordinator "
