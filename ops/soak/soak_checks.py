@@ -42,13 +42,6 @@ def accounted_kb(parts):
     return (parts["block_cache"] + parts["index_buffer"]) / 1024.0
 
 
-def other_kb(point):
-    """Anonymous RSS (the heap: not the binary's and the libraries' pages,
-    which grow as code runs for the first time) beyond the accounted
-    memory, at a metrics sample."""
-    return None if point is None else point[3] - accounted_kb(point[2])
-
-
 def memory_points(life, settle, full):
     """{"settled": sample, "end": sample} of a life: its first metrics
     sample from the settle age on, and its last one up to the full age
@@ -66,7 +59,6 @@ def memory_points(life, settle, full):
 
 def life_summary(life, settle_age, full_age):
     points = memory_points(life, settle_age, full_age)
-    last = life.metrics[-1] if life.metrics else None
     out = {
         "life": life.number,
         "pid": life.pid,
@@ -80,14 +72,13 @@ def life_summary(life, settle_age, full_age):
         "rss_max_mb": mb(max((kb for _, kb in life.rss), default=None)),
         "rss_last_mb": mb(life.rss[-1][1]) if life.rss else None,
     }
-    for k, p in (("settled", points.get("settled")),
-                 ("end", points.get("end"))):
+    for k in ("settled", "end"):
+        p = points.get(k)
         out[f"{k}_age_s"] = None if p is None else round(p[0], 1)
         out[f"rss_{k}_mb"] = None if p is None else mb(p[1])
-        out[f"other_{k}_mb"] = None if p is None else mb(other_kb(p))
-    if last is not None:
-        out["accounted_mb_at_last_scrape"] = {
-            k: round(v / 2**20, 1) for k, v in last[2].items()}
+        out[f"heap_{k}_mb"] = None if p is None else mb(p[3])
+        out[f"accounted_{k}_mb"] = None if p is None else \
+            mb(accounted_kb(p[2]))
     if life.drain_age is not None:
         out["drain_from_age_s"] = round(life.drain_age, 1)
     return out
@@ -252,50 +243,60 @@ def full_age(soak):
     return soak.args.kill_coordinator_every or soak.args.duration
 
 
+def reference_life(soak):
+    """The life the later ones are compared with: the second, the first to
+    begin as every later one does -- after a SIGKILL, replaying the WAL
+    into the memtables and re-indexing the batches the index's files
+    lacked (transient memory that the allocator keeps) -- when a life
+    after it lived to the settle age; else the first."""
+    settle, full = settle_age(soak), full_age(soak)
+    if any("settled" in memory_points(l, settle, full)
+           for l in soak.lives[2:]):
+        return soak.lives[1]
+    return soak.lives[0]
+
+
 def check_memory(soak, c):
     """Memory flat: at the settle age and at the end of a full life, no
-    later life's anonymous RSS beyond the accounted memory exceeds the first
-    life's by more than the margin and the slack. (The accounted memory
-    legitimately carries over from life to life: the WAL replay refills
-    the memtables, until they flush, and the cache fills as the database
-    grows.)
-    """
+    life after the reference life has a heap (RssAnon: VmRSS less the
+    binary's and libraries' pages, which grow as code runs for the first
+    time) above the reference's by more than the margin and the slack."""
     a = soak.args
     settle, full = settle_age(soak), full_age(soak)
-    first = memory_points(soak.lives[0], settle, full)
-    ref = {k: other_kb(p) for k, p in first.items()}
+    ref_life = reference_life(soak)
+    ref = {k: p[3] for k, p in memory_points(ref_life, settle, full).items()}
     limits = {k: v * (1 + a.rss_margin_pct / 100.0) + a.rss_slack_mb * 1024
               for k, v in ref.items()}
     worst = {}
     compared = 0
-    for life in soak.lives[1:]:
+    for life in soak.lives[ref_life.number:]:
         for k, p in memory_points(life, settle, full).items():
             if k not in limits:
                 continue
-            kb = other_kb(p)
+            kb = p[3]
             compared += 1
             worst[k] = max(worst.get(k, kb), kb)
             if kb > limits[k]:
                 soak.violation(
-                    f"memory not flat: life {life.number}'s anonymous RSS "
-                    f"beyond block cache (with the memtables) and index "
-                    f"buffer at "
-                    f"{p[0]:.0f} s is {mb(kb)} MB (RSS {mb(p[1])} MB), above "
-                    f"the first life's {mb(ref[k])} MB + "
+                    f"memory not flat: life {life.number}'s heap (RssAnon) "
+                    f"at {p[0]:.0f} s is {mb(kb)} MB (VmRSS {mb(p[1])} MB; "
+                    f"block cache and index buffer "
+                    f"{mb(accounted_kb(p[2]))} MB), above life "
+                    f"{ref_life.number}'s {mb(ref[k])} MB + "
                     f"{a.rss_margin_pct:g}% + {a.rss_slack_mb:g} MB = "
                     f"{mb(limits[k])} MB")
     c["memory"] = {
         "settle_age_s": settle, "full_age_s": full,
-        "first_life_other_mb": {k: mb(v) for k, v in ref.items()},
-        "first_life_rss_mb": {k: mb(p[1]) for k, p in first.items()},
-        "limit_other_mb": {k: mb(v) for k, v in limits.items()},
-        "later_lives_worst_other_mb": {k: mb(v) for k, v in worst.items()},
+        "reference_life": ref_life.number,
+        "reference_heap_mb": {k: mb(v) for k, v in ref.items()},
+        "limit_heap_mb": {k: mb(v) for k, v in limits.items()},
+        "later_lives_worst_heap_mb": {k: mb(v) for k, v in worst.items()},
         "points_compared": compared,
         "margin_pct": a.rss_margin_pct, "slack_mb": a.rss_slack_mb,
     }
     if len(soak.lives) > 1 and compared == 0:
-        soak.violation("memory: no later life lived to the settle age, "
-                       "nothing to compare (lengthen the run)")
+        soak.violation("memory: no life after the reference lived to the "
+                       "settle age, nothing to compare (lengthen the run)")
 
 
 def summary(soak):
@@ -370,27 +371,28 @@ def human(s):
                 agg["openings"].items()))
     if s["lives"]:
         lines.append(
-            "  coordinator lives: RSS (heap: anonymous RSS beyond block cache "
-            "and index buffer) in MB at the settle age and at the end of a "
-            "full life; max RSS; games stored at start -> end:")
+            "  coordinator lives: VmRSS / heap (RssAnon) / block cache + "
+            "index buffer, MB, at the settle age and at the end of a full "
+            "life; max VmRSS; games stored at start -> end:")
     for l in s["lives"]:
         def at(k):
             if l[f"{k}_age_s"] is None:
                 return "-"
-            return (f"{l[f'rss_{k}_mb']} ({l[f'other_{k}_mb']}) at "
-                    f"{l[f'{k}_age_s']:.0f} s")
+            return (f"{l[f'rss_{k}_mb']} / {l[f'heap_{k}_mb']} / "
+                    f"{l[f'accounted_{k}_mb']} at {l[f'{k}_age_s']:.0f} s")
         lines.append(
-            f"    {l['life']:3d}: {at('settled')}, {at('end')}; max "
+            f"    {l['life']:3d}: {at('settled')}; {at('end')}; max "
             f"{l['rss_max_mb']}; {l['length_s']:.0f} s, {l['ended_by']}; "
             f"games {l['games_stored_at_start']} -> "
             f"{l['games_stored_at_end']}")
     if "memory" in c:
         m = c["memory"]
         lines.append(
-            f"  memory check (beyond the accounted memory; the first life's "
-            f"+ {m['margin_pct']:g}% + {m['slack_mb']:g} MB): first "
-            f"{m['first_life_other_mb']}, limit {m['limit_other_mb']}, later "
-            f"lives' worst {m['later_lives_worst_other_mb']}, "
+            f"  memory check (heap at equal ages, life "
+            f"{m['reference_life']}'s + {m['margin_pct']:g}% + "
+            f"{m['slack_mb']:g} MB): reference "
+            f"{m['reference_heap_mb']}, limit {m['limit_heap_mb']}, later "
+            f"lives' worst {m['later_lives_worst_heap_mb']}, "
             f"{m['points_compared']} points compared")
     for v in s["violations"]:
         lines.append(f"  VIOLATION: {v}")

@@ -1,19 +1,20 @@
 """A short soak run (ctest FleetSoakShort, label "soak"): ops/soak/soak.py
-for 35 s with a worker killed every 5 s and the coordinator every 15 s.
+for 32 s with a worker killed every 4 s and the coordinator every 9 s.
 
 soak.py starts the coordinator, three workers and a job feeder on
 127.0.0.1, SIGKILLs on schedule (a worker replaced every other time on the
 killed one's spool, the coordinator restarted on the same database and
 port), then lets every job finish and checks that each game is stored and
-counted exactly once and that the coordinator's RSS at equal ages does not
-grow from one life to the next (ops/soak/README.md). This test runs it
+counted exactly once and that the coordinator's heap at equal ages does
+not grow from one life to the next (the lives after the second against
+the second, the first to begin with a crash recovery; the second against
+the first when the third ends too soon; ops/soak/README.md). This test runs it
 and reads its JSON summary: the run held every check, and it did what it
 was asked to (the kills happened, the lives were compared, games of every
-job were stored). Bounded: 35 s of kills, jobs of 150 games, two queued at
+job were stored). Bounded: 32 s of kills, jobs of 150 games, two queued at
 a time; under a minute on two loaded cores.
 """
 
-import json
 import os
 import subprocess
 import sys
@@ -24,9 +25,9 @@ import pytest
 import fleet_testing as ft
 
 SOAK = os.path.join(ft.SOURCE_DIR, "ops", "soak", "soak.py")
-SECONDS = 35
-KILL_WORKER_EVERY = 5
-KILL_COORDINATOR_EVERY = 15
+SECONDS = 32
+KILL_WORKER_EVERY = 4
+KILL_COORDINATOR_EVERY = 9
 JOB_GAMES = 150
 
 
@@ -54,15 +55,15 @@ def test_short_soak_loses_and_doubles_nothing():
         s = ft.last_json(p.stdout)
 
     assert s["ok"] and not s["violations"], s["violations"]
-    # The schedule ran: a worker every 5 s, the coordinator every 15 s of
-    # each life (lives of 15 s plus its restart).
+    # The schedule ran: a worker every 4 s, the coordinator after 9 s of
+    # each life (three kills, or two when restarts are slow).
+    kills = s["coordinator_kills"]
     assert s["worker_kills"] >= SECONDS // KILL_WORKER_EVERY - 1, s
-    assert s["coordinator_kills"] == 2, s
-    assert len(s["lives"]) == 3, s["lives"]
+    assert kills in (2, 3), s
     assert [l["ended_by"] for l in s["lives"]] == \
-        ["SIGKILL", "SIGKILL", "SIGTERM"], s["lives"]
-    # Games were stored in every life, and each exactly once.
-    for l in s["lives"][:2]:
+        ["SIGKILL"] * kills + ["SIGTERM"], s["lives"]
+    # Games were stored in every full life, and each exactly once.
+    for l in s["lives"][:kills]:
         assert l["games_stored_at_end"] > l["games_stored_at_start"], l
     c = s["checks"]
     assert c["jobs"] >= 3 and c["games_requested"] >= 3 * JOB_GAMES, c
@@ -74,15 +75,16 @@ def test_short_soak_loses_and_doubles_nothing():
                  "results_lengths", "ko", "cycles"):
         assert agg[name] == c["games_requested"], (name, agg)
     assert agg["openings"]["9"]["root"] == c["games_requested"], agg
-    # The memory check compared life 2 with life 1 at both ages.
+    # The memory check compared a later life with the reference at both
+    # ages.
     m = c["memory"]
-    assert m["points_compared"] >= 2, m
-    for l in s["lives"][:2]:
-        assert l["rss_settled_mb"] and l["rss_end_mb"], l
+    assert m["reference_life"] in (1, 2) and m["points_compared"] >= 2, m
+    for l in s["lives"][:kills]:
+        assert l["heap_settled_mb"] and l["heap_end_mb"], l
     for w in s["workers_at_stop"]:
         assert w["status"] == 0 and w["counts"]["rejected"] == 0, w
     print(f"soak: {s['worker_kills']} worker and {s['coordinator_kills']} "
           f"coordinator kills, {c['games_requested']} games in {c['jobs']} "
-          f"jobs, RSS per life (settled/end MB) " + ", ".join(
-              f"{l['rss_settled_mb']}/{l['rss_end_mb']}"
+          f"jobs, heap per life (settled/end MB) " + ", ".join(
+              f"{l['heap_settled_mb']}/{l['heap_end_mb']}"
               for l in s["lives"]))
