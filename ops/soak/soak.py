@@ -20,10 +20,10 @@ the killed worker's spool, as a restarted container would, which uploads
 what the killed one had not; otherwise on a fresh spool, as a new node
 would, and the killed worker's lease expires and its games are played
 again), and every `--kill-coordinator-every` seconds the coordinator gets
-SIGKILL and is restarted on the same database and port. Its resident set
-(/proc/PID/status VmRSS) is sampled every second, and its RocksDB and
-position-index bytes from its metrics page every ten (with VmRSS and
-RssAnon of that moment).
+SIGKILL and is restarted on the same database and port (each life lasts
+that long). Its resident set (/proc/PID/status VmRSS) is sampled every
+second, and its RocksDB and position-index bytes from its metrics page
+every ten seconds (with VmRSS and RssAnon of that moment).
 
 Then the kills stop, no more jobs are submitted, every job is waited for
 to finish, the workers are stopped with SIGTERM, and it checks, against
@@ -38,12 +38,14 @@ the still running coordinator:
   0..requested-1 once; `qipu query results|ko|cycles` and the openings
   root (per board size) count each game once;
 - memory flat: at equal ages (the settle age -- 60 s or half a life --
-  and the end of a full life) no later life's heap -- anonymous RSS
-  (RssAnon) less the memory qipu accounts for and caps by flags, the
-  block cache's usage (the memtables are charged to it) and the position
-  index's buffer, from the metrics page -- exceeds the first life's by more than
-  `--rss-margin-pct` percent plus `--rss-slack-mb`. VmRSS is reported
-  too (rss.csv every second, memory.csv at each scrape).
+  and the end of a full life) the heap (RssAnon) of no life after the
+  second exceeds the second's by more than `--rss-margin-pct` percent
+  plus `--rss-slack-mb` (the second is the first life to begin, as every
+  later one does, with a crash recovery; when no later life reaches the
+  settle age, the second is compared with the first). VmRSS, the block
+  cache's usage (the memtables are charged to it) and the index buffer
+  are reported next to it (rss.csv every second, memory.csv at each
+  scrape).
 
 It prints a human summary (to stderr with `--json`), the JSON summary with
 `--json` (also written to summary.json in the run directory), and exits 0
@@ -489,8 +491,9 @@ class Soak:
         self.rss_csv.write("t_s,life,pid,age_s,rss_kb,games_stored\n")
         self.metrics_csv = open(os.path.join(self.root, "memory.csv"), "w",
                                 buffering=1)
-        self.metrics_csv.write("t_s,life,age_s,rss_kb,rss_anon_kb,memtables_bytes,"
-                               "index_buffer_bytes,block_cache_bytes\n")
+        self.metrics_csv.write("t_s,life,age_s,rss_kb,rss_anon_kb,"
+                               "memtables_bytes,index_buffer_bytes,"
+                               "block_cache_bytes\n")
         # Four scrapes a life at least, one every ten seconds at most.
         self.metrics_every = min(
             METRICS_EVERY, (a.kill_coordinator_every or a.duration) / 4)
@@ -690,6 +693,10 @@ def main(argv):
                 soak.coordinator.process is not None:
             soak.coordinator.process.kill()
             soak.coordinator.process.wait()
+        for f in (getattr(soak, "rss_csv", None),
+                  getattr(soak, "metrics_csv", None)):
+            if f is not None:
+                f.close()
     if status == 77:
         if temp:
             shutil.rmtree(root, ignore_errors=True)
