@@ -25,6 +25,17 @@ struct IngestBenchFlags {
 };
 
 int RunIngestBench(IngestBenchFlags f) {
+  // The bench plays its games itself with the light (random) policy, and
+  // the coordinator refuses games whose policy is not the job's.
+  for (const std::string* p :
+       {&f.spec.policy, &f.spec.black_policy, &f.spec.white_policy}) {
+    if (!p->empty() && *p != "random") {
+      return base::Fail(kCmd, "--policy/--black-policy/--white-policy '" +
+                                  *p +
+                                  "': the ingest bench generates random-"
+                                  "policy games; only 'random' is measured");
+    }
+  }
   auto req = f.spec.Request();
   if (!req.ok()) return base::Fail(kCmd, req.status().message());
   f.run.job = *std::move(req);

@@ -152,6 +152,14 @@ TEST(OpsBench, IngestStoresEveryGameBothWays) {
               {"bench", "ingest", "--games", "10", "--streams", "0"});
   EXPECT_NE(bad.status, 0);
   EXPECT_NE(bad.err.find("--streams"), std::string::npos) << bad.err;
+  // The bench generates random-policy games: another policy is refused up
+  // front (it used to fail at the end with every game rejected).
+  const Ran policy =
+      RunQipu(tmp.path(), "ingest-policy",
+              {"bench", "ingest", "--games", "10", "--policy", "pattern"});
+  EXPECT_EQ(policy.status, 1);
+  EXPECT_NE(policy.err.find("only 'random'"), std::string::npos)
+      << policy.err;
 }
 
 }  // namespace
