@@ -17,12 +17,12 @@ namespace {
 using Args = std::vector<std::string>;
 using Result = absl::StatusOr<std::string>;
 
-absl::Status SyntaxError() {
+absl::Status PlaySyntaxError() {
   return absl::InvalidArgumentError("syntax error");
 }
 
 Result Play(Engine& e, const Args& args) {
-  if (args.size() != 2) return SyntaxError();
+  if (args.size() != 2) return PlaySyntaxError();
   absl::StatusOr<rules::Color> c = ParseColor(args[0]);
   if (!c.ok()) return c.status();
   absl::StatusOr<rules::Point> p = ParseVertex(args[1], e.state().size());
@@ -33,7 +33,7 @@ Result Play(Engine& e, const Args& args) {
 
 // genmove (play = true) and reg_genmove (play = false).
 Result GenMove(Engine& e, const Args& args, bool play) {
-  if (args.size() != 1) return SyntaxError();
+  if (args.size() != 1) return PlaySyntaxError();
   absl::StatusOr<rules::Color> c = ParseColor(args[0]);
   if (!c.ok()) return c.status();
   absl::StatusOr<policy::MoveChoice> choice = e.Generate(*c, play);
@@ -51,19 +51,19 @@ Result GenMove(Engine& e, const Args& args, bool play) {
 }
 
 Result Undo(Engine& e, const Args& args) {
-  if (!args.empty()) return SyntaxError();
+  if (!args.empty()) return PlaySyntaxError();
   if (absl::Status s = e.state().Undo(); !s.ok()) return s;
   e.GameChanged();
   return std::string();
 }
 
 Result ShowBoardCommand(Engine& e, const Args& args) {
-  if (!args.empty()) return SyntaxError();
+  if (!args.empty()) return PlaySyntaxError();
   return ShowBoard(e.state().game());
 }
 
 Result FinalScore(Engine& e, const Args& args) {
-  if (!args.empty()) return SyntaxError();
+  if (!args.empty()) return PlaySyntaxError();
   const rules::GameResult r = e.state().game().ScoreNow();
   double margin = r.margin;
   if (r.winner == rules::Winner::kWhite) margin = -margin;
@@ -74,7 +74,7 @@ Result FinalScore(Engine& e, const Args& args) {
 }
 
 Result FinalStatusList(Engine& e, const Args& args) {
-  if (args.size() != 1) return SyntaxError();
+  if (args.size() != 1) return PlaySyntaxError();
   const std::string what = absl::AsciiStrToLower(args[0]);
   StoneStatus status;
   if (what == "alive") {
@@ -84,7 +84,7 @@ Result FinalStatusList(Engine& e, const Args& args) {
   } else if (what == "seki") {
     status = StoneStatus::kSeki;
   } else {
-    return SyntaxError();
+    return PlaySyntaxError();
   }
   const int size = e.state().size();
   std::vector<std::string> lines;
@@ -100,7 +100,7 @@ Result FinalStatusList(Engine& e, const Args& args) {
 absl::Status Ints(const Args& args, size_t from, std::vector<int>* out) {
   for (size_t i = from; i < args.size(); ++i) {
     absl::StatusOr<int> v = ParseInt(args[i]);
-    if (!v.ok() || *v < 0) return SyntaxError();
+    if (!v.ok() || *v < 0) return PlaySyntaxError();
     out->push_back(*v);
   }
   return absl::OkStatus();
@@ -108,16 +108,16 @@ absl::Status Ints(const Args& args, size_t from, std::vector<int>* out) {
 
 Result TimeSettingsCommand(Engine& e, const Args& args) {
   std::vector<int> v;
-  if (args.size() != 3 || !Ints(args, 0, &v).ok()) return SyntaxError();
+  if (args.size() != 3 || !Ints(args, 0, &v).ok()) return PlaySyntaxError();
   if (absl::Status s = e.clock().SetGtp(v[0], v[1], v[2]); !s.ok()) return s;
   return std::string();
 }
 
 Result KgsTimeSettings(Engine& e, const Args& args) {
-  if (args.empty()) return SyntaxError();
+  if (args.empty()) return PlaySyntaxError();
   const std::string system = absl::AsciiStrToLower(args[0]);
   std::vector<int> v;
-  if (!Ints(args, 1, &v).ok()) return SyntaxError();
+  if (!Ints(args, 1, &v).ok()) return PlaySyntaxError();
   if (system == "none" && v.empty()) {
     e.clock().SetNone();
   } else if (system == "absolute" && v.size() == 1) {
@@ -127,18 +127,18 @@ Result KgsTimeSettings(Engine& e, const Args& args) {
   } else if (system == "canadian" && v.size() == 3) {
     e.clock().SetCanadian(v[0], v[1], v[2]);
   } else {
-    return SyntaxError();
+    return PlaySyntaxError();
   }
   return std::string();
 }
 
 Result TimeLeft(Engine& e, const Args& args) {
-  if (args.size() != 3) return SyntaxError();
+  if (args.size() != 3) return PlaySyntaxError();
   absl::StatusOr<rules::Color> c = ParseColor(args[0]);
   if (!c.ok()) return c.status();
   absl::StatusOr<double> t = ParseFloat(args[1]);
   absl::StatusOr<int> stones = ParseInt(args[2]);
-  if (!t.ok() || !stones.ok() || *stones < 0) return SyntaxError();
+  if (!t.ok() || !stones.ok() || *stones < 0) return PlaySyntaxError();
   e.clock().TimeLeft(*c, *t, *stones);
   return std::string();
 }

@@ -44,7 +44,7 @@ struct ArenaFlags {
   bool quiet = false;
 };
 
-int Fail(const std::string& cmd, const absl::Status& s) {
+int ArenaFail(const std::string& cmd, const absl::Status& s) {
   return base::Fail("arena " + cmd, s.message(),
                     absl::IsInvalidArgument(s) || absl::IsNotFound(s) ? 2 : 1);
 }
@@ -53,11 +53,11 @@ int PrintReport(const std::string& cmd, const qipu::v1::Tournament& t,
                 bool json) {
   if (json) {
     auto j = report::ArenaReportJson(t);
-    if (!j.ok()) return Fail(cmd, j.status());
+    if (!j.ok()) return ArenaFail(cmd, j.status());
     std::printf("%s\n", j->dump().c_str());
   } else {
     auto text = report::ArenaReportText(t);
-    if (!text.ok()) return Fail(cmd, text.status());
+    if (!text.ok()) return ArenaFail(cmd, text.status());
     std::fputs(text->c_str(), stdout);
   }
   return 0;
@@ -65,17 +65,17 @@ int PrintReport(const std::string& cmd, const qipu::v1::Tournament& t,
 
 int RunArenaCommand(const ArenaFlags& f) {
   auto target = f.target.ToTarget();
-  if (!target.ok()) return Fail("run", target.status());
+  if (!target.ok()) return ArenaFail("run", target.status());
   arena::ArenaRunOptions o;
   o.target = *target;
   if (f.file.empty() == f.tournament.empty()) {
-    return Fail("run", absl::InvalidArgumentError(
-                           "give a tournament file, or --tournament ID to "
-                           "continue one (not both)"));
+    return ArenaFail("run", absl::InvalidArgumentError(
+                                "give a tournament file, or --tournament ID to "
+                                "continue one (not both)"));
   }
   if (!f.file.empty()) {
     auto file = arena::ReadArenaFile(f.file);
-    if (!file.ok()) return Fail("run", file.status());
+    if (!file.ok()) return ArenaFail("run", file.status());
     o.file = *std::move(file);
   }
   o.tournament_id = f.tournament;
@@ -86,8 +86,9 @@ int RunArenaCommand(const ArenaFlags& f) {
     std::error_code ec;
     std::filesystem::create_directories(o.sgf_dir, ec);
     if (ec) {
-      return Fail("run", absl::InvalidArgumentError(absl::StrCat(
-                             "--sgf-dir ", o.sgf_dir, ": ", ec.message())));
+      return ArenaFail("run",
+                       absl::InvalidArgumentError(absl::StrCat(
+                           "--sgf-dir ", o.sgf_dir, ": ", ec.message())));
     }
   }
   if (!f.quiet) {
@@ -116,7 +117,7 @@ int RunArenaCommand(const ArenaFlags& f) {
     };
   }
   auto summary = arena::RunArena(o);
-  if (!summary.ok()) return Fail("run", summary.status());
+  if (!summary.ok()) return ArenaFail("run", summary.status());
   if (!f.quiet) {
     const double s = absl::ToDoubleSeconds(summary->wall);
     std::fprintf(stderr,
@@ -132,17 +133,18 @@ int RunArenaCommand(const ArenaFlags& f) {
 
 int RunShow(const ArenaFlags& f) {
   auto target = f.target.ToTarget();
-  if (!target.ok()) return Fail("show", target.status());
+  if (!target.ok()) return ArenaFail("show", target.status());
   auto c = client::TournamentClient::Open(*target);
-  if (!c.ok()) return Fail("show", c.status());
+  if (!c.ok()) return ArenaFail("show", c.status());
   qipu::v1::TournamentRequest req;
   req.set_tournament(f.tournament);
   auto r = (*c)->Get(req);
-  if (!r.ok()) return Fail("show", r.status());
+  if (!r.ok()) return ArenaFail("show", r.status());
   if (!r->tournament().has_arena()) {
-    return Fail("show", absl::InvalidArgumentError(absl::StrCat(
-                            "tournament ", f.tournament,
-                            " is not an arena's (see qipu tournament show)")));
+    return ArenaFail("show",
+                     absl::InvalidArgumentError(absl::StrCat(
+                         "tournament ", f.tournament,
+                         " is not an arena's (see qipu tournament show)")));
   }
   return PrintReport("show", r->tournament(), f.json);
 }

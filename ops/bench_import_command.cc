@@ -15,7 +15,7 @@
 namespace qipu::ops {
 namespace {
 
-constexpr char kCmd[] = "bench import";
+constexpr char kBenchImportCmd[] = "bench import";
 
 struct ImportBenchFlags {
   bench::ImportBenchOptions run;
@@ -26,7 +26,7 @@ struct ImportBenchFlags {
 int RunBenchImport(ImportBenchFlags f) {
   f.run.sync = !f.no_sync;
   auto r = bench::RunImportBench(f.run);
-  if (!r.ok()) return base::Fail(kCmd, r.status());
+  if (!r.ok()) return base::Fail(kBenchImportCmd, r.status());
   if (f.json) {
     std::printf("%s\n", bench::ImportBenchJson(*r).dump().c_str());
   } else {

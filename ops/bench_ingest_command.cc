@@ -16,7 +16,7 @@
 namespace qipu::ops {
 namespace {
 
-constexpr char kCmd[] = "bench ingest";
+constexpr char kBenchIngestCmd[] = "bench ingest";
 
 struct IngestBenchFlags {
   JobSpecFlags spec;
@@ -30,18 +30,18 @@ int RunIngestBench(IngestBenchFlags f) {
   for (const std::string* p :
        {&f.spec.policy, &f.spec.black_policy, &f.spec.white_policy}) {
     if (!p->empty() && *p != "random") {
-      return base::Fail(kCmd, "--policy/--black-policy/--white-policy '" +
-                                  *p +
-                                  "': the ingest bench generates random-"
-                                  "policy games; only 'random' is measured");
+      return base::Fail(kBenchIngestCmd,
+                        "--policy/--black-policy/--white-policy '" + *p +
+                            "': the ingest bench generates random-"
+                            "policy games; only 'random' is measured");
     }
   }
   auto req = f.spec.Request();
-  if (!req.ok()) return base::Fail(kCmd, req.status().message());
+  if (!req.ok()) return base::Fail(kBenchIngestCmd, req.status().message());
   f.run.job = *std::move(req);
   f.run.verbose = true;
   auto r = bench::RunIngestBench(f.run);
-  if (!r.ok()) return base::Fail(kCmd, r.status());
+  if (!r.ok()) return base::Fail(kBenchIngestCmd, r.status());
   if (f.json) {
     std::printf("%s\n", bench::IngestBenchJson(*r).dump().c_str());
   } else {

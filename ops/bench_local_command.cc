@@ -17,7 +17,7 @@
 namespace qipu::ops {
 namespace {
 
-constexpr char kCmd[] = "bench local";
+constexpr char kBenchLocalCmd[] = "bench local";
 
 struct LocalBenchFlags {
   JobSpecFlags spec;
@@ -27,11 +27,11 @@ struct LocalBenchFlags {
 
 int RunLocalBench(LocalBenchFlags f) {
   auto req = f.spec.Request();
-  if (!req.ok()) return base::Fail(kCmd, req.status().message());
+  if (!req.ok()) return base::Fail(kBenchLocalCmd, req.status().message());
   f.run.job = *std::move(req);
   f.run.verbose = true;
   auto r = bench::RunLocalBench(f.run);
-  if (!r.ok()) return base::Fail(kCmd, r.status());
+  if (!r.ok()) return base::Fail(kBenchLocalCmd, r.status());
   if (f.json) {
     std::printf("%s\n", bench::LocalBenchJson(*r).dump().c_str());
   } else {

@@ -25,7 +25,7 @@
 namespace qipu::ops {
 namespace {
 
-constexpr char kCmd[] = "bench query";
+constexpr char kBenchQueryCmd[] = "bench query";
 
 struct QueryBenchFlags {
   bench::QueryBenchOptions run;
@@ -37,18 +37,18 @@ struct QueryBenchFlags {
 int RunQueryBench(QueryBenchFlags f) {
   auto preset = rules::PresetRules(f.rules);
   if (!preset.ok()) {
-    return base::Fail(kCmd, "--rules", preset.status().message(), 2);
+    return base::Fail(kBenchQueryCmd, "--rules", preset.status().message(), 2);
   }
   f.run.rules = *preset;
   f.run.verbose = true;
   if (absl::Status s =
           f.security.Resolve(&f.run.channel.tls, &f.run.channel.token);
       !s.ok()) {
-    return base::Fail(kCmd, s, absl::IsInvalidArgument(s) ? 2 : 1);
+    return base::Fail(kBenchQueryCmd, s, absl::IsInvalidArgument(s) ? 2 : 1);
   }
   auto r = bench::RunQueryBench(f.run);
   if (!r.ok()) {
-    return base::Fail(kCmd, r.status(),
+    return base::Fail(kBenchQueryCmd, r.status(),
                       absl::IsInvalidArgument(r.status()) ? 2 : 1);
   }
   if (f.json) {
@@ -58,7 +58,7 @@ int RunQueryBench(QueryBenchFlags f) {
   }
   if (r->errors != 0) {
     return base::Fail(
-        kCmd,
+        kBenchQueryCmd,
         absl::StrCat(r->errors, " queries failed, first: ", r->first_error));
   }
   return 0;

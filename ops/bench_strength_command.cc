@@ -19,7 +19,7 @@
 namespace qipu::ops {
 namespace {
 
-constexpr char kCmd[] = "bench strength";
+constexpr char kBenchStrengthCmd[] = "bench strength";
 
 struct StrengthFlags {
   bench::StrengthBenchOptions run;
@@ -31,7 +31,7 @@ struct StrengthFlags {
 
 int RunStrength(StrengthFlags f) {
   absl::StatusOr<rules::Rules> r = f.rules.Resolve(rules::Rules{});
-  if (!r.ok()) return base::Fail(kCmd, r.status().message(), 2);
+  if (!r.ok()) return base::Fail(kBenchStrengthCmd, r.status().message(), 2);
   f.run.rules = *r;
   f.run.rules_name = f.rules.preset.empty() ? "chinese" : f.rules.preset;
   if (rules::PresetName(*r) == "custom") f.run.rules_name = "custom";
@@ -46,7 +46,7 @@ int RunStrength(StrengthFlags f) {
                static_cast<unsigned long long>(f.run.seed));
   auto result = bench::RunStrengthBench(f.run);
   if (!result.ok()) {
-    return base::Fail(kCmd, result.status(),
+    return base::Fail(kBenchStrengthCmd, result.status(),
                       absl::IsInvalidArgument(result.status()) ? 2 : 1);
   }
   if (f.json) {

@@ -20,7 +20,7 @@
 namespace qipu::ops {
 namespace {
 
-constexpr char kCmd[] = "bench train";
+constexpr char kBenchTrainCmd[] = "bench train";
 
 struct TrainBenchFlags {
   bench::TrainBenchOptions run;
@@ -31,12 +31,13 @@ struct TrainBenchFlags {
 
 int RunBenchTrain(TrainBenchFlags& f) {
   absl::StatusOr<qipu::v1::TrainingRequest> req = f.rows.Request();
-  if (!req.ok()) return base::Fail(kCmd, "flags", req.status().message(), 2);
+  if (!req.ok())
+    return base::Fail(kBenchTrainCmd, "flags", req.status().message(), 2);
   req->set_batch_size(f.batch_size);
   f.run.request = *std::move(req);
   absl::StatusOr<bench::TrainBenchResult> r = bench::RunTrainBench(f.run);
   if (!r.ok()) {
-    return base::Fail(kCmd, r.status().message(),
+    return base::Fail(kBenchTrainCmd, r.status().message(),
                       absl::IsInvalidArgument(r.status()) ? 2 : 1);
   }
   if (f.json) {

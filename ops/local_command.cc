@@ -24,7 +24,7 @@
 namespace qipu::ops {
 namespace {
 
-constexpr char kCmd[] = "local";
+constexpr char kLocalCmd[] = "local";
 
 struct LocalCommandOptions {
   JobSpecFlags spec;
@@ -36,7 +36,7 @@ struct LocalCommandOptions {
 
 int RunLocal(LocalCommandOptions o) {
   auto req = o.spec.Request();
-  if (!req.ok()) return base::Fail(kCmd, req.status().message());
+  if (!req.ok()) return base::Fail(kLocalCmd, req.status().message());
   o.run.job = *std::move(req);
   o.run.tcp = o.transport == "tcp";
   // Taken by the loop below, not by a handler: the run stops cleanly and
@@ -47,9 +47,9 @@ int RunLocal(LocalCommandOptions o) {
   if (!run.ok()) {
     // A bad --job is the user's: its message alone; a refused submission
     // keeps its status code.
-    return base::Fail(kCmd, o.run.resume_job != 0
-                                ? std::string(run.status().message())
-                                : run.status().ToString());
+    return base::Fail(kLocalCmd, o.run.resume_job != 0
+                                     ? std::string(run.status().message())
+                                     : run.status().ToString());
   }
   local::LocalRun& r = **run;
   for (const auto& st : r.OtherUnfinishedJobs()) {
@@ -69,7 +69,7 @@ int RunLocal(LocalCommandOptions o) {
       auto p = r.Poll();
       if (!p.ok()) {
         bar.Finish();
-        return base::Fail(kCmd, p.status().message());
+        return base::Fail(kLocalCmd, p.status().message());
       }
       bar.Update(p->done, absl::StrCat("rejected ", p->rejected));
       if (p->finished || p->cancelled) break;
@@ -88,8 +88,8 @@ int RunLocal(LocalCommandOptions o) {
   }
   auto summary = r.Finish(interrupted);
   if (!summary.ok()) {
-    return base::Fail(
-        kCmd, absl::StrCat("summary query: ", summary.status().ToString()));
+    return base::Fail(kLocalCmd, absl::StrCat("summary query: ",
+                                              summary.status().ToString()));
   }
   if (o.json) {
     std::printf("%s\n", local::SummaryJson(*summary).dump().c_str());

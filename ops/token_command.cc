@@ -43,7 +43,7 @@ struct TokenFlags {
   uint64_t id = 0;
 };
 
-int Fail(const std::string& cmd, const absl::Status& s) {
+int TokenFail(const std::string& cmd, const absl::Status& s) {
   return base::Fail("token " + cmd, s.message(),
                     absl::IsInvalidArgument(s) ? 2 : 1);
 }
@@ -71,13 +71,13 @@ Json InfoJson(const qipu::v1::TokenInfo& t) {
 int RunCreate(const TokenFlags& f) {
   auto role = coordinator::ParseRole(f.role);
   if (!role.ok()) {
-    return Fail("create", absl::InvalidArgumentError(absl::StrCat(
-                              "--role: ", role.status().message())));
+    return TokenFail("create", absl::InvalidArgumentError(absl::StrCat(
+                                   "--role: ", role.status().message())));
   }
   auto c = Open(f, /*create=*/true);
-  if (!c.ok()) return Fail("create", c.status());
+  if (!c.ok()) return TokenFail("create", c.status());
   auto r = (*c)->Create(*role, f.name);
-  if (!r.ok()) return Fail("create", r.status());
+  if (!r.ok()) return TokenFail("create", r.status());
   if (f.json) {
     Json j{{"token", r->token()},
            {"role", coordinator::RoleName(r->info().role())},
@@ -97,9 +97,9 @@ int RunCreate(const TokenFlags& f) {
 
 int RunList(const TokenFlags& f) {
   auto c = Open(f, /*create=*/false);
-  if (!c.ok()) return Fail("list", c.status());
+  if (!c.ok()) return TokenFail("list", c.status());
   auto tokens = (*c)->List();
-  if (!tokens.ok()) return Fail("list", tokens.status());
+  if (!tokens.ok()) return TokenFail("list", tokens.status());
   if (f.json) {
     Json a = Json::array();
     for (const auto& t : *tokens) a.push_back(InfoJson(t));
@@ -118,9 +118,9 @@ int RunList(const TokenFlags& f) {
 
 int RunRevoke(const TokenFlags& f) {
   auto c = Open(f, /*create=*/false);
-  if (!c.ok()) return Fail("revoke", c.status());
+  if (!c.ok()) return TokenFail("revoke", c.status());
   auto info = (*c)->Revoke(f.id);
-  if (!info.ok()) return Fail("revoke", info.status());
+  if (!info.ok()) return TokenFail("revoke", info.status());
   if (f.json) {
     std::printf("%s\n", InfoJson(*info).dump().c_str());
   } else {

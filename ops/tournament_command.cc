@@ -77,7 +77,7 @@ struct TournamentFlags {
   std::string format = "csv";
 };
 
-int Fail(const std::string& cmd, const absl::Status& s) {
+int TournamentFail(const std::string& cmd, const absl::Status& s) {
   return base::Fail("tournament " + cmd, s.message(),
                     absl::IsInvalidArgument(s) ? 2 : 1);
 }
@@ -96,9 +96,9 @@ template <typename Body>
 int WithClient(const std::string& cmd, const TournamentFlags& f, Body body,
                bool create = false) {
   auto c = Open(f, create);
-  if (!c.ok()) return Fail(cmd, c.status());
+  if (!c.ok()) return TournamentFail(cmd, c.status());
   absl::Status s = body(**c);
-  return s.ok() ? 0 : Fail(cmd, s);
+  return s.ok() ? 0 : TournamentFail(cmd, s);
 }
 
 int RunNew(const TournamentFlags& f) {

@@ -20,7 +20,7 @@
 namespace qipu::testing {
 namespace {
 
-constexpr uint64_t kGames = 1000000;  // far more than it plays
+constexpr uint64_t kCancelGames = 1000000;  // far more than it plays
 
 TEST(OpsJobCancel, CancelStopsTheWorkersGamesAndSurvivesARestart) {
   TempDir tmp;
@@ -33,7 +33,7 @@ TEST(OpsJobCancel, CancelStopsTheWorkersGamesAndSurvivesARestart) {
   // Jobs are handed out oldest first: the small one is done first.
   auto done_job = client.SubmitJob(1, JobConfigFor(9, 4243));
   ASSERT_TRUE(done_job.ok()) << done_job.status();
-  auto job = client.SubmitJob(kGames, JobConfigFor(9, 4242));
+  auto job = client.SubmitJob(kCancelGames, JobConfigFor(9, 4242));
   ASSERT_TRUE(job.ok()) << job.status();
 
   auto worker = StartWorker(coord.address(), tmp.path(), "w", /*threads=*/1,
@@ -69,7 +69,7 @@ TEST(OpsJobCancel, CancelStopsTheWorkersGamesAndSurvivesARestart) {
   ASSERT_TRUE(after.ok()) << after.status();
   EXPECT_EQ(after->state(), qipu::v1::JOB_STATE_CANCELLED);
   EXPECT_EQ(after->open_leases(), 0u);
-  EXPECT_LT(after->done(), kGames);
+  EXPECT_LT(after->done(), kCancelGames);
   const uint64_t stored_count = after->done();
 
   // Cancelling again is harmless; an unknown job and a done one are

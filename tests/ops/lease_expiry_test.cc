@@ -21,7 +21,7 @@
 namespace qipu::testing {
 namespace {
 
-constexpr uint64_t kGames = 600;
+constexpr uint64_t kExpiryJobGames = 600;
 constexpr int kLeaseGames = 100;
 // Short, so that the test does not wait long for the expiry; scaled, so
 // that the rescuer's renewals (every third of it) keep up on a slow machine.
@@ -42,7 +42,7 @@ TEST(OpsLeaseExpiry, KilledWorkersLeaseExpiresAndAnotherWorkerFinishesIt) {
   ASSERT_GT(metrics_port, 0) << coord.process()->Stdout();
   auto client_owner = std::make_unique<Client>(coord.address());
   Client& client = *client_owner;
-  auto job = client.SubmitJob(kGames, JobConfigFor(9, 777));
+  auto job = client.SubmitJob(kExpiryJobGames, JobConfigFor(9, 777));
   ASSERT_TRUE(job.ok()) << job.status();
 
   // The doomed worker plays on one thread and uploads one game at a time,
@@ -64,7 +64,7 @@ TEST(OpsLeaseExpiry, KilledWorkersLeaseExpiresAndAnotherWorkerFinishesIt) {
 
   auto killed = client.JobStatus(*job);
   ASSERT_TRUE(killed.ok()) << killed.status();
-  ASSERT_LT(killed->done(), kGames) << "the kill came too late";
+  ASSERT_LT(killed->done(), kExpiryJobGames) << "the kill came too late";
   ASSERT_GE(killed->open_leases(), 1u) << "the lease ended before the kill";
   EXPECT_EQ(killed->state(), qipu::v1::JOB_STATE_RUNNING);
 
@@ -100,7 +100,7 @@ TEST(OpsLeaseExpiry, KilledWorkersLeaseExpiresAndAnotherWorkerFinishesIt) {
   auto before = client.JobStatus(*job);
   ASSERT_TRUE(before.ok()) << before.status();
   const uint64_t done_by_doomed = before->done();
-  EXPECT_LT(done_by_doomed, kGames);
+  EXPECT_LT(done_by_doomed, kExpiryJobGames);
 
   auto rescuer = StartWorker(coord.address(), tmp.path(), "rescuer",
                              /*threads=*/2, kLeaseGames);
@@ -114,7 +114,7 @@ TEST(OpsLeaseExpiry, KilledWorkersLeaseExpiresAndAnotherWorkerFinishesIt) {
       << coord.LogTail() << (*rescuer)->StderrTail();
   auto st = client.JobStatus(*job);
   ASSERT_TRUE(st.ok()) << st.status();
-  EXPECT_EQ(st->done(), kGames);
+  EXPECT_EQ(st->done(), kExpiryJobGames);
   EXPECT_EQ(st->rejected(), 0u);
 
   (*rescuer)->Kill(SIGTERM);
@@ -129,9 +129,9 @@ TEST(OpsLeaseExpiry, KilledWorkersLeaseExpiresAndAnotherWorkerFinishesIt) {
   auto games = ReadStoredGames(db, *job, &foreign);
   ASSERT_TRUE(games.ok()) << games.status();
   EXPECT_EQ(foreign, 0u);
-  ASSERT_EQ(games->size(), kGames);
+  ASSERT_EQ(games->size(), kExpiryJobGames);
   EXPECT_EQ(games->begin()->first, 0u);
-  EXPECT_EQ(games->rbegin()->first, kGames - 1);
+  EXPECT_EQ(games->rbegin()->first, kExpiryJobGames - 1);
   std::map<std::string, uint64_t> by_worker;
   uint64_t first_lease_rescued = 0;
   for (const auto& [index, g] : *games) {
@@ -143,7 +143,7 @@ TEST(OpsLeaseExpiry, KilledWorkersLeaseExpiresAndAnotherWorkerFinishesIt) {
   }
   // What was stored before the rescuer started is the doomed worker's.
   EXPECT_EQ(by_worker["doomed"], done_by_doomed);
-  EXPECT_EQ(by_worker["rescuer"], kGames - done_by_doomed);
+  EXPECT_EQ(by_worker["rescuer"], kExpiryJobGames - done_by_doomed);
   std::printf(
       "killed worker stored %llu games; the other played %llu of "
       "its first lease\n",

@@ -26,7 +26,7 @@
 namespace qipu::testing {
 namespace {
 
-constexpr uint64_t kGames = 120;
+constexpr uint64_t kMetricsGames = 120;
 
 TEST(OpsMetrics, PageShowsAFinishedJobAndKeepsAnswering) {
   TempDir tmp;
@@ -44,7 +44,7 @@ TEST(OpsMetrics, PageShowsAFinishedJobAndKeepsAnswering) {
   EXPECT_EQ(MetricValue(*page, "qipu_storage_writable"), 1);
 
   auto client = std::make_unique<Client>(coord.address());
-  auto job = client->SubmitJob(kGames, JobConfigFor(9, 4242));
+  auto job = client->SubmitJob(kMetricsGames, JobConfigFor(9, 4242));
   ASSERT_TRUE(job.ok()) << job.status();
   auto worker = StartWorker(coord.address(), tmp.path(), "w", /*threads=*/2,
                             /*lease_games=*/50);
@@ -74,13 +74,13 @@ TEST(OpsMetrics, PageShowsAFinishedJobAndKeepsAnswering) {
       absl::Seconds(10) * kSlowdown, absl::Milliseconds(50));
   ASSERT_TRUE(settled) << last << "\n" << coord.LogTail();
   EXPECT_EQ(MetricValue(last, "qipu_games_total{outcome=\"accepted\"}"),
-            static_cast<double>(kGames));
+            static_cast<double>(kMetricsGames));
   EXPECT_EQ(MetricValue(last, "qipu_games_total{outcome=\"rejected\"}"), 0);
   EXPECT_EQ(MetricValue(last, "qipu_leases{state=\"expired\"}"), 0);
   EXPECT_EQ(MetricValue(last, "qipu_ingest_queue_depth"), 0);
   // One latency sample per acknowledged game.
   EXPECT_EQ(MetricValue(last, "qipu_ingest_latency_seconds_count"),
-            static_cast<double>(kGames));
+            static_cast<double>(kMetricsGames));
   EXPECT_EQ(MetricValue(last, "qipu_storage_writable"), 1);
   for (const char* name :
        {"qipu_rocksdb_bytes{cf=\"games\",kind=\"memtable\"}",

@@ -37,7 +37,7 @@
 namespace qipu::testing {
 namespace {
 
-constexpr uint64_t kGames = 150;
+constexpr uint64_t kQueryGames = 150;
 
 // What the answers should say, from the stored games.
 struct Expected {
@@ -116,14 +116,14 @@ class OpsQuery : public ::testing::Test {
     db_ = tmp_.Sub("db");
     const Ran local =
         RunQipu(tmp_.path(), "local",
-                {"local", "--games", absl::StrCat(kGames), "--size", "9",
+                {"local", "--games", absl::StrCat(kQueryGames), "--size", "9",
                  "--seed", "21", "--db", db_, "--json"});
     ASSERT_EQ(local.status, 0) << local.err;
     job_ = LastJsonLine(local.out).value("job", uint64_t{0});
     ASSERT_GT(job_, 0u) << local.out;
     auto games = ReadStoredGames(db_, job_);
     ASSERT_TRUE(games.ok()) << games.status();
-    ASSERT_EQ(games->size(), kGames);
+    ASSERT_EQ(games->size(), kQueryGames);
     games_ = *std::move(games);
   }
 
@@ -171,7 +171,7 @@ TEST_F(OpsQuery, AnswersAgreeWithTheStoredGamesThroughDbAndServer) {
     const nlohmann::json results =
         Query({"results", "--source", source}, server);
     answers["results"] = results;
-    EXPECT_EQ(results["games"], kGames);
+    EXPECT_EQ(results["games"], kQueryGames);
     EXPECT_EQ(results["black_wins"], e.black);
     EXPECT_EQ(results["white_wins"], e.white);
     EXPECT_EQ(results["draws"], e.draws);
@@ -180,21 +180,21 @@ TEST_F(OpsQuery, AnswersAgreeWithTheStoredGamesThroughDbAndServer) {
       EXPECT_EQ(results["by_reason"].value(reason, uint64_t{0}), n) << reason;
     }
     EXPECT_NEAR(results["mean_length"].get<double>(),
-                static_cast<double>(e.moves) / kGames, 1e-9);
+                static_cast<double>(e.moves) / kQueryGames, 1e-9);
 
     const nlohmann::json ko = Query({"ko", "--size", "9"}, server);
     answers["ko"] = ko;
-    EXPECT_EQ(ko["games"], kGames);
+    EXPECT_EQ(ko["games"], kQueryGames);
     EXPECT_EQ(ko["games_with_ko"], e.games_with_ko);
     EXPECT_EQ(ko["ko_captures"], e.ko_captures);
     EXPECT_EQ(ko["max"], e.max_ko);
     EXPECT_NEAR(ko["mean"].get<double>(),
-                static_cast<double>(e.ko_captures) / kGames, 1e-9);
+                static_cast<double>(e.ko_captures) / kQueryGames, 1e-9);
 
     const nlohmann::json cycles =
         Query({"cycles", "--source", source, "--examples", "3"}, server);
     answers["cycles"] = cycles;
-    EXPECT_EQ(cycles["games"], kGames);
+    EXPECT_EQ(cycles["games"], kQueryGames);
     std::map<std::pair<std::string, std::string>, std::pair<uint64_t, uint64_t>>
         rows;
     for (const nlohmann::json& row : cycles["rows"]) {
@@ -214,7 +214,7 @@ TEST_F(OpsQuery, AnswersAgreeWithTheStoredGamesThroughDbAndServer) {
     // games whose first move is one of its images.
     const nlohmann::json root = Query({"openings", "--size", "9"}, server);
     answers["root"] = root;
-    EXPECT_EQ(root["games"], kGames);
+    EXPECT_EQ(root["games"], kQueryGames);
     uint64_t continued = 0;
     std::string top;
     uint64_t top_games = 0;
@@ -265,7 +265,7 @@ TEST_F(OpsQuery, AnswersAgreeWithTheStoredGamesThroughDbAndServer) {
     EXPECT_EQ(setup["position_key"], after["position_key"]);
 
     // One game in full: its proto as stored, and its SGF.
-    const uint64_t index = games_.begin()->first + kGames / 2;
+    const uint64_t index = games_.begin()->first + kQueryGames / 2;
     const std::string id = absl::StrCat("s", job_, "-", index);
     const nlohmann::json game = Query({"game", id, "--sgf"}, server);
     answers["game"] = game;
@@ -399,9 +399,10 @@ TEST(OpsQueryColours, SameColourRunsAreAskedWithColouredMoves) {
 }
 
 TEST_F(OpsQuery, AnUnknownGameAndAHeldDatabaseAreErrorsWithReasons) {
-  const Ran missing = RunQipu(
-      tmp_.path(), "missing",
-      {"query", "game", absl::StrCat("s", job_, "-", kGames + 5), "--db", db_});
+  const Ran missing =
+      RunQipu(tmp_.path(), "missing",
+              {"query", "game", absl::StrCat("s", job_, "-", kQueryGames + 5),
+               "--db", db_});
   EXPECT_EQ(missing.status, 1);
   EXPECT_NE(missing.err.find("qipu query game: "), std::string::npos)
       << missing.err;

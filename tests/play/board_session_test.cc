@@ -25,11 +25,11 @@ using rules::Point;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-const absl::Time kT0 = absl::FromUnixSeconds(1700000000);
+const absl::Time kSessionT0 = absl::FromUnixSeconds(1700000000);
 
 std::unique_ptr<BoardSession> NewSession(const SessionOptions& options) {
   absl::StatusOr<std::unique_ptr<BoardSession>> s =
-      BoardSession::Create(options, kT0);
+      BoardSession::Create(options, kSessionT0);
   EXPECT_TRUE(s.ok()) << s.status();
   return s.ok() ? std::move(*s) : nullptr;
 }
@@ -50,10 +50,10 @@ Point At(const BoardSession& s, const std::string& gtp) {
 // Moves the cursor onto `gtp` with the vim keys, as a person would.
 void CursorTo(BoardSession& s, const std::string& gtp) {
   const Point p = At(s, gtp);
-  while (s.cursor_x() < rules::PointX(p)) s.HandleKey('l', kT0);
-  while (s.cursor_x() > rules::PointX(p)) s.HandleKey('h', kT0);
-  while (s.cursor_y() < rules::PointY(p)) s.HandleKey('j', kT0);
-  while (s.cursor_y() > rules::PointY(p)) s.HandleKey('k', kT0);
+  while (s.cursor_x() < rules::PointX(p)) s.HandleKey('l', kSessionT0);
+  while (s.cursor_x() > rules::PointX(p)) s.HandleKey('h', kSessionT0);
+  while (s.cursor_y() < rules::PointY(p)) s.HandleKey('j', kSessionT0);
+  while (s.cursor_y() > rules::PointY(p)) s.HandleKey('k', kSessionT0);
   ASSERT_EQ(s.cursor(), p);
 }
 
@@ -62,10 +62,10 @@ void PlayKeys(BoardSession& s, std::initializer_list<const char*> moves) {
   for (const char* m : moves) {
     const int before = s.game().num_moves();
     if (std::string(m) == "pass") {
-      s.HandleKey('p', kT0);
+      s.HandleKey('p', kSessionT0);
     } else {
       CursorTo(s, m);
-      s.HandleKey(kKeyEnter, kT0);
+      s.HandleKey(kKeyEnter, kSessionT0);
     }
     ASSERT_EQ(s.game().num_moves(), before + 1) << m << ": " << s.message();
   }
@@ -88,38 +88,38 @@ void PlayWallGame(BoardSession& s) {
 TEST(BoardSession, CursorStartsAtTheCentreAndMovesWithArrowsAndVimKeys) {
   auto s = NewSession(9);
   EXPECT_EQ(rules::GtpPoint(s->cursor(), 9), "E5");
-  s->HandleKey('h', kT0);
+  s->HandleKey('h', kSessionT0);
   EXPECT_EQ(rules::GtpPoint(s->cursor(), 9), "D5");
-  s->HandleKey(kKeyUp, kT0);
+  s->HandleKey(kKeyUp, kSessionT0);
   EXPECT_EQ(rules::GtpPoint(s->cursor(), 9), "D6");
-  s->HandleKey('j', kT0);
-  s->HandleKey('j', kT0);
+  s->HandleKey('j', kSessionT0);
+  s->HandleKey('j', kSessionT0);
   EXPECT_EQ(rules::GtpPoint(s->cursor(), 9), "D4");
-  s->HandleKey(kKeyRight, kT0);
-  s->HandleKey('l', kT0);
+  s->HandleKey(kKeyRight, kSessionT0);
+  s->HandleKey('l', kSessionT0);
   EXPECT_EQ(rules::GtpPoint(s->cursor(), 9), "F4");
-  s->HandleKey(kKeyLeft, kT0);
-  s->HandleKey(kKeyDown, kT0);
+  s->HandleKey(kKeyLeft, kSessionT0);
+  s->HandleKey(kKeyDown, kSessionT0);
   EXPECT_EQ(rules::GtpPoint(s->cursor(), 9), "E3");
   // The edges hold the cursor.
-  for (int i = 0; i < 12; ++i) s->HandleKey('h', kT0);
-  for (int i = 0; i < 12; ++i) s->HandleKey('k', kT0);
+  for (int i = 0; i < 12; ++i) s->HandleKey('h', kSessionT0);
+  for (int i = 0; i < 12; ++i) s->HandleKey('k', kSessionT0);
   EXPECT_EQ(rules::GtpPoint(s->cursor(), 9), "A9");
   // Keys without an action change nothing.
-  s->HandleKey('z', kT0);
+  s->HandleKey('z', kSessionT0);
   EXPECT_EQ(s->game().num_moves(), 0);
 }
 
 TEST(BoardSession, EnterAndSpacePlayAtTheCursorAndPPasses) {
   auto s = NewSession(9);
-  s->HandleKey('\r', kT0);
+  s->HandleKey('\r', kSessionT0);
   EXPECT_EQ(s->game().board().at(At(*s, "E5")), Color::kBlack);
   EXPECT_EQ(s->message(), "Black E5. White to play.");
   EXPECT_EQ(s->last_move(), At(*s, "E5"));
-  s->HandleKey('l', kT0);
-  s->HandleKey(' ', kT0);
+  s->HandleKey('l', kSessionT0);
+  s->HandleKey(' ', kSessionT0);
   EXPECT_EQ(s->game().board().at(At(*s, "F5")), Color::kWhite);
-  s->HandleKey('p', kT0);
+  s->HandleKey('p', kSessionT0);
   EXPECT_EQ(s->last_move(), rules::kPass);
   EXPECT_EQ(s->message(),
             "Black passes. White to play; another pass ends the game.");
@@ -129,8 +129,8 @@ TEST(BoardSession, EnterAndSpacePlayAtTheCursorAndPPasses) {
 
 TEST(BoardSession, OccupiedPointIsRefusedWithTheReason) {
   auto s = NewSession(9);
-  s->HandleKey(kKeyEnter, kT0);
-  s->HandleKey('\n', kT0);
+  s->HandleKey(kKeyEnter, kSessionT0);
+  s->HandleKey('\n', kSessionT0);
   EXPECT_EQ(s->message(),
             "Illegal move E5: occupied (a stone is already there).");
   EXPECT_EQ(s->game().num_moves(), 1);
@@ -141,7 +141,7 @@ TEST(BoardSession, SuicideIsRefusedWithTheReason) {
   auto s = NewSession(5);
   PlayKeys(*s, {"A2", "E5", "B1"});
   CursorTo(*s, "A1");
-  s->HandleKey(kKeyEnter, kT0);
+  s->HandleKey(kKeyEnter, kSessionT0);
   EXPECT_EQ(s->message(),
             "Illegal move A1: suicide (the stone would have no liberty and "
             "captures nothing).");
@@ -154,7 +154,7 @@ TEST(BoardSession, KoRetakeIsRefusedWithTheReason) {
   EXPECT_EQ(s->game().captures(Color::kBlack), 1);
   EXPECT_THAT(s->message(), StartsWith("Black D3 captures 1 stone."));
   CursorTo(*s, "C3");
-  s->HandleKey(kKeyEnter, kT0);
+  s->HandleKey(kKeyEnter, kSessionT0);
   EXPECT_EQ(s->message(),
             "Illegal move C3: ko (the ko may not be retaken at once; play "
             "elsewhere first).");
@@ -173,7 +173,7 @@ TEST(BoardSession, RepetitionsAreRefusedWithTheRulesVerdicts) {
   PlayKeys(*s, {"C3", "C1", "pass", "C2", "D4", "D3", "pass", "A1", "D1",
                 "pass", "D2"});
   CursorTo(*s, "D3");
-  s->HandleKey(kKeyEnter, kT0);
+  s->HandleKey(kKeyEnter, kSessionT0);
   EXPECT_EQ(s->message(),
             "Illegal move D3: superko (it repeats an earlier whole-board "
             "position).");
@@ -184,7 +184,7 @@ TEST(BoardSession, RepetitionsAreRefusedWithTheRulesVerdicts) {
   auto t = NewSession(o);
   PlayKeys(*t, {"B2", "C3", "D3", "D2", "C1", "D4", "C2", "D1", "D3"});
   CursorTo(*t, "D2");
-  t->HandleKey(kKeyEnter, kT0);
+  t->HandleKey(kKeyEnter, kSessionT0);
   EXPECT_EQ(t->message(),
             "Illegal move D2: cycle (it repeats an earlier position through "
             "an unbalanced cycle).");
@@ -195,7 +195,7 @@ TEST(BoardSession, TakeBackRestoresThePositionAndItsCaptures) {
   auto s = NewSession(5);
   PlayKeys(*s, {"C4", "D4", "B3", "E3", "C2", "D2", "A5", "C3", "D3"});
   ASSERT_EQ(s->game().captures(Color::kBlack), 1);
-  s->HandleKey('u', kT0);
+  s->HandleKey('u', kSessionT0);
   EXPECT_EQ(s->message(), "Took back Black D3. Black to play.");
   EXPECT_EQ(s->game().captures(Color::kBlack), 0);
   EXPECT_EQ(s->game().board().at(At(*s, "C3")), Color::kWhite);
@@ -203,9 +203,9 @@ TEST(BoardSession, TakeBackRestoresThePositionAndItsCaptures) {
   EXPECT_EQ(s->game().to_play(), Color::kBlack);
   EXPECT_EQ(s->last_move(), At(*s, "C3"));
   // Taking back to the empty board, then once more: nothing left.
-  for (int i = 0; i < 8; ++i) s->HandleKey('u', kT0);
+  for (int i = 0; i < 8; ++i) s->HandleKey('u', kSessionT0);
   EXPECT_EQ(s->game().num_moves(), 0);
-  s->HandleKey('u', kT0);
+  s->HandleKey('u', kSessionT0);
   EXPECT_EQ(s->message(), "Nothing to take back.");
 }
 
@@ -213,7 +213,7 @@ TEST(BoardSession, TakeBackAfterTwoPassesResumesTheGame) {
   auto s = NewSession(5);
   PlayKeys(*s, {"C3", "pass", "pass"});
   ASSERT_EQ(s->phase(), Phase::kCounting);
-  s->HandleKey('u', kT0);
+  s->HandleKey('u', kSessionT0);
   EXPECT_EQ(s->phase(), Phase::kPlaying);
   EXPECT_FALSE(s->game().over());
   EXPECT_EQ(s->game().to_play(), Color::kBlack);
@@ -228,7 +228,7 @@ TEST(BoardSession, CountingMarksWholeChainsDeadAndCountsChineseArea) {
   EXPECT_EQ(rules::ResultToSgf(s->CountedResult()), "W+8.5");
   // Enter on B3 marks the chain B2-B3 dead.
   CursorTo(*s, "B3");
-  s->HandleKey(kKeyEnter, kT0);
+  s->HandleKey(kKeyEnter, kSessionT0);
   EXPECT_TRUE(s->dead(At(*s, "B3")));
   EXPECT_TRUE(s->dead(At(*s, "B2")));
   EXPECT_FALSE(s->dead(At(*s, "E2")));
@@ -243,15 +243,15 @@ TEST(BoardSession, CountingMarksWholeChainsDeadAndCountsChineseArea) {
   EXPECT_EQ(a.black, 20.5);
   EXPECT_EQ(a.white, 4.5);
   // Enter again brings it back to life; once more dead.
-  s->HandleKey(' ', kT0);
+  s->HandleKey(' ', kSessionT0);
   EXPECT_FALSE(s->dead(At(*s, "B2")));
-  s->HandleKey(' ', kT0);
+  s->HandleKey(' ', kSessionT0);
   // Enter on an empty point marks nothing.
   CursorTo(*s, "A1");
-  s->HandleKey(kKeyEnter, kT0);
+  s->HandleKey(kKeyEnter, kSessionT0);
   EXPECT_THAT(s->message(), StartsWith("No stone at A1"));
   // d counts: 20.5 - 4.5 - 7.5 = 8.5 points, 4¼ stones.
-  s->HandleKey('d', kT0);
+  s->HandleKey('d', kSessionT0);
   EXPECT_EQ(s->phase(), Phase::kOver);
   EXPECT_EQ(s->result(), (rules::GameResult{rules::Winner::kBlack,
                                             rules::EndReason::kScore, 8.5}));
@@ -260,8 +260,8 @@ TEST(BoardSession, CountingMarksWholeChainsDeadAndCountsChineseArea) {
             "Counted: Black 20.5, White 4.5, komi 7.5. B+8.5 (Black wins by "
             "4¼ stones)");
   // Over: keys that would change the game are refused.
-  s->HandleKey(kKeyEnter, kT0);
-  s->HandleKey('u', kT0);
+  s->HandleKey(kKeyEnter, kSessionT0);
+  s->HandleKey('u', kSessionT0);
   EXPECT_EQ(s->message(), "The game is over: nothing to take back.");
   EXPECT_EQ(s->result().margin, 8.5);
 }
@@ -270,14 +270,14 @@ TEST(BoardSession, DoneBelowTheBoardFinishesTheCount) {
   auto s = NewSession(5);
   PlayWallGame(*s);
   CursorTo(*s, "C1");
-  s->HandleKey('j', kT0);
+  s->HandleKey('j', kSessionT0);
   EXPECT_TRUE(s->cursor_on_done());
-  s->HandleKey('l', kT0);
+  s->HandleKey('l', kSessionT0);
   EXPECT_TRUE(s->cursor_on_done());
-  s->HandleKey('k', kT0);
+  s->HandleKey('k', kSessionT0);
   EXPECT_FALSE(s->cursor_on_done());
-  s->HandleKey('j', kT0);
-  s->HandleKey(kKeyEnter, kT0);
+  s->HandleKey('j', kSessionT0);
+  s->HandleKey(kKeyEnter, kSessionT0);
   EXPECT_EQ(s->phase(), Phase::kOver);
   // Nothing marked: Black 5 + 7 (half of 14 dame), White 6 + 7, komi.
   EXPECT_EQ(s->ResultText(), "W+8.5 (White wins by 4¼ stones)");
@@ -292,36 +292,36 @@ TEST(BoardSession, KomiAndHandicapEnterTheCount) {
   EXPECT_EQ(s->game().to_play(), Color::kWhite);
   PlayKeys(*s, {"pass", "pass"});
   // 2 black stones own the board (81), White gets 2 points back.
-  s->HandleKey('d', kT0);
+  s->HandleKey('d', kSessionT0);
   EXPECT_EQ(s->ResultText(), "B+79 (Black wins by 39½ stones)");
   EXPECT_EQ(s->ToRecord().handicap, 2);
 }
 
 TEST(BoardSession, ResignAndQuitAskTwice) {
   auto s = NewSession(9);
-  s->HandleKey('r', kT0);
+  s->HandleKey('r', kSessionT0);
   EXPECT_THAT(s->message(), StartsWith("Resign?"));
-  s->HandleKey('x', kT0);
+  s->HandleKey('x', kSessionT0);
   EXPECT_EQ(s->message(), "Cancelled.");
   EXPECT_EQ(s->phase(), Phase::kPlaying);
-  s->HandleKey('q', kT0);
-  s->HandleKey(kKeyEnter, kT0);
+  s->HandleKey('q', kSessionT0);
+  s->HandleKey(kKeyEnter, kSessionT0);
   EXPECT_FALSE(s->quit());
   EXPECT_EQ(s->game().num_moves(), 0);  // the Enter only cancelled
-  s->HandleKey('r', kT0);
-  s->HandleKey('r', kT0);
+  s->HandleKey('r', kSessionT0);
+  s->HandleKey('r', kSessionT0);
   EXPECT_EQ(s->phase(), Phase::kOver);
   EXPECT_EQ(s->ResultText(), "W+R (White wins by resignation)");
   EXPECT_EQ(s->message(),
             "Black (human) resigns. W+R (White wins by resignation)");
   // Over: q quits at once.
-  s->HandleKey('q', kT0);
+  s->HandleKey('q', kSessionT0);
   EXPECT_TRUE(s->quit());
 }
 
 TEST(BoardSession, CtrlCQuitsAtOnce) {
   auto s = NewSession(9);
-  s->HandleKey(kKeyInterrupt, kT0);
+  s->HandleKey(kKeyInterrupt, kSessionT0);
   EXPECT_TRUE(s->quit());
 }
 
@@ -330,20 +330,20 @@ TEST(BoardSession, RunningOutOfTimeLoses) {
   o.size = 9;
   o.clock.main = absl::Seconds(10);
   auto s = NewSession(o);
-  ASSERT_TRUE(s->PlayHuman(At(*s, "E5"), kT0 + absl::Seconds(4)));
+  ASSERT_TRUE(s->PlayHuman(At(*s, "E5"), kSessionT0 + absl::Seconds(4)));
   // White's clock started at 4 s.
-  s->Tick(kT0 + absl::Seconds(13));
+  s->Tick(kSessionT0 + absl::Seconds(13));
   EXPECT_EQ(s->phase(), Phase::kPlaying);
-  EXPECT_EQ(s->clock().Describe(Color::kWhite, kT0 + absl::Seconds(13)),
+  EXPECT_EQ(s->clock().Describe(Color::kWhite, kSessionT0 + absl::Seconds(13)),
             "0:01");
-  EXPECT_EQ(s->clock().Describe(Color::kBlack, kT0 + absl::Seconds(13)),
+  EXPECT_EQ(s->clock().Describe(Color::kBlack, kSessionT0 + absl::Seconds(13)),
             "0:06");
-  s->Tick(kT0 + absl::Seconds(15));
+  s->Tick(kSessionT0 + absl::Seconds(15));
   EXPECT_EQ(s->phase(), Phase::kOver);
   EXPECT_EQ(s->ResultText(), "B+T (Black wins on time)");
   EXPECT_THAT(s->message(), StartsWith("White (human) ran out of time."));
   // A move after the flag fell is refused.
-  EXPECT_FALSE(s->PlayHuman(At(*s, "D4"), kT0 + absl::Seconds(15)));
+  EXPECT_FALSE(s->PlayHuman(At(*s, "D4"), kSessionT0 + absl::Seconds(15)));
 }
 
 TEST(BoardSession, SaveWritesAnSgfThatReadsBack) {
@@ -355,9 +355,9 @@ TEST(BoardSession, SaveWritesAnSgfThatReadsBack) {
   auto s = NewSession(o);
   PlayWallGame(*s);
   CursorTo(*s, "B2");
-  s->HandleKey(kKeyEnter, kT0);
-  s->HandleKey('d', kT0);
-  s->HandleKey('s', kT0);
+  s->HandleKey(kKeyEnter, kSessionT0);
+  s->HandleKey('d', kSessionT0);
+  s->HandleKey('s', kSessionT0);
   EXPECT_EQ(s->message(), absl::StrCat("Saved the game to ", o.sgf_path, "."));
   absl::StatusOr<std::string> text = base::ReadFile(o.sgf_path);
   ASSERT_TRUE(text.ok()) << text.status();
@@ -385,25 +385,25 @@ TEST(BoardSession, SaveWritesAnSgfThatReadsBack) {
 TEST(BoardSession, BadOptionsAreRefused) {
   SessionOptions o;
   o.size = 1;
-  EXPECT_THAT(BoardSession::Create(o, kT0).status().message(),
+  EXPECT_THAT(BoardSession::Create(o, kSessionT0).status().message(),
               HasSubstr("board size 1"));
   o = {};
   o.rules.komi = 0.3;
-  EXPECT_THAT(BoardSession::Create(o, kT0).status().message(),
+  EXPECT_THAT(BoardSession::Create(o, kSessionT0).status().message(),
               HasSubstr("komi"));
   o = {};
   o.size = 5;
   o.handicap = 9;
-  EXPECT_THAT(BoardSession::Create(o, kT0).status().message(),
+  EXPECT_THAT(BoardSession::Create(o, kSessionT0).status().message(),
               HasSubstr("handicap 9"));
   o = {};
   o.white = "no-such-policy";
-  absl::Status s = BoardSession::Create(o, kT0).status();
+  absl::Status s = BoardSession::Create(o, kSessionT0).status();
   EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
   EXPECT_THAT(s.message(), HasSubstr("white player 'no-such-policy'"));
   o = {};
   o.clock.periods = 2;
-  EXPECT_THAT(BoardSession::Create(o, kT0).status().message(),
+  EXPECT_THAT(BoardSession::Create(o, kSessionT0).status().message(),
               HasSubstr("clock"));
 }
 
@@ -417,19 +417,19 @@ TEST(BoardSession, HumanAgainstAQipuPolicy) {
   PlayKeys(*s, {"C3"});
   ASSERT_TRUE(s->ComputerToMove());
   // A key for the board while the computer is to move is refused.
-  s->HandleKey(kKeyEnter, kT0);
+  s->HandleKey(kKeyEnter, kSessionT0);
   EXPECT_EQ(s->message(), "Wait: White (random) is to move.");
-  s->ThinkAndPlay(kT0);
+  s->ThinkAndPlay(kSessionT0);
   EXPECT_EQ(s->game().num_moves(), 2);
   EXPECT_EQ(s->game().moves()[1].color, Color::kWhite);
   EXPECT_FALSE(s->ComputerToMove());
-  s->HandleKey('u', kT0);
+  s->HandleKey('u', kSessionT0);
   EXPECT_EQ(s->message(),
             "Takeback is for free play only (human against human).");
   EXPECT_EQ(s->game().num_moves(), 2);
   // Resigning against a computer: the person resigns.
-  s->HandleKey('r', kT0);
-  s->HandleKey('r', kT0);
+  s->HandleKey('r', kSessionT0);
+  s->HandleKey('r', kSessionT0);
   EXPECT_EQ(s->ResultText(), "W+R (White wins by resignation)");
 }
 
@@ -442,13 +442,13 @@ TEST(BoardSession, TwoPoliciesPlayToACountedEnd) {
   auto s = NewSession(o);
   int moves = 0;
   while (s->ComputerToMove() && moves < 500) {
-    s->ThinkAndPlay(kT0);
+    s->ThinkAndPlay(kSessionT0);
     ++moves;
   }
   EXPECT_EQ(s->phase(), Phase::kOver);
   EXPECT_NE(s->result().reason, rules::EndReason::kNotOver);
   // Nobody to resign or take back.
-  s->HandleKey('r', kT0);
+  s->HandleKey('r', kSessionT0);
   EXPECT_EQ(s->message(), "The game is over: s saves it, q quits.");
 }
 
@@ -464,7 +464,7 @@ TEST(BoardSession, AnEngineThatPlaysAnIllegalMoveForfeits) {
   ASSERT_NE(s, nullptr);
   PlayKeys(*s, {"A1"});
   ASSERT_TRUE(s->ComputerToMove());
-  s->ThinkAndPlay(kT0);
+  s->ThinkAndPlay(kSessionT0);
   EXPECT_EQ(s->phase(), Phase::kOver);
   EXPECT_EQ(s->ResultText(), "B+F (Black wins by forfeit)");
   EXPECT_THAT(s->message(), HasSubstr("played the illegal move A1: occupied"));
@@ -473,7 +473,7 @@ TEST(BoardSession, AnEngineThatPlaysAnIllegalMoveForfeits) {
 TEST(BoardSession, AnEngineThatCannotStartIsAnError) {
   SessionOptions o;
   o.white = "gtp:/nonexistent/engine --mode gtp";
-  absl::Status s = BoardSession::Create(o, kT0).status();
+  absl::Status s = BoardSession::Create(o, kSessionT0).status();
   EXPECT_FALSE(s.ok());
   EXPECT_THAT(s.message(), HasSubstr("white player"));
 }

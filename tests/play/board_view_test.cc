@@ -17,10 +17,10 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-const absl::Time kT0 = absl::FromUnixSeconds(1700000000);
+const absl::Time kViewT0 = absl::FromUnixSeconds(1700000000);
 
-std::unique_ptr<BoardSession> NewSession(const SessionOptions& o) {
-  auto s = BoardSession::Create(o, kT0);
+std::unique_ptr<BoardSession> NewViewSession(const SessionOptions& o) {
+  auto s = BoardSession::Create(o, kViewT0);
   EXPECT_TRUE(s.ok()) << s.status();
   return std::move(*s);
 }
@@ -29,7 +29,7 @@ void Play(BoardSession& s, std::initializer_list<const char*> moves) {
   for (const char* m : moves) {
     auto p = rules::ParseGtpPoint(m, s.options().size, s.options().size);
     ASSERT_TRUE(p.ok());
-    ASSERT_TRUE(s.PlayHuman(*p, kT0)) << m << ": " << s.message();
+    ASSERT_TRUE(s.PlayHuman(*p, kViewT0)) << m << ": " << s.message();
   }
 }
 
@@ -43,9 +43,9 @@ TEST(BoardView, ColumnLettersSkipI) {
 TEST(BoardView, BoardWithCoordinatesStarPointsCursorAndLastMove) {
   SessionOptions o;
   o.size = 9;
-  auto s = NewSession(o);
+  auto s = NewViewSession(o);
   Play(*s, {"C3", "D4"});
-  const Screen screen = RenderScreen(*s, kT0, {});
+  const Screen screen = RenderScreen(*s, kViewT0, {});
   ASSERT_GE(screen.lines.size(), 13u);
   EXPECT_THAT(screen.lines[0], StartsWith(" qipu play  9x9"));
   EXPECT_EQ(screen.lines[2], "     A B C D E F G H J");
@@ -78,11 +78,11 @@ TEST(BoardView, ThinkingAndClocksShowInThePanel) {
   o.clock.main = absl::Minutes(5);
   o.clock.period = absl::Seconds(30);
   o.clock.periods = 3;
-  auto s = NewSession(o);
+  auto s = NewViewSession(o);
   ViewOptions v;
   v.thinking = true;
-  const std::string all =
-      absl::StrJoin(RenderScreen(*s, kT0 + absl::Seconds(61), v).lines, "\n");
+  const std::string all = absl::StrJoin(
+      RenderScreen(*s, kViewT0 + absl::Seconds(61), v).lines, "\n");
   EXPECT_THAT(all, HasSubstr("time 3:59 +3x0:30"));
   EXPECT_THAT(all, HasSubstr("time 5:00 +3x0:30"));
   EXPECT_THAT(all, HasSubstr("Move 1, Black to play  thinking…"));
@@ -91,13 +91,13 @@ TEST(BoardView, ThinkingAndClocksShowInThePanel) {
 TEST(BoardView, CountingShowsDeadStonesTerritoryDoneAndTheCount) {
   SessionOptions o;
   o.size = 5;
-  auto s = NewSession(o);
+  auto s = NewViewSession(o);
   Play(*s, {"D1", "E1", "D2", "E2", "D3", "E3", "D4", "E4", "D5", "B3", "pass",
             "pass"});
   ASSERT_EQ(s->phase(), Phase::kCounting);
   auto b3 = rules::ParseGtpPoint("B3", 5, 5);
   ASSERT_TRUE(s->ToggleDead(*b3));
-  Screen screen = RenderScreen(*s, kT0, {});
+  Screen screen = RenderScreen(*s, kViewT0, {});
   // B3 dead ('o'), A-C Black's ('b'), E5 dame.
   EXPECT_THAT(screen.lines[3], StartsWith("  5  b b b X .  5"));
   EXPECT_THAT(screen.lines[5], StartsWith("  3  b o[b]X O  3"));
@@ -109,24 +109,24 @@ TEST(BoardView, CountingShowsDeadStonesTerritoryDoneAndTheCount) {
   EXPECT_THAT(all, HasSubstr("  dame 1, half each"));
   EXPECT_THAT(all, HasSubstr("Count now: B+8.5"));
   EXPECT_THAT(all, HasSubstr("Enter marks a chain dead/alive"));
-  s->FinishCounting(kT0);
-  all = absl::StrJoin(RenderScreen(*s, kT0, {}).lines, "\n");
+  s->FinishCounting(kViewT0);
+  all = absl::StrJoin(RenderScreen(*s, kViewT0, {}).lines, "\n");
   EXPECT_THAT(all, HasSubstr("Result: B+8.5"));
   EXPECT_THAT(all, HasSubstr("Black wins by 4¼ stones"));
   ViewOptions ascii;
   ascii.utf8 = false;
-  all = absl::StrJoin(RenderScreen(*s, kT0, ascii).lines, "\n");
+  all = absl::StrJoin(RenderScreen(*s, kViewT0, ascii).lines, "\n");
   EXPECT_THAT(all, HasSubstr("Black wins by 4 1/4 stones"));
 }
 
 TEST(BoardView, LongMessagesWrap) {
   SessionOptions o;
   o.size = 9;
-  auto s = NewSession(o);
-  s->HandleKey('q', kT0);
+  auto s = NewViewSession(o);
+  s->HandleKey('q', kViewT0);
   ViewOptions v;
   v.width = 40;
-  const Screen screen = RenderScreen(*s, kT0, v);
+  const Screen screen = RenderScreen(*s, kViewT0, v);
   for (const std::string& line : screen.lines) {
     if (line.find("Quit?") != std::string::npos) {
       EXPECT_LE(line.size(), 40u);
@@ -138,12 +138,12 @@ TEST(BoardView, LongMessagesWrap) {
 TEST(BoardView, A19x19BoardFitsAn80x24Terminal) {
   SessionOptions o;
   o.size = 19;
-  auto s = NewSession(o);
+  auto s = NewViewSession(o);
   Play(*s, {"Q16"});
   ViewOptions v;
   v.width = 80;
   v.height = 24;
-  Screen screen = RenderScreen(*s, kT0, v);
+  Screen screen = RenderScreen(*s, kViewT0, v);
   // Title and blank lines go; board, message and help stay.
   ASSERT_EQ(screen.lines.size(), 24u);
   EXPECT_THAT(screen.lines[0], StartsWith("     A B C D E F G H J K L M N O"));
@@ -154,7 +154,7 @@ TEST(BoardView, A19x19BoardFitsAn80x24Terminal) {
   EXPECT_THAT(screen.lines[22], StartsWith(" Keys:"));
   // Shorter still: the help goes too.
   v.height = 22;
-  screen = RenderScreen(*s, kT0, v);
+  screen = RenderScreen(*s, kViewT0, v);
   ASSERT_EQ(screen.lines.size(), 22u);
   EXPECT_EQ(screen.lines.back(), " Black Q16. White to play.");
 }

@@ -19,8 +19,8 @@ namespace qipu::rules {
 namespace {
 
 // A game set up with the position of `diagram`, `to_play` to move.
-Game GameFrom(const char* diagram, const Rules& rules,
-              Color to_play = Color::kBlack) {
+Game GameOf(const char* diagram, const Rules& rules,
+            Color to_play = Color::kBlack) {
   auto board = BoardFromDiagram(diagram);
   EXPECT_TRUE(board.ok()) << board.status();
   std::vector<Point> black;
@@ -64,7 +64,7 @@ constexpr char kBasicKo[] = R"(
 TEST(Game, BasicKoRetakeIsKoNotACycle) {
   for (KoRule ko :
        {KoRule::kSimple, KoRule::kPositional, KoRule::kSituational}) {
-    Game game = GameFrom(kBasicKo, WithKo(ko, CycleRule::kNoResult));
+    Game game = GameOf(kBasicKo, WithKo(ko, CycleRule::kNoResult));
     ASSERT_TRUE(game.TryPlay(At(2, 1)).legal());  // Black takes the ko
     EXPECT_EQ(game.ko_captures(), 1);
     EXPECT_EQ(game.captures(Color::kBlack), 1);
@@ -78,7 +78,7 @@ TEST(Game, BasicKoRetakeIsKoNotACycle) {
 }
 
 TEST(Game, KoMayBeRetakenAfterAnExchange) {
-  Game game = GameFrom(kBasicKo, Rules{});
+  Game game = GameOf(kBasicKo, Rules{});
   PlayAll(game, {At(2, 1), At(4, 4), At(4, 3)});  // ko, threat, answer
   const MoveVerdict v = game.TryPlay(At(1, 1));
   EXPECT_TRUE(v.legal());
@@ -90,7 +90,7 @@ TEST(Game, KoMayBeRetakenAfterAnExchange) {
 TEST(Game, PassesNeverCountAsRepetitions) {
   // Under positional superko a pass leaves the board as it was: still
   // legal, and two passes end the game by counting, not as a cycle.
-  Game game = GameFrom(kBasicKo, WithKo(KoRule::kPositional));
+  Game game = GameOf(kBasicKo, WithKo(KoRule::kPositional));
   ASSERT_TRUE(game.TryPlay(At(2, 1)).legal());
   EXPECT_TRUE(game.Check(kPass).legal());
   ASSERT_TRUE(game.TryPlay(kPass).legal());
@@ -101,7 +101,7 @@ TEST(Game, PassesNeverCountAsRepetitions) {
   EXPECT_TRUE(game.cycles().empty());
 
   // Under the cycle rule too, passes alone never make a cycle.
-  Game chinese = GameFrom(kBasicKo, Rules{});
+  Game chinese = GameOf(kBasicKo, Rules{});
   PlayAll(chinese, {kPass, At(4, 4), kPass});
   EXPECT_FALSE(chinese.over());
   EXPECT_TRUE(chinese.cycles().empty());
@@ -127,7 +127,7 @@ const std::vector<Point> kTripleKoCycle = {At(4, 1), At(3, 4), At(4, 7),
                                            At(3, 1), At(4, 4), At(3, 7)};
 
 TEST(Game, TripleKoEndsWithNoResult) {
-  Game game = GameFrom(kTripleKo, Rules{});  // chinese
+  Game game = GameOf(kTripleKo, Rules{});  // chinese
   for (int i = 0; i < 5; ++i) {
     const MoveVerdict v = game.TryPlay(kTripleKoCycle[i]);
     ASSERT_TRUE(v.legal()) << i;
@@ -152,15 +152,14 @@ TEST(Game, TripleKoEndsWithNoResult) {
 
 TEST(Game, TripleKoOutcomeFollowsTheCycleRule) {
   Rules draw = WithKo(KoRule::kSimple, CycleRule::kDraw);
-  Game drawn = GameFrom(kTripleKo, draw);
+  Game drawn = GameOf(kTripleKo, draw);
   PlayAll(drawn, kTripleKoCycle);
   EXPECT_EQ(drawn.result(), (GameResult{Winner::kDraw, EndReason::kCycle, 0}));
   EXPECT_EQ(ResultToSgf(drawn.result()), "Draw");
   ASSERT_EQ(drawn.cycles().size(), 1u);
   EXPECT_EQ(drawn.cycles()[0].outcome, CycleOutcome::kDraw);
 
-  Game replay =
-      GameFrom(kTripleKo, WithKo(KoRule::kSimple, CycleRule::kReplay));
+  Game replay = GameOf(kTripleKo, WithKo(KoRule::kSimple, CycleRule::kReplay));
   PlayAll(replay, kTripleKoCycle);
   EXPECT_EQ(replay.result().winner, Winner::kNone);
   EXPECT_EQ(replay.result().reason, EndReason::kCycle);
@@ -171,7 +170,7 @@ TEST(Game, TripleKoOutcomeFollowsTheCycleRule) {
 
 TEST(Game, TripleKoUnderSuperkoIsPrevented) {
   for (KoRule ko : {KoRule::kPositional, KoRule::kSituational}) {
-    Game game = GameFrom(kTripleKo, WithKo(ko));
+    Game game = GameOf(kTripleKo, WithKo(ko));
     PlayAll(game, {kTripleKoCycle.begin(), kTripleKoCycle.begin() + 5});
     // Check() reports the cycle without recording it; TryPlay records it.
     const MoveVerdict checked = game.Check(kTripleKoCycle[5]);
@@ -198,7 +197,7 @@ TEST(Game, TripleKoUnderSuperkoIsPrevented) {
 TEST(Game, TripleKoWithoutCycleRuleRunsToTheMoveCap) {
   Rules r = WithKo(KoRule::kSimple, CycleRule::kNone);
   r.move_cap = 20;
-  Game game = GameFrom(kTripleKo, r);
+  Game game = GameOf(kTripleKo, r);
   for (int i = 0; i < 20; ++i) {
     const MoveVerdict v = game.TryPlay(kTripleKoCycle[i % 6]);
     ASSERT_TRUE(v.legal()) << i;
@@ -235,7 +234,7 @@ constexpr char kQuadrupleKo[] = R"(
 )";
 
 TEST(Game, QuadrupleKoEndsWithNoResult) {
-  Game game = GameFrom(kQuadrupleKo, Rules{});
+  Game game = GameOf(kQuadrupleKo, Rules{});
   // Each ko taken and retaken once, no side ever retaking at once.
   const std::vector<Point> cycle = {At(4, 1), At(3, 4), At(4, 7),  At(3, 10),
                                     At(4, 4), At(3, 1), At(4, 10), At(3, 7)};
@@ -262,7 +261,7 @@ constexpr char kEternalLife[] = R"(
 )";
 
 TEST(Game, EternalLifeEndsWithNoResult) {
-  Game game = GameFrom(kEternalLife, Rules{});
+  Game game = GameOf(kEternalLife, Rules{});
   PlayAll(game, {At(0, 0), At(2, 0), At(1, 0)});
   EXPECT_EQ(game.captures(Color::kWhite), 2);
   EXPECT_EQ(game.captures(Color::kBlack), 2);
@@ -279,7 +278,7 @@ TEST(Game, EternalLifeEndsWithNoResult) {
 }
 
 TEST(Game, EternalLifeUnderPositionalSuperkoIsPrevented) {
-  Game game = GameFrom(kEternalLife, *PresetRules("tromp-taylor"));
+  Game game = GameOf(kEternalLife, *PresetRules("tromp-taylor"));
   PlayAll(game, {At(0, 0), At(2, 0), At(1, 0)});
   const MoveVerdict v = game.TryPlay(At(3, 0));
   EXPECT_EQ(v.reason, IllegalReason::kSuperko);
@@ -305,7 +304,7 @@ constexpr char kSendingTwo[] = R"(
 )";
 
 TEST(Game, SendingTwoReturningOneIsIllegalUnderTheCycleRule) {
-  Game game = GameFrom(kSendingTwo, Rules{});
+  Game game = GameOf(kSendingTwo, Rules{});
   PlayAll(game, {At(0, 0), At(2, 0)});
   EXPECT_EQ(game.captures(Color::kWhite), 2);
   const MoveVerdict v = game.TryPlay(At(1, 0));
@@ -328,7 +327,7 @@ TEST(Game, SendingTwoReturningOneIsIllegalUnderTheCycleRule) {
 
 TEST(Game, SendingTwoReturningOneUnderSuperko) {
   // Positional superko forbids the return outright.
-  Game positional = GameFrom(kSendingTwo, WithKo(KoRule::kPositional));
+  Game positional = GameOf(kSendingTwo, WithKo(KoRule::kPositional));
   PlayAll(positional, {At(0, 0), At(2, 0)});
   const MoveVerdict v = positional.TryPlay(At(1, 0));
   EXPECT_EQ(v.reason, IllegalReason::kSuperko);
@@ -339,7 +338,7 @@ TEST(Game, SendingTwoReturningOneUnderSuperko) {
   // Situational superko allows it (White is to move now, Black was then),
   // but not sending two again after White passes: that situation, White
   // to move after Black 1, has occurred.
-  Game situational = GameFrom(kSendingTwo, WithKo(KoRule::kSituational));
+  Game situational = GameOf(kSendingTwo, WithKo(KoRule::kSituational));
   PlayAll(situational, {At(0, 0), At(2, 0), At(1, 0), kPass});
   EXPECT_TRUE(situational.cycles().empty());
   const MoveVerdict again = situational.TryPlay(At(0, 0));
@@ -357,7 +356,7 @@ TEST(Game, SendingTwoReturningOneUnderSuperko) {
   // Plain simple ko has no objection at all: the return is recorded as a
   // continued cycle; sending two again after White's pass goes on
   // repeating the same cycle, which is not recorded again.
-  Game simple = GameFrom(kSendingTwo, WithKo(KoRule::kSimple));
+  Game simple = GameOf(kSendingTwo, WithKo(KoRule::kSimple));
   PlayAll(simple, {At(0, 0), At(2, 0), At(1, 0), kPass, At(0, 0), At(2, 0)});
   ASSERT_EQ(simple.cycles().size(), 1u);
   EXPECT_EQ(simple.cycles()[0].cls, CycleClass::kSendingTwoReturningOne);
@@ -377,7 +376,7 @@ constexpr char kSendingTwoWide[] = R"(
 
 TEST(Game, SendingTwoReturningOneUnderPureSimpleKoIsRecordedAndPlayedOn) {
   // --cycle none: simple ko and no cycle rule.
-  Game game = GameFrom(kSendingTwoWide, WithKo(KoRule::kSimple));
+  Game game = GameOf(kSendingTwoWide, WithKo(KoRule::kSimple));
   PlayAll(game, {At(0, 0), At(2, 0)});
   EXPECT_TRUE(game.cycles().empty());
   // Black 3 takes one back: the board of the diagram again.
@@ -436,7 +435,7 @@ TEST(Game, SendingTwoReturningOneUnderPureSimpleKoIsRecordedAndPlayedOn) {
 TEST(Game, ContinuedCyclesPerGameAreCapped) {
   // Ten separate repetitions (each after a new White move elsewhere): the
   // first kMaxContinuedCycles are recorded, the game goes on regardless.
-  Game game = GameFrom(kSendingTwoWide, WithKo(KoRule::kSimple));
+  Game game = GameOf(kSendingTwoWide, WithKo(KoRule::kSimple));
   const int rounds = kMaxContinuedCycles + 2;
   for (int i = 0; i < rounds; ++i) {
     PlayAll(game, {At(0, 0), At(2, 0), At(1, 0), At(6 + i % 3, i / 3)});
@@ -465,7 +464,7 @@ constexpr char kDoubleKo[] = R"(
 TEST(Game, DoubleKoWithAPassIsABalancedOtherCycle) {
   const std::vector<Point> moves = {At(4, 1), At(3, 4), kPass, At(3, 1),
                                     At(4, 4)};
-  Game game = GameFrom(kDoubleKo, Rules{});
+  Game game = GameOf(kDoubleKo, Rules{});
   PlayAll(game, moves);
   EXPECT_TRUE(game.over());
   ASSERT_EQ(game.cycles().size(), 1u);
@@ -474,12 +473,12 @@ TEST(Game, DoubleKoWithAPassIsABalancedOtherCycle) {
   EXPECT_EQ(game.cycles()[0], want);
 
   // The same board with the other player to move: a new situation.
-  Game situational = GameFrom(kDoubleKo, WithKo(KoRule::kSituational));
+  Game situational = GameOf(kDoubleKo, WithKo(KoRule::kSituational));
   PlayAll(situational, moves);
   EXPECT_FALSE(situational.over());
   EXPECT_TRUE(situational.cycles().empty());
 
-  Game positional = GameFrom(kDoubleKo, WithKo(KoRule::kPositional));
+  Game positional = GameOf(kDoubleKo, WithKo(KoRule::kPositional));
   PlayAll(positional, {moves.begin(), moves.begin() + 4});
   EXPECT_EQ(positional.TryPlay(At(4, 4)).reason, IllegalReason::kSuperko);
 }
@@ -538,7 +537,7 @@ TEST(Game, SetupRestartsTheRepetitionHistory) {
   // removes those two stones. White's retake now recreates the first
   // position of the game -- but the history restarts at a setup, so under
   // positional superko it is legal.
-  Game game = GameFrom(kBasicKo, WithKo(KoRule::kPositional));
+  Game game = GameOf(kBasicKo, WithKo(KoRule::kPositional));
   PlayAll(game, {At(2, 1), At(4, 4), At(4, 3)});
   ASSERT_TRUE(
       game.ApplySetup({}, {}, {At(4, 4), At(4, 3)}, Color::kEmpty).ok());
@@ -582,7 +581,7 @@ TEST(Game, EveryCycleClassIsRecordedUnderPureSimpleKo) {
        {CycleClass::kOther, CycleOutcome::kContinued, 1, 5, 2, 2, At(4, 4)}},
   };
   for (const Case& c : cases) {
-    Game game = GameFrom(c.diagram, WithKo(KoRule::kSimple));
+    Game game = GameOf(c.diagram, WithKo(KoRule::kSimple));
     PlayAll(game, c.moves);
     ASSERT_EQ(game.cycles().size(), 1u) << CycleClassName(c.want.cls);
     EXPECT_EQ(game.cycles()[0], c.want);

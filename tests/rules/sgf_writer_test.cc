@@ -23,7 +23,7 @@ using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::Pair;
 
-Point P(const char* sgf) { return MakePoint(sgf[0] - 'a', sgf[1] - 'a'); }
+Point Pt(const char* sgf) { return MakePoint(sgf[0] - 'a', sgf[1] - 'a'); }
 
 // Everything the writer promises to carry: all but notes, byte_offset and
 // game_number.
@@ -83,19 +83,19 @@ GameRecord FullRecord() {
   r.place = "Fox";
   r.extra = {{"QS", "42"}, {"QJ", "job]7"}, {"C", "two\nlines\\"}};
   SetupStep root;
-  root.black = {P("dd"), P("jf")};
+  root.black = {Pt("dd"), Pt("jf")};
   root.to_play = Color::kWhite;
   SetupStep mid;
   mid.before_move = 2;
-  mid.empty = {P("dd")};
-  mid.white = {P("mi")};
+  mid.empty = {Pt("dd")};
+  mid.white = {Pt("mi")};
   mid.to_play = Color::kBlack;
   SetupStep end;
   end.before_move = 4;
-  end.black = {P("aa")};
+  end.black = {Pt("aa")};
   r.setup = {root, mid, end};
-  r.moves = {{Color::kWhite, P("cc")},
-             {Color::kBlack, P("mi")},
+  r.moves = {{Color::kWhite, Pt("cc")},
+             {Color::kBlack, Pt("mi")},
              {Color::kBlack, kPass},
              {Color::kWhite, kPass}};
   return r;
@@ -119,11 +119,11 @@ TEST(Sgf, RoundTripsEveryField) {
 TEST(Sgf, RoundTripsSetupBeforeTheFirstMoveInSeveralSteps) {
   GameRecord r;
   SetupStep a;
-  a.white = {P("aa")};
+  a.white = {Pt("aa")};
   SetupStep b;
-  b.black = {P("bb")};
+  b.black = {Pt("bb")};
   r.setup = {a, b};
-  r.moves = {{Color::kBlack, P("cc")}};
+  r.moves = {{Color::kBlack, Pt("cc")}};
   EXPECT_THAT(WriteSgf(r), HasSubstr("AW[aa]\n;AB[bb];B[cc]"));
   ExpectSameGame(RoundTrip(r), r);
 }
@@ -152,12 +152,12 @@ TEST(Sgf, WriterSkipsWhatCouldNotBeReadBack) {
   SetupStep empty_step;
   empty_step.before_move = 0;
   SetupStep off_board;
-  off_board.black = {P("jj"), kPass, kNoPoint};
+  off_board.black = {Pt("jj"), kPass, kNoPoint};
   r.setup = {empty_step, off_board};
-  r.moves = {{Color::kBlack, P("jj")},
-             {Color::kEmpty, P("aa")},
+  r.moves = {{Color::kBlack, Pt("jj")},
+             {Color::kEmpty, Pt("aa")},
              {Color::kBlack, kResign},
-             {Color::kWhite, P("ii")}};
+             {Color::kWhite, Pt("ii")}};
   const std::string sgf = WriteSgf(r);
   EXPECT_EQ(sgf, "(;GM[1]FF[4]CA[UTF-8]SZ[9]QS[1]AP[qipu]\n;W[ii]\n)\n");
   const GameRecord back = RoundTrip(r);
@@ -170,7 +170,7 @@ TEST(Sgf, WritesQipuTimeAndCommentPropertiesOfMoves) {
   GameRecord r;
   r.width = 9;
   r.height = 9;
-  r.moves = {{Color::kBlack, P("cc")}, {Color::kWhite, kPass}};
+  r.moves = {{Color::kBlack, Pt("cc")}, {Color::kWhite, kPass}};
   r.move_extra = {{0, "QM", "cc:3"}, {0, "BL", "59.5"}, {0, "XX", "no"},
                   {1, "WL", "30"},   {1, "OW", "2"},    {1, "C", "void]"},
                   {1, "BX", "no"}};

@@ -24,7 +24,7 @@ struct Dims {
 constexpr Dims kDims[] = {{2, 2}, {9, 9}, {19, 19}, {25, 25},
                           {7, 3}, {3, 7}, {25, 2},  {13, 19}};
 
-std::vector<Point> AllPoints(int width, int height) {
+std::vector<Point> BoardPoints(int width, int height) {
   std::vector<Point> out;
   for (int y = 0; y < height; ++y) {
     for (int x = 0; x < width; ++x) out.push_back(MakePoint(x, y));
@@ -35,7 +35,7 @@ std::vector<Point> AllPoints(int width, int height) {
 // Board b with every stone moved by transform t.
 Board Transformed(const Board& b, int t) {
   Board out(b.width(), b.height());
-  for (Point p : AllPoints(b.width(), b.height())) {
+  for (Point p : BoardPoints(b.width(), b.height())) {
     if (b.at(p) != Color::kEmpty) {
       out.SetStone(TransformPoint(t, p, b.width(), b.height()), b.at(p));
     }
@@ -83,7 +83,7 @@ TEST(Symmetry, TransformsAreTheDihedralGroup) {
 
 TEST(Symmetry, EveryTransformIsABijectionWithItsInverse) {
   for (const Dims& d : kDims) {
-    const std::vector<Point> all = AllPoints(d.width, d.height);
+    const std::vector<Point> all = BoardPoints(d.width, d.height);
     for (int t = 0; t < NumSymmetries(d.width, d.height); ++t) {
       const int inv = InverseTransform(t);
       ASSERT_LT(inv, NumSymmetries(d.width, d.height));
@@ -211,7 +211,7 @@ TEST(Symmetry, CanonicalMoveNamesSymmetricMovesAlike) {
   EXPECT_EQ(bits, 4);
   // Moves related by a symmetry of the position get one name, the name
   // is one of their canonical-frame images, and unrelated moves differ.
-  for (Point p : AllPoints(9, 9)) {
+  for (Point p : BoardPoints(9, 9)) {
     const Point name = h.CanonicalMove(k, p);
     for (int t : fixed) {
       EXPECT_EQ(h.CanonicalMove(k, TransformPoint(t, p, 9, 9)), name);
@@ -239,7 +239,7 @@ TEST(Symmetry, CanonicalMoveIsTheSameFromEveryImage) {
     for (int t = 0; t < NumSymmetries(d.width, d.height); ++t) {
       const SymmetricHasher hi(Transformed(b, t));
       const CanonicalKey ki = hi.Canonical(Color::kBlack);
-      for (Point p : AllPoints(d.width, d.height)) {
+      for (Point p : BoardPoints(d.width, d.height)) {
         const Point q = TransformPoint(t, p, d.width, d.height);
         ASSERT_EQ(hi.CanonicalMove(ki, q), h.CanonicalMove(k, p))
             << d.width << "x" << d.height << " t=" << t;

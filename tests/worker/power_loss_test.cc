@@ -44,7 +44,7 @@ using testing::SubmitJob;
 using testing::TempDir;
 using testing::WaitFor;
 
-ClientOptions To(const std::string& address) {
+ClientOptions ToAddress(const std::string& address) {
   ClientOptions o;
   o.address = address;
   o.worker = "power-loss-test";
@@ -122,7 +122,7 @@ CoordinatorVerdict UploadThroughAPowerLoss(const TempDir& tmp, bool sync,
   absl::flat_hash_set<GameKey> before;
   {
     auto spool = std::move(*Spool::Open(SpoolOptions{tmp.Sub("spool")}));
-    CoordinatorClient client(To(c->address()));
+    CoordinatorClient client(ToAddress(c->address()));
     GameQueue queue(games);
     Acks acks;
     Uploader up(Upload(32), &client, spool.get(), &queue,
@@ -220,7 +220,7 @@ WorkerVerdict SendThenLosePower(const TempDir& tmp, bool spool_syncs) {
   so.fs = &spool_fs;
   {
     auto spool = std::move(*Spool::Open(so));
-    CoordinatorClient client(To(c->address()));
+    CoordinatorClient client(ToAddress(c->address()));
     GameQueue queue(kGames);
     Uploader up(Upload(static_cast<int>(kGames)), &client, spool.get(), &queue,
                 nullptr);

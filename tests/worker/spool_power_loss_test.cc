@@ -31,7 +31,7 @@ using testing::PowerLossSpoolFs;
 constexpr char kRoot[] = "/mem";
 constexpr char kDir[] = "/mem/spool";
 
-FinishedGame Fake(uint64_t index, size_t size) {
+FinishedGame FakeGame(uint64_t index, size_t size) {
   FinishedGame g;
   g.key = GameKey{9, index};
   g.lease_id = absl::StrCat("lease-", index / 7);
@@ -121,7 +121,7 @@ Verdict RunHistories(const History& h) {
         std::vector<FinishedGame> batch;
         const int n = 1 + static_cast<int>(rng() % 6);
         for (int k = 0; k < n; ++k) {
-          FinishedGame g = Fake(next++, 20 + rng() % 400);
+          FinishedGame g = FakeGame(next++, 20 + rng() % 400);
           appended[g.key.index] = g;
           batch.push_back(std::move(g));
         }
@@ -186,7 +186,7 @@ TEST(SpoolPowerLoss, ASyncThatDoesNothingLosesGamesAndTheTestSeesIt) {
     std::map<uint64_t, FinishedGame> appended;
     std::set<uint64_t> durable;
     for (uint64_t i = 0; i < 10; ++i) {
-      appended[i] = Fake(i, 100);
+      appended[i] = FakeGame(i, 100);
       ASSERT_TRUE(*s->Append(appended[i]));
       durable.insert(i);
     }
@@ -235,7 +235,7 @@ TEST(SpoolPowerLoss, UnsyncedTailsAreDroppedNotMisread) {
     ASSERT_NE(s, nullptr);
     std::map<uint64_t, FinishedGame> appended;
     for (uint64_t i = 0; i < 8; ++i) {
-      appended[i] = Fake(i, 50 + rng() % 300);
+      appended[i] = FakeGame(i, 50 + rng() % 300);
       ASSERT_TRUE(*s->Append(appended[i]));
       if (i == 3) {
         ASSERT_TRUE(s->Sync().ok());
