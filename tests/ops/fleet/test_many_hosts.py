@@ -198,7 +198,7 @@ def test_job_over_lossy_delayed_and_cut_links_stores_each_game_once(
             done_after_cut = ft.job_status(coordinator.address, job)["done"]
             ft.wait_for(
                 lambda: ft.job_status(coordinator.address, job)["state"] ==
-                "done", 90, lambda: "the job to end:\n" + all_logs(),
+                "done", 180, lambda: "the job to end:\n" + all_logs(),
                 interval=0.5)
         finished = time.monotonic()
 
