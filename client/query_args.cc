@@ -198,6 +198,9 @@ absl::StatusOr<qipu::v1::Filter> FilterFromArgs(const QueryArgs& args,
         !absl::SimpleAtoi(wh.back(), &h) || w > 1000 || h > 1000) {
       return r.Bad("size", absl::StrCat("'", *size, "' is not N or WxH"));
     }
+    if (w == 0 || h == 0) {
+      return r.Bad("size", absl::StrCat("'", *size, "' is not a board size"));
+    }
     out.set_width(w);
     out.set_height(h);
   }

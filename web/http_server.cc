@@ -128,7 +128,7 @@ struct HttpServer::Impl {
         !ParseQueryString(ri->query_string, &req.query)) {
       task.response.status = 400;
       task.response.body =
-          R"({"error":"malformed query string (a bad %XX escape)"})";
+          R"json({"error":"malformed query string (a bad %XX escape)"})json";
     } else {
       self->Run(&task);
     }
