@@ -125,14 +125,21 @@ class GoBoard {
       const s = this.selection;
       parts.push(`<rect class="selection" x="${c + s.x0 * c - c / 2}" y="${c + s.y0 * c - c / 2}" width="${(s.x1 - s.x0 + 1) * c}" height="${(s.y1 - s.y0 + 1) * c}"/>`);
     }
-    this.container.innerHTML =
-      `<svg xmlns="${ns}" class="board" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}">${parts.join('')}</svg>`;
-    this.svg = this.container.querySelector('svg');
-    this.attach();
+    // One svg element for the board's life (its listeners, and the
+    // references scripts hold, stay valid); its content is redrawn.
+    if (!this.svg || this.svg.parentNode !== this.container) {
+      this.container.innerHTML = `<svg xmlns="${ns}" class="board"></svg>`;
+      this.svg = this.container.querySelector('svg');
+      this.attach();
+    }
+    this.svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+    this.svg.setAttribute('width', W);
+    this.svg.setAttribute('height', H);
+    this.svg.innerHTML = parts.join('');
   }
 
-  // Mouse handling; the drag state lives on the board, since every
-  // re-render replaces the svg element.
+  // Mouse handling (once per svg element); the drag state lives on the
+  // board.
   attach() {
     const svg = this.svg;
     svg.addEventListener('mousedown', (ev) => {

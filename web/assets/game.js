@@ -90,6 +90,7 @@
       ? `Prisoners: Black took ${last.black_prisoners}, White took ${last.white_prisoners}`
       : 'Prisoners: none yet';
     qipu.writeHash({id, move: current});
+    boardEl.dataset.move = String(current);
   }
 
   function info() {

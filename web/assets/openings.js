@@ -96,6 +96,7 @@
       tbody.innerHTML = '';
       board.setMarks([]);
       qipu.showError(errorEl, e);
+      document.getElementById('continuations').dataset.moves = moves.join(' ');
     }
   }
 
@@ -120,6 +121,8 @@
       });
     }
     board.setMarks(patternMarks || marksOf(r.continuations, 'continuation'));
+    // What the table shows (for scripts and tests): the moves it answers.
+    document.getElementById('continuations').dataset.moves = moves.join(' ');
   }
 
   function play(move) {

@@ -106,6 +106,7 @@
     } catch (e) {
       qipu.showError(errorEl, e);
     }
+    document.body.dataset.loaded = String(Date.now());
   }
 
   document.getElementById('filters').addEventListener('submit', (ev) => {
