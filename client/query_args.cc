@@ -14,10 +14,10 @@ namespace qipu::client {
 namespace {
 
 constexpr uint32_t Bits(QueryKind k) { return static_cast<uint32_t>(k); }
-constexpr uint32_t kFiltered =
-    Bits(QueryKind::kOpenings) | Bits(QueryKind::kKo) |
-    Bits(QueryKind::kCycles) | Bits(QueryKind::kResults) |
-    Bits(QueryKind::kPattern);
+constexpr uint32_t kFiltered = Bits(QueryKind::kOpenings) |
+                               Bits(QueryKind::kKo) | Bits(QueryKind::kCycles) |
+                               Bits(QueryKind::kResults) |
+                               Bits(QueryKind::kPattern);
 
 // Looks up arguments by name; remembers the prefix for messages.
 class ArgReader {
@@ -44,8 +44,8 @@ class ArgReader {
     uint64_t n = 0;
     if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(*v), &n) || n < lo ||
         n > hi) {
-      return Bad(name, absl::StrCat("'", *v, "' is not a whole number in ",
-                                    lo, "..", hi));
+      return Bad(name, absl::StrCat("'", *v, "' is not a whole number in ", lo,
+                                    "..", hi));
     }
     return static_cast<uint32_t>(n);
   }
@@ -343,9 +343,9 @@ absl::StatusOr<PatternArgs> PatternArgsFromArgs(const QueryArgs& args,
   if (out.rows.size() > 25) return r.Bad("pattern", "at most 25 rows");
   if (const std::string* p = r.Find("placement")) {
     if (*p != "fixed" && *p != "corner" && *p != "side" && *p != "anywhere") {
-      return r.Bad("placement",
-                   absl::StrCat("'", *p,
-                                "' is none of fixed, corner, side, anywhere"));
+      return r.Bad(
+          "placement",
+          absl::StrCat("'", *p, "' is none of fixed, corner, side, anywhere"));
     }
     out.placement = *p;
   }
@@ -363,24 +363,30 @@ absl::StatusOr<PatternArgs> PatternArgsFromArgs(const QueryArgs& args,
   return out;
 }
 
-absl::Status NameArgsInStatus(const absl::Status& s,
-                              absl::string_view prefix) {
+absl::Status NameArgsInStatus(const absl::Status& s, absl::string_view prefix) {
   if (s.ok()) return s;
   // Request fields of the engine's messages -> argument names.
-  static constexpr std::pair<absl::string_view, absl::string_view> kFields[] =
-      {{"filter.size", "size"},         {"filter.rules", "rules"},
-       {"filter.komi", "komi"},         {"filter.handicap", "handicap"},
-       {"filter.policy", "policy"},     {"filter.source", "source"},
-       {"filter.date", "from/to"},      {"to_play", "to-play"},
-       {"moves", "moves"},              {"setup", "setup"},
-       {"examples", "examples"},        {"limit", "limit"},
-       {"id", "id"}};
+  static constexpr std::pair<absl::string_view, absl::string_view> kFields[] = {
+      {"filter.size", "size"},
+      {"filter.rules", "rules"},
+      {"filter.komi", "komi"},
+      {"filter.handicap", "handicap"},
+      {"filter.policy", "policy"},
+      {"filter.source", "source"},
+      {"filter.date", "from/to"},
+      {"to_play", "to-play"},
+      {"moves", "moves"},
+      {"setup", "setup"},
+      {"examples", "examples"},
+      {"limit", "limit"},
+      {"id", "id"}};
   const absl::string_view m = s.message();
   for (const auto& [field, name] : kFields) {
     if (absl::StartsWith(m, field) && m.size() > field.size() &&
         m[field.size()] == ':') {
       std::string named = absl::StrCat(prefix, name);
-      if (name == "from/to") named = absl::StrCat(prefix, "from/", prefix, "to");
+      if (name == "from/to")
+        named = absl::StrCat(prefix, "from/", prefix, "to");
       return absl::Status(s.code(),
                           absl::StrCat(named, m.substr(field.size())));
     }

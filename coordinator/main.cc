@@ -6,8 +6,9 @@
 // JobManager (jobs.h), Ingestor (ingest.h: validation in prepare.h, group
 // commit), the gRPC services (work_service.h and the query/corpus
 // services) and Metrics (metrics.h), and with --http the web explorer
-// (web/explorer.h) over the coordinator's query engine -- then waits for SIGINT/SIGTERM and
-// shuts down gracefully: running RPCs finish, queued games are committed.
+// (web/explorer.h) over the coordinator's query engine -- then waits for
+// SIGINT/SIGTERM and shuts down gracefully: running RPCs finish, queued games
+// are committed.
 #include <csignal>
 #include <cstdio>
 #include <memory>

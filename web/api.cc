@@ -43,9 +43,9 @@ QueryRun Answer(absl::StatusOr<Req> (*build)(const client::QueryArgs&,
                                              absl::string_view),
                 absl::StatusOr<Resp> (QueryEngine::*query)(const Req&) const,
                 nlohmann::json (*render)(const Resp&)) {
-  return [build, query, render](const QueryEngine& engine,
-                                const client::QueryArgs& args)
-             -> absl::StatusOr<nlohmann::json> {
+  return [build, query, render](
+             const QueryEngine& engine,
+             const client::QueryArgs& args) -> absl::StatusOr<nlohmann::json> {
     absl::StatusOr<Req> req = build(args, "");
     if (!req.ok()) return req.status();
     absl::StatusOr<Resp> resp = (engine.*query)(*req);
@@ -56,8 +56,8 @@ QueryRun Answer(absl::StatusOr<Req> (*build)(const client::QueryArgs&,
 
 // An endpoint this build does not have (501 after its arguments check).
 QueryRun NotBuilt(const char* why) {
-  return [why](const QueryEngine&, const client::QueryArgs&)
-             -> absl::StatusOr<nlohmann::json> {
+  return [why](const QueryEngine&,
+               const client::QueryArgs&) -> absl::StatusOr<nlohmann::json> {
     return absl::UnimplementedError(why);
   };
 }
@@ -200,7 +200,8 @@ HttpResponse Api::Query(const HttpRequest& req) const {
     }
     absl::StatusOr<nlohmann::json> j = route.run(*engine_, req.query);
     if (!j.ok()) {
-      if (HttpStatusOf(j.status()) >= 500 && !absl::IsUnimplemented(j.status())) {
+      if (HttpStatusOf(j.status()) >= 500 &&
+          !absl::IsUnimplemented(j.status())) {
         spdlog::warn("http: {}: {}", req.path, j.status().ToString());
       }
       return ErrorResponse(j.status());
@@ -234,9 +235,9 @@ HttpResponse Api::Game(const HttpRequest& req, const std::string& rest) const {
             absl::StrCat("sgf: '", value, "' is not 0 or 1")));
       }
     } else {
-      return ErrorResponse(absl::InvalidArgumentError(absl::StrCat(
-          name, ": unknown; a game takes ",
-          replay ? "no parameters" : "only sgf (0 or 1)")));
+      return ErrorResponse(absl::InvalidArgumentError(
+          absl::StrCat(name, ": unknown; a game takes ",
+                       replay ? "no parameters" : "only sgf (0 or 1)")));
     }
   }
   auto request = client::GameFromArgs({{"id", id}}, "");
@@ -255,17 +256,17 @@ HttpResponse Api::Game(const HttpRequest& req, const std::string& rest) const {
         c = '_';
       }
     }
-    r.headers.emplace_back("Content-Disposition",
-                           absl::StrCat("attachment; filename=\"qipu-", file,
-                                        ".sgf\""));
+    r.headers.emplace_back(
+        "Content-Disposition",
+        absl::StrCat("attachment; filename=\"qipu-", file, ".sgf\""));
     return r;
   }
   if (replay) {
     auto j = GameReplayJson(resp->game());
     if (!j.ok()) {
       spdlog::warn("http: replay of {}: {}", id, j.status().ToString());
-      return ErrorResponse(absl::DataLossError(
-          absl::StrCat("game ", id, " does not replay: ", j.status().message())));
+      return ErrorResponse(absl::DataLossError(absl::StrCat(
+          "game ", id, " does not replay: ", j.status().message())));
     }
     (*j)["id"] = resp->id();
     return JsonResponse(200, *j);

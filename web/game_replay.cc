@@ -134,13 +134,12 @@ absl::StatusOr<nlohmann::json> GameReplayJson(const qipu::v1::Game& g) {
         }
       }
     }
-    moves.push_back(
-        {{"number", k + 1},
-         {"colour", m.color == rules::Color::kBlack ? "B" : "W"},
-         {"move", rules::GtpPoint(m.point, h)},
-         {"captured", Vertices(captured, h)},
-         {"black_prisoners", game.captures(rules::Color::kBlack)},
-         {"white_prisoners", game.captures(rules::Color::kWhite)}});
+    moves.push_back({{"number", k + 1},
+                     {"colour", m.color == rules::Color::kBlack ? "B" : "W"},
+                     {"move", rules::GtpPoint(m.point, h)},
+                     {"captured", Vertices(captured, h)},
+                     {"black_prisoners", game.captures(rules::Color::kBlack)},
+                     {"white_prisoners", game.captures(rules::Color::kWhite)}});
   }
   if (!game.over()) {
     if (absl::Status s = apply_setups(static_cast<int>(record->moves.size()));

@@ -58,8 +58,7 @@ bool PercentDecode(const std::string& in, bool plus_is_space,
 bool ParseQueryString(const std::string& query,
                       std::vector<std::pair<std::string, std::string>>* out) {
   out->clear();
-  for (absl::string_view part :
-       absl::StrSplit(query, '&', absl::SkipEmpty())) {
+  for (absl::string_view part : absl::StrSplit(query, '&', absl::SkipEmpty())) {
     const size_t eq = part.find('=');
     std::string name;
     std::string value;
@@ -155,8 +154,9 @@ absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(
   if (colon == std::string::npos || colon == 0 ||
       !absl::SimpleAtoi(options.listen.substr(colon + 1), &port) || port < 0 ||
       port > 65535) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--http: '", options.listen, "' is not HOST:PORT (like 127.0.0.1:8080)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--http: '", options.listen,
+                     "' is not HOST:PORT (like 127.0.0.1:8080)"));
   }
   auto server = std::unique_ptr<HttpServer>(new HttpServer());
   server->impl_ = std::make_unique<Impl>();

@@ -54,8 +54,7 @@ bool ParseQueryString(const std::string& query,
                       std::vector<std::pair<std::string, std::string>>* out);
 // Decodes %XX escapes (and '+' as a space when `plus_is_space`); false for
 // a malformed escape.
-bool PercentDecode(const std::string& in, bool plus_is_space,
-                   std::string* out);
+bool PercentDecode(const std::string& in, bool plus_is_space, std::string* out);
 
 struct HttpServerOptions {
   // HOST:PORT to bind; port 0 picks a free port (port()).

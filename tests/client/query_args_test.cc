@@ -45,18 +45,22 @@ TEST(QueryArgs, BuildsTheRequests) {
 
 TEST(QueryArgs, ErrorsNameTheArgumentAsSpelt) {
   const std::pair<QueryArgs, std::string> cases[] = {
-      {{{"size", "x"}}, "size"},         {{{"komi", "seven"}}, "komi"},
-      {{{"limit", "1001"}}, "limit"},    {{{"examples", "0"}}, "examples"},
-      {{{"to-play", "X"}}, "to-play"},   {{{"from", "2020"}}, "from"},
-      {{{"handicap", "-1"}}, "handicap"}, {{{"job", "1"}, {"source", "a"}}, "job"},
+      {{{"size", "x"}}, "size"},
+      {{{"komi", "seven"}}, "komi"},
+      {{{"limit", "1001"}}, "limit"},
+      {{{"examples", "0"}}, "examples"},
+      {{{"to-play", "X"}}, "to-play"},
+      {{{"from", "2020"}}, "from"},
+      {{{"handicap", "-1"}}, "handicap"},
+      {{{"job", "1"}, {"source", "a"}}, "job"},
   };
   for (const auto& [args, name] : cases) {
     for (const std::string prefix : {"--", ""}) {
       auto r = OpeningsFromArgs(args, prefix);
       ASSERT_FALSE(r.ok()) << name;
       EXPECT_TRUE(absl::IsInvalidArgument(r.status()));
-      EXPECT_EQ(std::string(r.status().message()).rfind(prefix + name + ": ", 0),
-                0u)
+      EXPECT_EQ(
+          std::string(r.status().message()).rfind(prefix + name + ": ", 0), 0u)
           << r.status();
     }
   }
@@ -84,14 +88,13 @@ TEST(QueryArgs, UnknownAndRepeatedNames) {
 }
 
 TEST(QueryArgs, EngineFieldsRenamed) {
-  EXPECT_EQ(NameArgsInStatus(absl::InvalidArgumentError("filter.komi: bad"),
-                             "--")
-                .message(),
-            "--komi: bad");
   EXPECT_EQ(
-      NameArgsInStatus(absl::InvalidArgumentError("to_play: neither"), "")
+      NameArgsInStatus(absl::InvalidArgumentError("filter.komi: bad"), "--")
           .message(),
-      "to-play: neither");
+      "--komi: bad");
+  EXPECT_EQ(NameArgsInStatus(absl::InvalidArgumentError("to_play: neither"), "")
+                .message(),
+            "to-play: neither");
   EXPECT_EQ(NameArgsInStatus(absl::InvalidArgumentError("filter.date: x"), "")
                 .message(),
             "from/to: x");
@@ -114,7 +117,8 @@ TEST(QueryArgs, PatternArguments) {
   EXPECT_EQ(p->page_size, 50u);
   EXPECT_EQ(p->filter.width(), 19u);
   for (const QueryArgs& bad :
-       {QueryArgs{}, QueryArgs{{"pattern", "XQ"}}, QueryArgs{{"pattern", "XO/X"}},
+       {QueryArgs{}, QueryArgs{{"pattern", "XQ"}},
+        QueryArgs{{"pattern", "XO/X"}},
         QueryArgs{{"pattern", "X"}, {"placement", "middle"}},
         QueryArgs{{"pattern", "X"}, {"page-size", "5000"}},
         QueryArgs{{"pattern", "X"}, {"colour-swap", "maybe"}}}) {

@@ -35,16 +35,16 @@ absl::StatusOr<HttpResult> HttpRequest(
     return absl::UnavailableError(
         absl::StrCat("connect to 127.0.0.1:", port, ": errno ", errno));
   }
-  std::string req = absl::StrCat(method, " ", target,
-                                 " HTTP/1.1\r\nHost: 127.0.0.1:", port,
-                                 "\r\nConnection: close\r\n");
+  std::string req =
+      absl::StrCat(method, " ", target, " HTTP/1.1\r\nHost: 127.0.0.1:", port,
+                   "\r\nConnection: close\r\n");
   for (const auto& [name, value] : headers) {
     absl::StrAppend(&req, name, ": ", value, "\r\n");
   }
   req += "\r\n";
   for (size_t sent = 0; sent < req.size();) {
-    const ssize_t n = ::send(fd, req.data() + sent, req.size() - sent,
-                             MSG_NOSIGNAL);
+    const ssize_t n =
+        ::send(fd, req.data() + sent, req.size() - sent, MSG_NOSIGNAL);
     if (n <= 0) return absl::UnavailableError("send failed");
     sent += static_cast<size_t>(n);
   }
@@ -57,7 +57,8 @@ absl::StatusOr<HttpResult> HttpRequest(
           absl::StrCat(method, " ", target, ": no full answer in time"));
     }
     pollfd p{fd, POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(absl::ToInt64Milliseconds(left)) + 1);
+    const int ready =
+        ::poll(&p, 1, static_cast<int>(absl::ToInt64Milliseconds(left)) + 1);
     if (ready < 0 && errno == EINTR) continue;
     if (ready <= 0) continue;
     const ssize_t n = ::recv(fd, buf, sizeof(buf), 0);
@@ -71,8 +72,7 @@ absl::StatusOr<HttpResult> HttpRequest(
         absl::StrCat("not an HTTP answer: '", in.substr(0, 80), "'"));
   }
   HttpResult out;
-  std::vector<std::string> lines =
-      absl::StrSplit(in.substr(0, end), "\r\n");
+  std::vector<std::string> lines = absl::StrSplit(in.substr(0, end), "\r\n");
   std::vector<std::string> status = absl::StrSplit(lines[0], ' ');
   if (status.size() < 2 || !absl::SimpleAtoi(status[1], &out.status)) {
     return absl::UnavailableError(absl::StrCat("bad status line: ", lines[0]));

@@ -35,8 +35,8 @@ int ExplorePort(const std::string& out, const std::string& marker) {
 bool ImportFox(const TempDir& tmp, size_t files) {
   const std::string dir = test_util::SharedCorpusDir("fox-pro");
   if (dir.empty()) return false;
-  std::vector<std::string> args = {"import", "--db", tmp.Sub("db"),
-                                   "--source", "fox", "--json"};
+  std::vector<std::string> args = {"import",   "--db", tmp.Sub("db"),
+                                   "--source", "fox",  "--json"};
   const std::vector<std::string> all = test_util::SgfFilesUnder(dir);
   for (size_t i = 0; i < all.size() && i < files; ++i) args.push_back(all[i]);
   const Ran r = RunQipu(tmp.path(), "import", args);
@@ -44,10 +44,9 @@ bool ImportFox(const TempDir& tmp, size_t files) {
   return true;
 }
 
-nlohmann::json HttpJson(int port, const std::string& target,
-                        int want_status = 200,
-                        const std::vector<std::pair<std::string, std::string>>&
-                            headers = {}) {
+nlohmann::json HttpJson(
+    int port, const std::string& target, int want_status = 200,
+    const std::vector<std::pair<std::string, std::string>>& headers = {}) {
   auto r = test_util::HttpRequest(port, target, headers);
   EXPECT_TRUE(r.ok()) << r.status();
   if (!r.ok()) return nlohmann::json();
@@ -64,15 +63,16 @@ TEST(OpsExplore, CoordinatorHttpThenExploreDb) {
   CoordinatorProcess coordinator(tmp.Sub("db"), tmp.Sub("coordinator"),
                                  {"--http", "127.0.0.1:0"});
   ASSERT_TRUE(coordinator.Start().ok()) << coordinator.LogTail();
-  const int http = ExplorePort(coordinator.process()->Stdout(),
-                               "http on 127.0.0.1:");
+  const int http =
+      ExplorePort(coordinator.process()->Stdout(), "http on 127.0.0.1:");
   ASSERT_NE(http, 0) << coordinator.process()->Stdout();
   struct QueryCase {
     std::string target;
     std::vector<std::string> cli;
   };
   const std::vector<QueryCase> cases = {
-      {"/api/v1/openings?moves=Q16&size=19", {"openings", "--moves", "Q16", "--size", "19"}},
+      {"/api/v1/openings?moves=Q16&size=19",
+       {"openings", "--moves", "Q16", "--size", "19"}},
       {"/api/v1/openings", {"openings"}},
       {"/api/v1/ko?source=fox", {"ko", "--source", "fox"}},
       {"/api/v1/cycles", {"cycles"}},
@@ -114,15 +114,16 @@ TEST(OpsExplore, CoordinatorHttpThenExploreDb) {
   for (size_t i = 0; i < cases.size(); ++i) {
     EXPECT_EQ(HttpJson(port, cases[i].target), answers[i]) << cases[i].target;
   }
-  const nlohmann::json bad = HttpJson(port, "/api/v1/openings?moves=Q16+Q16", 400);
+  const nlohmann::json bad =
+      HttpJson(port, "/api/v1/openings?moves=Q16+Q16", 400);
   EXPECT_NE(bad.value("error", "").find("moves"), std::string::npos);
   ASSERT_TRUE((*explore)->Kill(SIGTERM));
   EXPECT_EQ((*explore)->Wait(absl::Seconds(20 * kSlowdown)), 0)
       << (*explore)->Stderr();
   // The database is free again.
-  const Ran after = RunQipu(tmp.path(), "after",
-                            {"query", "results", "--db", tmp.Sub("db"), "--size", "19",
-                             "--json"});
+  const Ran after = RunQipu(
+      tmp.path(), "after",
+      {"query", "results", "--db", tmp.Sub("db"), "--size", "19", "--json"});
   EXPECT_EQ(after.status, 0) << after.err;
   EXPECT_EQ(LastJsonLine(after.out), answers[4]);
 }
@@ -138,16 +139,16 @@ TEST(OpsExplore, TokensAndBadAddresses) {
   ASSERT_FALSE(reader.empty());
 
   // A malformed address: status 2, before anything is served.
-  const Ran malformed = RunQipu(
-      tmp.path(), "malformed",
-      {"explore", "--db", tmp.Sub("db"), "--http", "nonsense"});
+  const Ran malformed =
+      RunQipu(tmp.path(), "malformed",
+              {"explore", "--db", tmp.Sub("db"), "--http", "nonsense"});
   EXPECT_EQ(malformed.status, 2) << malformed.err;
   EXPECT_NE(malformed.err.find("--http"), std::string::npos) << malformed.err;
 
-  auto explore = Subprocess::Start({kQipuBinary, "explore", "--db",
-                                    tmp.Sub("db"), "--http", "127.0.0.1:0",
-                                    "--auth", "required"},
-                                   tmp.Sub("auth.out"), tmp.Sub("auth.err"));
+  auto explore =
+      Subprocess::Start({kQipuBinary, "explore", "--db", tmp.Sub("db"),
+                         "--http", "127.0.0.1:0", "--auth", "required"},
+                        tmp.Sub("auth.out"), tmp.Sub("auth.err"));
   ASSERT_TRUE(explore.ok());
   int port = 0;
   ASSERT_TRUE(WaitUntil(
@@ -166,13 +167,11 @@ TEST(OpsExplore, TokensAndBadAddresses) {
   // A second explorer on the port taken: status 1, the address named.
   TempDir other;
   ASSERT_TRUE(ImportFox(other, 2));
-  const Ran taken = RunQipu(
-      other.path(), "taken",
-      {"explore", "--db", other.Sub("db"), "--http",
-       absl::StrCat("127.0.0.1:", port)});
+  const Ran taken = RunQipu(other.path(), "taken",
+                            {"explore", "--db", other.Sub("db"), "--http",
+                             absl::StrCat("127.0.0.1:", port)});
   EXPECT_EQ(taken.status, 1) << taken.err;
-  EXPECT_NE(taken.err.find(absl::StrCat(port)), std::string::npos)
-      << taken.err;
+  EXPECT_NE(taken.err.find(absl::StrCat(port)), std::string::npos) << taken.err;
 
   ASSERT_TRUE((*explore)->Kill(SIGTERM));
   EXPECT_EQ((*explore)->Wait(absl::Seconds(20 * kSlowdown)), 0)

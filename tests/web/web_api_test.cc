@@ -50,7 +50,8 @@ class WebApiTest : public ::testing::Test {
     ASSERT_TRUE(c.ok()) << c.status();
     coordinator_ = c->release();
     const std::vector<std::string> first(
-        files_.begin(), files_.begin() + std::min(kWebFirstFiles, files_.size()));
+        files_.begin(),
+        files_.begin() + std::min(kWebFirstFiles, files_.size()));
     const coordinator::ImportSummary s =
         coordinator_->importer().ImportPaths(first, {"fox", 60});
     ASSERT_GT(s.imported, 100u);
@@ -69,17 +70,18 @@ class WebApiTest : public ::testing::Test {
   }
   void SetUp() override {
     if (corpus_.empty()) {
-      GTEST_SKIP() << "the fox-pro corpus is absent (neither " << QIPU_SOURCE_DIR
+      GTEST_SKIP() << "the fox-pro corpus is absent (neither "
+                   << QIPU_SOURCE_DIR
                    << "/../shared/corpora/fox-pro nor /work/shared/corpora/"
                       "fox-pro)";
     }
     ASSERT_NE(explorer_, nullptr);
   }
 
-  static HttpResult Get(const std::string& target,
-                        const std::vector<std::pair<std::string, std::string>>&
-                            headers = {},
-                        int port = 0) {
+  static HttpResult Get(
+      const std::string& target,
+      const std::vector<std::pair<std::string, std::string>>& headers = {},
+      int port = 0) {
     auto r = HttpRequest(port != 0 ? port : explorer_->port(), target, headers);
     EXPECT_TRUE(r.ok()) << target << ": " << r.status();
     return r.ok() ? *r : HttpResult{};
@@ -87,9 +89,9 @@ class WebApiTest : public ::testing::Test {
   static nlohmann::json GetJson(const std::string& target) {
     const HttpResult r = Get(target);
     EXPECT_EQ(r.status, 200) << target << ": " << r.body;
-    EXPECT_EQ(r.headers.count("content-type") ? r.headers.at("content-type")
-                                              : "",
-              "application/json");
+    EXPECT_EQ(
+        r.headers.count("content-type") ? r.headers.at("content-type") : "",
+        "application/json");
     return nlohmann::json::parse(r.body, nullptr, false);
   }
 
@@ -338,10 +340,13 @@ TEST_F(WebApiTest, ConcurrentReadersWhileImporting) {
   const nlohmann::json before = GetJson("/api/v1/results");
   const int games_before = before["games"].get<int>();
   const std::vector<std::string> targets = {
-      "/api/v1/openings",        "/api/v1/openings?moves=Q16",
+      "/api/v1/openings",
+      "/api/v1/openings?moves=Q16",
       "/api/v1/openings?moves=Q16+D4&size=19",
-      "/api/v1/ko?size=19",      "/api/v1/cycles",
-      "/api/v1/results?source=fox", "/api/v1/openings?moves=Z99",
+      "/api/v1/ko?size=19",
+      "/api/v1/cycles",
+      "/api/v1/results?source=fox",
+      "/api/v1/openings?moves=Z99",
       "/",
   };
   std::atomic<bool> importing{true};

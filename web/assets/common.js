@@ -180,7 +180,9 @@ const qipu = (() => {
 
   function gameLink(id, move) {
     const m = move ? `&move=${move}` : '';
-    return `<a class="game-link" href="game.html#id=${encodeURIComponent(id)}${m}">${esc(id)}</a>`;
+    const label = id.length > 12 ? `${id.slice(0, 9)}\u2026` : id;
+    return `<a class="game-link" data-id="${esc(id)}" title="${esc(id)}" ` +
+           `href="game.html#id=${encodeURIComponent(id)}${m}">${esc(label)}</a>`;
   }
 
   return {ApiError, api, download, askToken, parseVertex, vertex, esc,

@@ -229,7 +229,7 @@ def test_game_viewer(server, browser):
     d.get(server["url"] + "/openings.html#size=19&moves=Q16")
     expect_table(d, server, ["Q16"])
     link = d.find_element(By.CSS_SELECTOR, "#continuations a.game-link")
-    game_id = link.text
+    game_id = link.get_attribute("data-id")
     link.click()
     wait(d, lambda d: d.find_element(By.ID, "board").get_attribute(
         "data-move") == "2", "the viewer at move 2")
