@@ -26,10 +26,10 @@ absl::StatusOr<std::unique_ptr<Explorer>> Explorer::Start(
   const std::string host = address.substr(0, address.rfind(':'));
   if (!IsLoopbackHost(host) && (options.grpc_protected || tokens != nullptr)) {
     spdlog::warn(
-        "http: the explorer on {} is plain HTTP (no TLS: civetweb in Debian "
-        "12 cannot) while gRPC uses TLS or tokens: tokens and answers cross "
-        "the network in clear; bind --http to 127.0.0.1 and put a TLS proxy "
-        "in front (web/README.md)",
+        "http: the explorer on {} is plain HTTP (civetweb in Debian 12 has "
+        "no working TLS) while tokens or TLS protect qipu: bearer tokens and "
+        "answers cross the network in clear; bind --http to 127.0.0.1 and "
+        "put a TLS proxy in front (web/README.md)",
         address);
   }
   spdlog::info("http: explorer on http://{}/ ({})", address,

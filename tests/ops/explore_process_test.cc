@@ -153,11 +153,13 @@ TEST(OpsExplore, TokensAndBadAddresses) {
   int port = 0;
   ASSERT_TRUE(WaitUntil(
       [&] {
-        port = ExplorePort((*explore)->Stdout(), "http://127.0.0.1:");
+        port = ExplorePort((*explore)->Stdout(), "http://0.0.0.0:");
         return port != 0 || !(*explore)->IsRunning();
       },
       absl::Seconds(30 * kSlowdown)));
   ASSERT_NE(port, 0) << (*explore)->Stderr();
+  EXPECT_NE((*explore)->Stderr().find("plain HTTP"), std::string::npos)
+      << (*explore)->Stderr();
   HttpJson(port, "/api/v1/ko", 401);
   const nlohmann::json ok = HttpJson(port, "/api/v1/ko", 200,
                                      {{"Authorization", "Bearer " + reader}});
