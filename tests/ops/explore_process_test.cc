@@ -145,9 +145,10 @@ TEST(OpsExplore, TokensAndBadAddresses) {
   EXPECT_EQ(malformed.status, 2) << malformed.err;
   EXPECT_NE(malformed.err.find("--http"), std::string::npos) << malformed.err;
 
+  // On every interface with tokens: served, and warned about (plain HTTP).
   auto explore =
       Subprocess::Start({kQipuBinary, "explore", "--db", tmp.Sub("db"),
-                         "--http", "127.0.0.1:0", "--auth", "required"},
+                         "--http", "0.0.0.0:0", "--auth", "required"},
                         tmp.Sub("auth.out"), tmp.Sub("auth.err"));
   ASSERT_TRUE(explore.ok());
   int port = 0;
@@ -156,7 +157,8 @@ TEST(OpsExplore, TokensAndBadAddresses) {
         port = ExplorePort((*explore)->Stdout(), "http://0.0.0.0:");
         return port != 0 || !(*explore)->IsRunning();
       },
-      absl::Seconds(30 * kSlowdown)));
+      absl::Seconds(30 * kSlowdown)))
+      << (*explore)->Stdout() << (*explore)->Stderr();
   ASSERT_NE(port, 0) << (*explore)->Stderr();
   EXPECT_NE((*explore)->Stderr().find("plain HTTP"), std::string::npos)
       << (*explore)->Stderr();
