@@ -26,9 +26,8 @@ const qipu = (() => {
         dlg.innerHTML =
           '<form method="dialog"><h3>Access token</h3>' +
           '<p id="token-why"></p>' +
-          '<p>This server needs a reader or operator token ' +
-          '(<code>qipu token create --role reader</code>). It is kept for ' +
-          'this tab only.</p>' +
+          '<p>A reader or operator token (<code>qipu token create --role ' +
+          'reader</code>); it is kept for this browser tab only.</p>' +
           '<input id="token-input" type="password" size="60" ' +
           'placeholder="qipu_..." autocomplete="off">' +
           '<menu><button id="token-ok" value="ok">Use token</button> ' +

@@ -9,7 +9,8 @@ shared URL give the same table; a shift+drag region search shows its
 answer (or the server's message while the pattern search is not built).
 Game viewer: an example game opened from the table, stepped through, its
 final area count drawn. Ko and cycles: the charts render the data of
-`qipu query ko|cycles --json`.
+`qipu query ko|cycles --json`. Tokens: against --auth required the page
+asks for one, keeps it for the tab and gets its data.
 
 Screenshots go to $QIPU_BINARY_DIR/tests/web/screenshots/ (the build tree).
 """
@@ -254,6 +255,68 @@ def test_game_viewer(server, browser):
     black = want["game"]["area"].get("black", 0)
     assert f"Black {black:g}" in area.replace(".0 ", " "), area
     shot(d, "game-end-area")
+
+
+def test_token_dialog(browser):
+    """With --auth required the page asks for a token on the 401, keeps it
+    for the tab and sends it as Bearer."""
+    from selenium.webdriver.common.by import By
+    qipu = ft.qipu_bin()
+    coordinator = ft.coordinator_bin()
+    corpus = _corpus()
+    with tempfile.TemporaryDirectory(prefix="qipu-browser-auth-") as tmp:
+        db = os.path.join(tmp, "db")
+        files = sorted(os.path.join(root, f)
+                       for root, _, names in os.walk(corpus)
+                       for f in names if f.endswith(".sgf"))[:20]
+        r = subprocess.run([qipu, "import", "--db", db, "--source", "fox",
+                            *files], capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == 0, r.stderr
+        r = subprocess.run([qipu, "token", "create", "--role", "reader",
+                            "--name", "browser", "--db", db, "--json"],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        token = json.loads(r.stdout.strip().splitlines()[-1])["token"]
+        out_path = os.path.join(tmp, "out")
+        with open(out_path, "w") as out, \
+                open(os.path.join(tmp, "err"), "w") as err:
+            proc = subprocess.Popen(
+                [coordinator, "--db", db, "--listen", "127.0.0.1:0",
+                 "--auth", "required", "--http", "127.0.0.1:0"],
+                stdout=out, stderr=err)
+        try:
+            port = None
+            deadline = time.time() + 60
+            while time.time() < deadline and proc.poll() is None:
+                m = re.search(r"http on 127\.0\.0\.1:(\d+)",
+                              open(out_path).read())
+                if m:
+                    port = int(m.group(1))
+                    break
+                time.sleep(0.1)
+            assert port, open(os.path.join(tmp, "err")).read()
+            d = browser
+            d.get(f"http://127.0.0.1:{port}/stats.html")
+            d.execute_script("sessionStorage.clear()")
+            d.get(f"http://127.0.0.1:{port}/stats.html")
+            dialog = wait(d, lambda d: d.find_element(By.ID, "token-dialog")
+                          if d.find_elements(By.CSS_SELECTOR,
+                                             "#token-dialog[open]") else None,
+                          "the token dialog")
+            assert "token" in dialog.text
+            shot(d, "token-dialog")
+            d.find_element(By.ID, "token-input").send_keys(token)
+            d.find_element(By.ID, "token-ok").click()
+            wait(d, lambda d: d.find_element(By.TAG_NAME, "body")
+                 .get_attribute("data-loaded"), "the charts after the token")
+            summary = d.find_element(By.ID, "ko-summary").text
+            assert re.match(r"\d+ games", summary), summary
+            assert d.execute_script(
+                "return sessionStorage.getItem('qipuToken')") == token
+        finally:
+            proc.terminate()
+            assert proc.wait(timeout=60) == 0
 
 
 def test_ko_and_cycles_pages(server, browser):
