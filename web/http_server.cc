@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <exception>
 #include <thread>
 
 #include "absl/base/thread_annotations.h"
@@ -106,7 +107,17 @@ struct HttpServer::Impl {
         task = queue.front();
         queue.pop_front();
       }
-      task->response = handler(*task->request);
+      // The handler must not throw; if it does anyway (a library's
+      // exception), the caller gets a 500 and the server lives on.
+      try {
+        task->response = handler(*task->request);
+      } catch (const std::exception& e) {
+        spdlog::error("http: {} {}: {}", task->request->method,
+                      task->request->path, e.what());
+        task->response = HttpResponse{};
+        task->response.status = 500;
+        task->response.body = R"json({"error":"internal error"})json";
+      }
       task->done.Notify();
     }
   }
