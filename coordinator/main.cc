@@ -5,10 +5,13 @@
 // the Coordinator -- which owns the Store (store/store.h), ConfigRegistry,
 // JobManager (jobs.h), Ingestor (ingest.h: validation in prepare.h, group
 // commit), the gRPC services (work_service.h and the query/corpus
-// services) and Metrics (metrics.h) -- then waits for SIGINT/SIGTERM and
-// shuts down gracefully: running RPCs finish, queued games are committed.
+// services) and Metrics (metrics.h), and with --http the web explorer
+// (web/explorer.h) over the coordinator's query engine -- then waits for
+// SIGINT/SIGTERM and shuts down gracefully: running RPCs finish, queued games
+// are committed.
 #include <csignal>
 #include <cstdio>
+#include <memory>
 #include <string>
 
 #include "CLI/CLI.hpp"
@@ -17,6 +20,7 @@
 #include "base/version.h"
 #include "coordinator/coordinator.h"
 #include "spdlog/spdlog.h"
+#include "web/explorer.h"
 
 int main(int argc, char** argv) {
   qipu::base::SetProcessDefaults();
@@ -37,6 +41,7 @@ int main(int argc, char** argv) {
   std::string tls_key;
   std::string tls_client_ca;
   std::string auth = "off";
+  std::string http;
   app.add_option("--db", o.db_dir, "Database directory")->required();
   app.add_option("--listen", o.listen, "gRPC address HOST:PORT")
       ->capture_default_str();
@@ -97,6 +102,9 @@ int main(int argc, char** argv) {
                  "no tokens checked")
       ->check(CLI::IsMember({"required", "off"}))
       ->capture_default_str();
+  app.add_option("--http", http,
+                 "Web explorer and HTTP JSON API on HOST:PORT (plain HTTP; "
+                 "port 0 picks a free port, printed at start)");
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error|off")
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
@@ -142,6 +150,22 @@ int main(int argc, char** argv) {
     std::printf("qipu-coordinator metrics on %s:%d\n", host.c_str(),
                 (*c)->metrics_port());
   }
+  std::unique_ptr<qipu::web::Explorer> explorer;
+  if (!http.empty()) {
+    qipu::web::ExplorerOptions eo;
+    eo.listen = http;
+    eo.grpc_protected = o.tls.enabled() || o.auth_required;
+    auto e = qipu::web::Explorer::Start(
+        eo, &(*c)->queries(), o.auth_required ? &(*c)->tokens() : nullptr);
+    if (!e.ok()) {
+      std::fprintf(stderr, "qipu-coordinator: %s\n",
+                   std::string(e.status().message()).c_str());
+      (*c)->Shutdown();
+      return 1;
+    }
+    explorer = *std::move(e);
+    std::printf("qipu-coordinator http on %s\n", explorer->address().c_str());
+  }
   std::fflush(stdout);
   // Waits for a signal, watching the store meanwhile: after an error
   // RocksDB does not resume from, only a reopen brings writes back, so the
@@ -159,6 +183,7 @@ int main(int argc, char** argv) {
           "coordinator: the database no longer takes writes and must be "
           "reopened: {}; exiting",
           why);
+      if (explorer) explorer->Stop();
       (*c)->Shutdown(absl::Seconds(1));
       std::fprintf(stderr,
                    "qipu-coordinator: storage failed: %s\n  every "
@@ -168,6 +193,8 @@ int main(int argc, char** argv) {
       return 3;
     }
   }
+  // The explorer first: its requests use the query engine.
+  if (explorer) explorer->Stop();
   (*c)->Shutdown();
   return 0;
 }

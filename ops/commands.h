@@ -24,6 +24,9 @@ void AddLocalCommand(CLI::App& app, int* exit_code);
 
 // `qipu query openings|ko|cycles|results|game`: database queries.
 void AddQueryCommand(CLI::App& app, int* exit_code);
+// `qipu explore --db DIR --http HOST:PORT`: the web explorer over a
+// database opened here (ops/explore_command.cc).
+void AddExploreCommand(CLI::App& app, int* exit_code);
 // `qipu bench query`: openings query latency over gRPC (on `bench`, the
 // subcommand AddBenchCommand() created).
 void AddBenchQueryCommand(CLI::App& bench, int* exit_code);

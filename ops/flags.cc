@@ -5,10 +5,9 @@
 
 #include "absl/random/random.h"
 #include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "absl/time/time.h"
+#include "client/query_args.h"
 #include "proto/convert.h"
 #include "proto/job_policies.h"
 #include "rules/coord.h"
@@ -155,41 +154,18 @@ void FilterFlags::Add(CLI::App* cmd) {
 }
 
 absl::StatusOr<qipu::v1::Filter> FilterFlags::ToProto() const {
-  qipu::v1::Filter out;
-  if (!size.empty()) {
-    std::vector<std::string> wh = absl::StrSplit(size, absl::ByAnyChar("x:"));
-    uint32_t w = 0;
-    uint32_t h = 0;
-    if (wh.size() > 2 || !absl::SimpleAtoi(wh[0], &w) ||
-        !absl::SimpleAtoi(wh.back(), &h)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--size: '", size, "' is not N or WxH"));
-    }
-    out.set_width(w);
-    out.set_height(h);
-  }
-  out.set_rules(rules);
-  if (komi) {
-    out.set_has_komi(true);
-    out.set_komi(*komi);
-  }
-  if (handicap) {
-    out.set_has_handicap(true);
-    out.set_handicap(*handicap);
-  }
-  if (job.has_value()) {
-    if (!source.empty()) {
-      return absl::InvalidArgumentError(
-          "--job and --source: give one (--job N is --source job:N)");
-    }
-    out.set_source(absl::StrCat("job:", *job));
-  } else {
-    out.set_source(source);
-  }
-  out.set_policy(policy);
-  out.set_date_from(from);
-  out.set_date_to(to);
-  return out;
+  // The same mapping as `qipu query` and the HTTP API (client/query_args.h).
+  client::QueryArgs args;
+  if (!size.empty()) args.emplace_back("size", size);
+  if (!rules.empty()) args.emplace_back("rules", rules);
+  if (komi) args.emplace_back("komi", absl::StrCat(*komi));
+  if (handicap) args.emplace_back("handicap", absl::StrCat(*handicap));
+  if (!source.empty()) args.emplace_back("source", source);
+  if (job) args.emplace_back("job", absl::StrCat(*job));
+  if (!policy.empty()) args.emplace_back("policy", policy);
+  if (from != 0) args.emplace_back("from", absl::StrCat(from));
+  if (to != 0) args.emplace_back("to", absl::StrCat(to));
+  return client::FilterFromArgs(args, "--");
 }
 
 void SecurityFlags::Add(CLI::App* cmd) {

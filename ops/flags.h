@@ -72,7 +72,8 @@ struct FilterFlags {
   uint32_t to = 0;
 
   void Add(CLI::App* cmd);
-  // The filter (the query engine checks the values further).
+  // The filter, through client/query_args.h's FilterFromArgs() like `qipu
+  // query` and the HTTP API (the query engine checks the values further).
   absl::StatusOr<qipu::v1::Filter> ToProto() const;
 };
 

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   qipu::ops::AddBenchCommand(app, &exit_code);
   qipu::ops::AddBenchQueryCommand(*app.get_subcommand("bench"), &exit_code);
   qipu::ops::AddQueryCommand(app, &exit_code);
+  qipu::ops::AddExploreCommand(app, &exit_code);
   qipu::ops::AddReplayCommand(app, &exit_code);
   qipu::ops::AddSelfplayCommand(app, &exit_code);
   qipu::ops::AddJobCommand(app, &exit_code);

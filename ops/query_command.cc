@@ -4,6 +4,8 @@
 // held by a running coordinator). Every query takes the filters --size,
 // --rules, --komi, --handicap, --source, --policy, --from and --to, and
 // prints a table, or one JSON object with --json (report/query_report.h).
+// The query flags and how they fill the requests are client/query_args.h's
+// table, shared with the HTTP API (web/api.h).
 //
 //   qipu query openings --server localhost:7070 --size 9 --moves "E5 C3"
 //   qipu query openings --db /var/lib/qipu --moves "B:Q16" --to-play B
@@ -13,14 +15,13 @@
 // Exit status: 0 answered, 1 the query failed, 2 bad flags, filters or
 // moves.
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "absl/strings/ascii.h"
-#include "absl/strings/str_split.h"
-#include "absl/strings/string_view.h"
 #include "base/console.h"
+#include "client/query_args.h"
 #include "client/query_client.h"
 #include "coordinator/queries.h"
 #include "ops/commands.h"
@@ -30,25 +31,29 @@
 namespace qipu::ops {
 namespace {
 
-// Flags shared by every query subcommand.
+// What a query subcommand was given.
 struct QueryFlags {
   TargetFlags target;
-  FilterFlags filter;
   bool json = false;
-  uint32_t examples = coordinator::kDefaultQueryExamples;
-  // openings
-  std::string moves;
-  std::string setup;
-  std::string to_play;
-  uint32_t limit = 0;
   // game
-  std::string id;
   bool sgf = false;
+  // The query arguments (client/query_args.h) by name; given() says which
+  // were on the command line.
+  std::map<std::string, std::string> values;
+  std::map<std::string, CLI::Option*> options;
+
+  client::QueryArgs given() const {
+    client::QueryArgs out;
+    for (const auto& [name, opt] : options) {
+      if (opt->count() > 0) out.emplace_back(name, values.at(name));
+    }
+    return out;
+  }
 };
 
 // Prints a failed query as "qipu query <cmd>: <why>"; returns the exit
 // status (2 for the caller's mistakes).
-int Fail(const std::string& cmd, const absl::Status& s) {
+int FailQuery(const std::string& cmd, const absl::Status& s) {
   return base::Fail("query " + cmd, s.message(),
                     absl::IsInvalidArgument(s) ? 2 : 1);
 }
@@ -57,59 +62,54 @@ void Print(const nlohmann::json& j) { std::printf("%s\n", j.dump().c_str()); }
 void Print(const std::string& text) { std::fputs(text.c_str(), stdout); }
 
 int RunQuery(const std::string& cmd, const QueryFlags& f) {
-  auto filter = f.filter.ToProto();
-  if (!filter.ok()) return Fail(cmd, filter.status());
+  const client::QueryArgs args = f.given();
   auto target = f.target.ToTarget();
-  if (!target.ok()) return Fail(cmd, target.status());
+  if (!target.ok()) return FailQuery(cmd, target.status());
+  // Builds the request first (flag errors before any connection).
+  auto fail = [&](const absl::Status& s) {
+    return FailQuery(cmd, client::NameArgsInStatus(s, "--"));
+  };
+  absl::StatusOr<qipu::v1::OpeningsRequest> openings;
+  absl::StatusOr<qipu::v1::KoRequest> ko;
+  absl::StatusOr<qipu::v1::CyclesRequest> cycles;
+  absl::StatusOr<qipu::v1::ResultsRequest> results;
+  absl::StatusOr<qipu::v1::GetGameRequest> game;
+  absl::Status built;
+  if (cmd == "openings") {
+    built = (openings = client::OpeningsFromArgs(args, "--")).status();
+  } else if (cmd == "ko") {
+    built = (ko = client::KoFromArgs(args, "--")).status();
+  } else if (cmd == "cycles") {
+    built = (cycles = client::CyclesFromArgs(args, "--")).status();
+  } else if (cmd == "results") {
+    built = (results = client::ResultsFromArgs(args, "--")).status();
+  } else {
+    built = (game = client::GameFromArgs(args, "--")).status();
+  }
+  if (!built.ok()) return fail(built);
   auto client = client::QueryClient::Open(*target);
-  if (!client.ok()) return Fail(cmd, client.status());
+  if (!client.ok()) return FailQuery(cmd, client.status());
   client::QueryClient& q = **client;
   if (cmd == "openings") {
-    qipu::v1::OpeningsRequest req;
-    *req.mutable_filter() = *filter;
-    for (absl::string_view m :
-         absl::StrSplit(f.moves, absl::ByAnyChar(" ,;"), absl::SkipEmpty())) {
-      req.add_moves(std::string(m));
-    }
-    for (absl::string_view s :
-         absl::StrSplit(f.setup, absl::ByAnyChar(" ,;"), absl::SkipEmpty())) {
-      req.add_setup(std::string(s));
-    }
-    if (!f.to_play.empty()) {
-      const char c =
-          absl::ascii_toupper(static_cast<unsigned char>(f.to_play[0]));
-      req.set_to_play(c == 'B' ? qipu::v1::COLOR_BLACK : qipu::v1::COLOR_WHITE);
-    }
-    req.set_examples(f.examples);
-    req.set_limit(f.limit);
-    auto r = q.Openings(req);
-    if (!r.ok()) return Fail(cmd, r.status());
+    auto r = q.Openings(*openings);
+    if (!r.ok()) return fail(r.status());
     f.json ? Print(report::OpeningsJson(*r))
-           : Print(report::OpeningsText(*r, req));
+           : Print(report::OpeningsText(*r, *openings));
   } else if (cmd == "ko") {
-    qipu::v1::KoRequest req;
-    *req.mutable_filter() = *filter;
-    auto r = q.Ko(req);
-    if (!r.ok()) return Fail(cmd, r.status());
+    auto r = q.Ko(*ko);
+    if (!r.ok()) return fail(r.status());
     f.json ? Print(report::KoJson(*r)) : Print(report::KoText(*r));
   } else if (cmd == "cycles") {
-    qipu::v1::CyclesRequest req;
-    *req.mutable_filter() = *filter;
-    req.set_examples(f.examples);
-    auto r = q.Cycles(req);
-    if (!r.ok()) return Fail(cmd, r.status());
+    auto r = q.Cycles(*cycles);
+    if (!r.ok()) return fail(r.status());
     f.json ? Print(report::CyclesJson(*r)) : Print(report::CyclesText(*r));
   } else if (cmd == "results") {
-    qipu::v1::ResultsRequest req;
-    *req.mutable_filter() = *filter;
-    auto r = q.Results(req);
-    if (!r.ok()) return Fail(cmd, r.status());
+    auto r = q.Results(*results);
+    if (!r.ok()) return fail(r.status());
     f.json ? Print(report::ResultsJson(*r)) : Print(report::ResultsText(*r));
   } else {
-    qipu::v1::GetGameRequest req;
-    req.set_id(f.id);
-    auto r = q.GetGame(req);
-    if (!r.ok()) return Fail(cmd, r.status());
+    auto r = q.GetGame(*game);
+    if (!r.ok()) return fail(r.status());
     if (f.json) {
       nlohmann::json j = report::GameJson(*r);
       if (!f.sgf) j.erase("sgf");
@@ -125,11 +125,22 @@ int RunQuery(const std::string& cmd, const QueryFlags& f) {
   return 0;
 }
 
-// Registers the flags every query takes (filters only where they apply).
-void AddCommonFlags(CLI::App* cmd, QueryFlags* f, bool filters) {
+// Registers the target flags, --json and the query arguments `kind` takes
+// (client/query_args.h; the game id as a positional argument).
+std::shared_ptr<QueryFlags> AddQueryFlags(CLI::App* cmd,
+                                          client::QueryKind kind) {
+  auto f = std::make_shared<QueryFlags>();
   f->target.Add(cmd, 10, "Deadline per query, seconds");
   cmd->add_flag("--json", f->json, "Print one JSON object");
-  if (filters) f->filter.Add(cmd);
+  for (const client::QueryArgSpec& spec : client::QueryArgSpecsOf(kind)) {
+    const std::string name = spec.name;
+    const bool positional = kind == client::QueryKind::kGame && name == "id";
+    CLI::Option* opt = cmd->add_option(positional ? name : "--" + name,
+                                       f->values[name], spec.help);
+    if (positional) opt->required();
+    f->options[name] = opt;
+  }
+  return f;
 }
 
 }  // namespace
@@ -140,68 +151,35 @@ void AddQueryCommand(CLI::App& app, int* exit_code) {
       "Statistics of the game database (openings, ko, cycles, results) "
       "and single games");
   query->require_subcommand(1);
-  auto f = std::make_shared<QueryFlags>();
-
-  CLI::App* openings = query->add_subcommand(
-      "openings",
-      "The position after --setup and --moves with --to-play to move, the "
-      "games that reached it (symmetries folded) and every continuation");
-  AddCommonFlags(openings, f.get(), true);
-  openings->add_option(
-      "--moves", f->moves,
-      "Moves from the start, GTP vertices or pass, each optionally with its "
-      "colour: \"Q16 D4 pass\" alternates from Black (White after handicap "
-      "stones); \"B:Q16 B:D4 W:Q4\" gives each move's colour (a side may "
-      "move twice, as in free-placement handicaps recorded as moves)");
-  openings->add_option(
-      "--setup", f->setup,
-      "Stones on the board before the moves, each with its colour "
-      "(\"B:D4 B:Q16 W:Q4\"); replaces --handicap's fixed stones");
-  openings
-      ->add_option("--to-play", f->to_play,
-                   "Side to move at the position, whose continuations are "
-                   "listed: B or W (default: the opponent of the last move; "
-                   "with no moves, White after handicap stones, else Black)")
-      ->check(CLI::IsMember({"B", "W", "black", "white"}, CLI::ignore_case));
-  openings
-      ->add_option("--examples", f->examples,
-                   "Example game ids per move (1..10)")
-      ->check(CLI::Range(1, 10))
-      ->capture_default_str();
-  openings->add_option("--limit", f->limit, "Most continuations (0 = all)");
-  openings->callback([f, exit_code] { *exit_code = RunQuery("openings", *f); });
-
-  CLI::App* ko = query->add_subcommand(
-      "ko",
-      "Ko captures per game: mean, percentiles, histogram, by size, "
-      "rules and game length");
-  AddCommonFlags(ko, f.get(), true);
-  ko->callback([f, exit_code] { *exit_code = RunQuery("ko", *f); });
-
-  CLI::App* cycles = query->add_subcommand(
-      "cycles",
-      "Cycles (triple ko, eternal life, ...) by class and outcome (ended "
-      "the game, prevented, or continued under --cycle none), per 10,000 "
-      "games, with example games");
-  AddCommonFlags(cycles, f.get(), true);
-  cycles
-      ->add_option("--examples", f->examples,
-                   "Example game ids per row (1..10)")
-      ->check(CLI::Range(1, 10))
-      ->capture_default_str();
-  cycles->callback([f, exit_code] { *exit_code = RunQuery("cycles", *f); });
-
-  CLI::App* results = query->add_subcommand(
-      "results", "Wins by colour, draws, void, end reasons, margins, lengths");
-  AddCommonFlags(results, f.get(), true);
-  results->callback([f, exit_code] { *exit_code = RunQuery("results", *f); });
-
-  CLI::App* game = query->add_subcommand("game", "One stored game");
-  AddCommonFlags(game, f.get(), false);
-  game->add_option("id", f->id, "Game id (s<job>-<index> or i<32 hex>)")
-      ->required();
-  game->add_flag("--sgf", f->sgf, "Print the game as SGF");
-  game->callback([f, exit_code] { *exit_code = RunQuery("game", *f); });
+  struct Sub {
+    const char* name;
+    client::QueryKind kind;
+    const char* help;
+  };
+  static constexpr Sub kQuerySubs[] = {
+      {"openings", client::QueryKind::kOpenings,
+       "The position after --setup and --moves with --to-play to move, the "
+       "games that reached it (symmetries folded) and every continuation"},
+      {"ko", client::QueryKind::kKo,
+       "Ko captures per game: mean, percentiles, histogram, by size, rules "
+       "and game length"},
+      {"cycles", client::QueryKind::kCycles,
+       "Cycles (triple ko, eternal life, ...) by class and outcome (ended "
+       "the game, prevented, or continued under --cycle none), per 10,000 "
+       "games, with example games"},
+      {"results", client::QueryKind::kResults,
+       "Wins by colour, draws, void, end reasons, margins, lengths"},
+      {"game", client::QueryKind::kGame, "One stored game"},
+  };
+  for (const Sub& sub : kQuerySubs) {
+    CLI::App* cmd = query->add_subcommand(sub.name, sub.help);
+    std::shared_ptr<QueryFlags> f = AddQueryFlags(cmd, sub.kind);
+    if (sub.kind == client::QueryKind::kGame) {
+      cmd->add_flag("--sgf", f->sgf, "Print the game as SGF");
+    }
+    const std::string name = sub.name;
+    cmd->callback([f, name, exit_code] { *exit_code = RunQuery(name, *f); });
+  }
 }
 
 }  // namespace qipu::ops

@@ -1,0 +1,98 @@
+// `qipu explore --db DIR --http HOST:PORT`: the web explorer (web/) over a
+// database opened here, without a coordinator -- the openings board, the
+// ko and cycle charts, the game viewer and the HTTP JSON API, answered by
+// this process's query engine. The database must not be held by a
+// running coordinator (`qipu-coordinator --http` serves the same pages).
+// With --auth required the API wants a reader or operator token of the
+// database (Authorization: Bearer), as the coordinator's gRPC does.
+//
+// Runs until SIGINT or SIGTERM, then stops serving (requests in progress
+// finish) and closes the database.
+//
+//   qipu explore --db ./qipu-data --http 127.0.0.1:8080
+//
+// Exit status: 0 stopped by a signal, 1 the database or the address
+// failed, 2 bad flags.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "base/console.h"
+#include "base/signals.h"
+#include "client/database.h"
+#include "coordinator/tokens.h"
+#include "ops/commands.h"
+#include "spdlog/spdlog.h"
+#include "web/explorer.h"
+
+namespace qipu::ops {
+namespace {
+
+constexpr char kExploreCmd[] = "explore";
+
+struct ExploreFlags {
+  std::string db;
+  std::string http = "127.0.0.1:8080";
+  std::string auth = "off";
+  int threads = 8;
+};
+
+int RunExplore(const ExploreFlags& f) {
+  // Before the database's threads start, so that they inherit the mask.
+  const base::StopSignals signals;
+  auto db = client::LocalDatabase::Open(f.db);
+  if (!db.ok()) return base::Fail(kExploreCmd, db.status().message());
+  std::unique_ptr<coordinator::TokenRegistry> tokens;
+  if (f.auth == "required") {
+    auto t = coordinator::TokenRegistry::Load(&(*db)->store());
+    if (!t.ok()) return base::Fail(kExploreCmd, t.status().message());
+    tokens = *std::move(t);
+  }
+  web::ExplorerOptions o;
+  o.listen = f.http;
+  o.threads = f.threads;
+  o.grpc_protected = tokens != nullptr;
+  auto explorer = web::Explorer::Start(o, &(*db)->queries(), tokens.get());
+  if (!explorer.ok()) {
+    return base::Fail(kExploreCmd, explorer.status().message(),
+                      absl::IsInvalidArgument(explorer.status()) ? 2 : 1);
+  }
+  std::printf("qipu explore: http://%s/ (database %s%s)\n",
+              (*explorer)->address().c_str(), f.db.c_str(),
+              tokens != nullptr ? ", tokens required" : "");
+  std::fflush(stdout);
+  int sig = 0;
+  while ((sig = signals.Wait(absl::Seconds(1))) == 0) {
+  }
+  spdlog::info("explore: signal {}, stopping", sig);
+  (*explorer)->Stop();
+  return 0;
+}
+
+}  // namespace
+
+void AddExploreCommand(CLI::App& app, int* exit_code) {
+  auto f = std::make_shared<ExploreFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "explore",
+      "The web explorer (openings board, ko and cycle charts, game viewer, "
+      "HTTP JSON API) over a database opened here");
+  cmd->add_option("--db", f->db,
+                  "Database directory (not one a running coordinator holds)")
+      ->required();
+  cmd->add_option("--http", f->http,
+                  "HOST:PORT to serve on (plain HTTP; port 0 picks a free "
+                  "port, printed)")
+      ->capture_default_str();
+  cmd->add_option("--auth", f->auth,
+                  "required: the API wants a reader or operator token of "
+                  "the database (Authorization: Bearer); off: none")
+      ->check(CLI::IsMember({"required", "off"}))
+      ->capture_default_str();
+  cmd->add_option("--threads", f->threads, "Requests answered at once")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  cmd->callback([f, exit_code] { *exit_code = RunExplore(*f); });
+}
+
+}  // namespace qipu::ops

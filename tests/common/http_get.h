@@ -1,0 +1,35 @@
+// A minimal HTTP/1.1 client for tests: one request over a plain socket to
+// 127.0.0.1 ("Connection: close"), the status, headers and body read back.
+// Used by the web explorer's tests (tests/web/, tests/ops/).
+#ifndef QIPU_TESTS_COMMON_HTTP_GET_H_
+#define QIPU_TESTS_COMMON_HTTP_GET_H_
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+
+namespace qipu::test_util {
+
+struct HttpResult {
+  int status = 0;
+  // Header names lower-case.
+  std::map<std::string, std::string> headers;
+  std::string body;
+};
+
+// `method` `target` (path and query, sent as given) on 127.0.0.1:port
+// with the extra `headers`. Unavailable when the connection fails or the
+// answer is not HTTP; DeadlineExceeded after `timeout`.
+absl::StatusOr<HttpResult> HttpRequest(
+    int port, const std::string& target,
+    const std::vector<std::pair<std::string, std::string>>& headers = {},
+    const std::string& method = "GET",
+    absl::Duration timeout = absl::Seconds(20));
+
+}  // namespace qipu::test_util
+
+#endif  // QIPU_TESTS_COMMON_HTTP_GET_H_

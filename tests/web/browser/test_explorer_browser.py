@@ -1,0 +1,344 @@
+"""The web explorer as a person uses it: headless Chromium (Debian's
+chromium + chromium-driver through python3-selenium) against a
+qipu-coordinator --http filled with the shared fox-pro corpus.
+
+Openings: the continuation table the page shows equals `qipu query
+openings --json` for the same position, on the empty board and after
+moves clicked on the board and in the table; back and a reload of the
+shared URL give the same table; a shift+drag region search shows its
+answer (or the server's message while the pattern search is not built).
+Game viewer: an example game opened from the table, stepped through, its
+final area count drawn. Ko and cycles: the charts render the data of
+`qipu query ko|cycles --json`. Tokens: against --auth required the page
+asks for one, keeps it for the tab and gets its data.
+
+Screenshots go to $QIPU_BINARY_DIR/tests/web/screenshots/ (the build tree).
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__),
+                                "../../ops/fleet"))
+import fleet_testing as ft  # noqa: E402
+
+SCREENSHOTS = os.path.join(ft.BINARY_DIR or ".", "tests/web/screenshots")
+
+
+def _corpus():
+    for root in (os.path.join(ft.SOURCE_DIR, "../shared"), "/work/shared"):
+        d = os.path.join(root, "corpora/fox-pro")
+        if os.path.isdir(d):
+            return d
+    pytest.skip("the fox-pro corpus is absent")
+
+
+@pytest.fixture(scope="module")
+def server():
+    qipu = ft.qipu_bin()
+    coordinator = ft.coordinator_bin()
+    corpus = _corpus()
+    tmp = tempfile.TemporaryDirectory(prefix="qipu-browser-")
+    db = os.path.join(tmp.name, "db")
+    r = subprocess.run([qipu, "import", "--db", db, corpus, "--source", "fox",
+                        "--json"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    out = open(os.path.join(tmp.name, "coordinator.out"), "w")
+    err = open(os.path.join(tmp.name, "coordinator.err"), "w")
+    proc = subprocess.Popen(
+        [coordinator, "--db", db, "--listen", "127.0.0.1:0", "--http",
+         "127.0.0.1:0"], stdout=out, stderr=err)
+    grpc_addr = http_port = None
+    deadline = time.time() + 60
+    while time.time() < deadline and proc.poll() is None:
+        text = open(out.name).read()
+        g = re.search(r"listening on (\S+)", text)
+        h = re.search(r"http on 127\.0\.0\.1:(\d+)", text)
+        if g and h:
+            grpc_addr, http_port = g.group(1), int(h.group(1))
+            break
+        time.sleep(0.1)
+    assert http_port, open(err.name).read()
+
+    def query(*args):
+        r = subprocess.run([qipu, "query", *args, "--server", grpc_addr,
+                            "--json"], capture_output=True, text=True,
+                           timeout=60)
+        assert r.returncode == 0, r.stderr
+        return json.loads(r.stdout.strip().splitlines()[-1])
+
+    yield {"url": f"http://127.0.0.1:{http_port}", "query": query}
+    proc.terminate()
+    assert proc.wait(timeout=60) == 0, open(err.name).read()
+    tmp.cleanup()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    ft.need_program("chromium", "chromium")
+    driver_path = ft.need_program("chromedriver", "chromium-driver")
+    webdriver = ft.need_module("selenium.webdriver", "python3-selenium")
+    from selenium.webdriver.chrome.service import Service
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = "/usr/bin/chromium"
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu",
+              "--disable-dev-shm-usage", "--window-size=1500,1100"):
+        opts.add_argument(a)
+    d = webdriver.Chrome(service=Service(executable_path=driver_path),
+                         options=opts)
+    d.set_page_load_timeout(60)
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    yield d
+    d.quit()
+
+
+def wait(driver, cond, what, timeout=30):
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+    try:
+        return WebDriverWait(driver, timeout).until(lambda d: cond(d))
+    except TimeoutException:
+        shot(driver, "timeout-" + re.sub(r"\W+", "-", what))
+        errors = driver.execute_script(
+            "return [...document.querySelectorAll('.error')]"
+            ".map((e) => e.textContent)")
+        pytest.fail(f"timed out waiting for {what} at {driver.current_url}; "
+                    f"errors on the page: {errors}")
+
+
+def shot(driver, name):
+    driver.save_screenshot(os.path.join(SCREENSHOTS, f"{name}.png"))
+
+
+def table_rows(driver):
+    """The continuation table as the page shows it, row by row."""
+    return driver.execute_script("""
+      return [...document.querySelectorAll('#continuations tbody tr')].map(
+        (tr) => ({move: tr.dataset.move, games: +tr.dataset.games,
+                  black_wins: +tr.dataset.blackWins,
+                  white_wins: +tr.dataset.whiteWins,
+                  draws: +tr.dataset.draws, void: +tr.dataset.void,
+                  shown: [...tr.cells].slice(0, 6).map((c) => c.textContent)}));
+    """)
+
+
+def expect_table(driver, server, moves):
+    """Waits for the table of `moves` and checks it against the CLI."""
+    from selenium.webdriver.common.by import By
+    wait(driver, lambda d: d.find_element(By.ID, "continuations")
+         .get_attribute("data-moves") == " ".join(moves),
+         f"the table of {moves}")
+    args = ["openings", "--size", "19"]
+    if moves:
+        args += ["--moves", " ".join(moves)]
+    want = server["query"](*args)
+    rows = table_rows(driver)
+    assert len(rows) == len(want["continuations"])
+    assert len(rows) > 0
+    for row, c in zip(rows, want["continuations"]):
+        for k in ("move", "games", "black_wins", "white_wins", "draws",
+                  "void"):
+            assert row[k] == c[k], (moves, k, row, c)
+        assert row["shown"] == [c["move"], str(c["games"]),
+                                str(c["black_wins"]), str(c["white_wins"]),
+                                str(c["draws"]), str(c["void"])]
+    summary = driver.find_element(By.ID, "summary").text
+    assert summary.startswith(f"{want['games']} games"), summary
+    return want
+
+
+def test_openings_board_matches_cli(server, browser):
+    from selenium.webdriver.common.by import By
+    d = browser
+    d.get(server["url"] + "/openings.html#size=19")
+    want = expect_table(d, server, [])
+    shot(d, "openings-0")
+    moves = []
+    # Click the most played continuation on the board, three times.
+    for step in range(3):
+        move = want["continuations"][0]["move"]
+        mark = d.find_element(By.CSS_SELECTOR,
+                              f'svg.board circle.mark[data-vertex="{move}"]')
+        mark.click()
+        moves.append(move)
+        want = expect_table(d, server, moves)
+        shot(d, f"openings-{step + 1}")
+    # A row of the table plays its move too.
+    second = want["continuations"][min(1, len(want["continuations"]) - 1)]
+    row = d.find_element(By.CSS_SELECTOR,
+                         f'#continuations tr[data-move="{second["move"]}"] td')
+    row.click()
+    moves.append(second["move"])
+    expect_table(d, server, moves)
+    # Back, then the shared URL reloaded: the same tables.
+    d.find_element(By.ID, "back").click()
+    moves.pop()
+    expect_table(d, server, moves)
+    url = d.current_url
+    assert "moves=" in url
+    d.get("about:blank")
+    d.get(url)
+    expect_table(d, server, moves)
+    shot(d, "openings-shared-url")
+
+
+def test_region_search(server, browser):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    d = browser
+    d.get(server["url"] + "/openings.html#size=19&moves=Q16+D4+Q3")
+    expect_table(d, server, ["Q16", "D4", "Q3"])
+    svg = d.find_element(By.CSS_SELECTOR, "svg.board")
+    cell = svg.size["width"] / 20  # 19 points plus a margin each side
+    # Shift+drag over the upper right corner (columns N..T, rows 19..13).
+    def at(x, y):
+        return (int((x + 1) * cell - svg.size["width"] / 2),
+                int((y + 1) * cell - svg.size["height"] / 2))
+    (x0, y0), (x1, y1) = at(12, 0), at(18, 6)
+    (ActionChains(d).key_down(Keys.SHIFT)
+     .move_to_element_with_offset(svg, x0, y0).click_and_hold()
+     .move_to_element_with_offset(svg, x1, y1).release()
+     .key_up(Keys.SHIFT).perform())
+    text = d.find_element(By.ID, "selection-text").text
+    assert "7x7" in text, text
+    assert "pattern" in text and "X" in text, text  # Q16 is in the region
+    d.find_element(By.ID, "search-pattern").click()
+    wait(d, lambda d: d.find_element(By.ID, "pattern-error").is_displayed()
+         or d.find_elements(By.ID, "pattern-matches"), "the pattern answer")
+    shot(d, "pattern-search")
+    errors = d.find_element(By.ID, "pattern-error")
+    if errors.is_displayed():
+        # Until the pattern search is built the server says so (501), and
+        # the page shows its message, not a broken table.
+        assert "pattern search not built" in errors.text, errors.text
+    else:
+        rows = d.find_elements(By.CSS_SELECTOR, "#pattern-matches tbody tr")
+        assert rows, "a pattern from a played position matches its games"
+
+
+def test_game_viewer(server, browser):
+    from selenium.webdriver.common.by import By
+    d = browser
+    d.get(server["url"] + "/openings.html#size=19&moves=Q16")
+    expect_table(d, server, ["Q16"])
+    link = d.find_element(By.CSS_SELECTOR, "#continuations a.game-link")
+    game_id = link.get_attribute("data-id")
+    link.click()
+    wait(d, lambda d: d.find_element(By.ID, "board").get_attribute(
+        "data-move") == "2", "the viewer at move 2")
+    want = server["query"]("game", game_id)
+    assert d.find_element(By.ID, "title").text == f"Game {game_id}"
+    for _ in range(3):
+        d.find_element(By.ID, "next").click()
+    wait(d, lambda d: d.find_element(By.ID, "board").get_attribute(
+        "data-move") == "5", "move 5")
+    stones = d.find_elements(By.CSS_SELECTOR, "svg.board circle.stone")
+    assert len(stones) >= 4  # a handful of stones, none captured this early
+    assert "move 5:" in d.find_element(By.ID, "move-text").text
+    shot(d, "game-move-5")
+    d.find_element(By.ID, "end").click()
+    d.find_element(By.ID, "show-area").click()
+    n = want["game"]["num_moves"]
+    wait(d, lambda d: d.find_element(By.ID, "board").get_attribute(
+        "data-move") == str(n), "the last move")
+    areas = d.find_elements(By.CSS_SELECTOR, "svg.board rect.area")
+    assert areas, "the final area count is drawn"
+    area = d.find_element(By.ID, "area-text").text
+    black = want["game"]["area"].get("black", 0)
+    assert f"Black {black:g}" in area.replace(".0 ", " "), area
+    shot(d, "game-end-area")
+
+
+def test_token_dialog(browser):
+    """With --auth required the page asks for a token on the 401, keeps it
+    for the tab and sends it as Bearer."""
+    from selenium.webdriver.common.by import By
+    qipu = ft.qipu_bin()
+    coordinator = ft.coordinator_bin()
+    corpus = _corpus()
+    with tempfile.TemporaryDirectory(prefix="qipu-browser-auth-") as tmp:
+        db = os.path.join(tmp, "db")
+        files = sorted(os.path.join(root, f)
+                       for root, _, names in os.walk(corpus)
+                       for f in names if f.endswith(".sgf"))[:20]
+        r = subprocess.run([qipu, "import", "--db", db, "--source", "fox",
+                            *files], capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == 0, r.stderr
+        r = subprocess.run([qipu, "token", "create", "--role", "reader",
+                            "--name", "browser", "--db", db, "--json"],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        token = json.loads(r.stdout.strip().splitlines()[-1])["token"]
+        out_path = os.path.join(tmp, "out")
+        with open(out_path, "w") as out, \
+                open(os.path.join(tmp, "err"), "w") as err:
+            proc = subprocess.Popen(
+                [coordinator, "--db", db, "--listen", "127.0.0.1:0",
+                 "--auth", "required", "--http", "127.0.0.1:0"],
+                stdout=out, stderr=err)
+        try:
+            port = None
+            deadline = time.time() + 60
+            while time.time() < deadline and proc.poll() is None:
+                m = re.search(r"http on 127\.0\.0\.1:(\d+)",
+                              open(out_path).read())
+                if m:
+                    port = int(m.group(1))
+                    break
+                time.sleep(0.1)
+            assert port, open(os.path.join(tmp, "err")).read()
+            d = browser
+            d.get(f"http://127.0.0.1:{port}/stats.html")
+            d.execute_script("sessionStorage.clear()")
+            d.get(f"http://127.0.0.1:{port}/stats.html")
+            dialog = wait(d, lambda d: d.find_element(By.ID, "token-dialog")
+                          if d.find_elements(By.CSS_SELECTOR,
+                                             "#token-dialog[open]") else None,
+                          "the token dialog")
+            assert "token" in dialog.text
+            shot(d, "token-dialog")
+            d.find_element(By.ID, "token-input").send_keys(token)
+            d.find_element(By.ID, "token-ok").click()
+            wait(d, lambda d: d.find_element(By.TAG_NAME, "body")
+                 .get_attribute("data-loaded"), "the charts after the token")
+            summary = d.find_element(By.ID, "ko-summary").text
+            assert re.match(r"\d+ games", summary), summary
+            assert d.execute_script(
+                "return sessionStorage.getItem('qipuToken')") == token
+        finally:
+            proc.terminate()
+            assert proc.wait(timeout=60) == 0
+
+
+def test_ko_and_cycles_pages(server, browser):
+    from selenium.webdriver.common.by import By
+    d = browser
+    d.get(server["url"] + "/stats.html")
+    wait(d, lambda d: d.find_element(By.TAG_NAME, "body")
+         .get_attribute("data-loaded"), "the charts")
+    ko = server["query"]("ko")
+    bars = d.find_elements(By.CSS_SELECTOR, "#ko-histogram rect.bar")
+    assert bars
+    total = sum(int(b.get_attribute("data-count")) for b in bars)
+    assert total == sum(ko["histogram"]) == ko["games"]
+    assert f"{ko['games']} games" in d.find_element(By.ID, "ko-summary").text
+    cycles = server["query"]("cycles")
+    summary = d.find_element(By.ID, "cycles-summary").text
+    assert summary.startswith(f"{cycles['games']} games"), summary
+    shown = d.find_elements(By.CSS_SELECTOR, "#cycles tbody tr")
+    assert len(shown) == len(cycles["rows"])
+    for tr, row in zip(shown, cycles["rows"]):
+        assert tr.get_attribute("data-class") == row["class"]
+        assert tr.get_attribute("data-outcome") == row["outcome"]
+    # Per rule set: at least the rules the corpus was played under.
+    assert d.find_elements(By.CSS_SELECTOR, "#cycles-by-rules h4")
+    shot(d, "ko-and-cycles")

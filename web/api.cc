@@ -1,0 +1,279 @@
+#include "web/api.h"
+
+#include <functional>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "base/version.h"
+#include "client/query_args.h"
+#include "coordinator/access.h"
+#include "nlohmann/json.hpp"
+#include "report/query_report.h"
+#include "spdlog/spdlog.h"
+#include "web/assets.h"
+#include "web/game_replay.h"
+
+namespace qipu::web {
+namespace {
+
+using coordinator::QueryEngine;
+
+constexpr char kApiPrefix[] = "/api/v1/";
+constexpr char kGamePrefix[] = "/api/v1/game/";
+
+// Runs one query endpoint: its arguments to the engine's answer as JSON.
+using QueryRun = std::function<absl::StatusOr<nlohmann::json>(
+    const QueryEngine&, const client::QueryArgs&)>;
+
+// One query endpoint.
+struct ApiRoute {
+  const char* path;
+  // Which arguments it takes (client/query_args.h).
+  client::QueryKind kind;
+  QueryRun run;
+};
+
+// An endpoint that builds its request from the arguments (`build`, with
+// the parameters named without a prefix), asks the engine (`query`) and
+// renders the answer as `qipu query --json` does (`render`).
+template <typename Req, typename Resp>
+QueryRun Answer(absl::StatusOr<Req> (*build)(const client::QueryArgs&,
+                                             absl::string_view),
+                absl::StatusOr<Resp> (QueryEngine::*query)(const Req&) const,
+                nlohmann::json (*render)(const Resp&)) {
+  return [build, query, render](
+             const QueryEngine& engine,
+             const client::QueryArgs& args) -> absl::StatusOr<nlohmann::json> {
+    absl::StatusOr<Req> req = build(args, "");
+    if (!req.ok()) return req.status();
+    absl::StatusOr<Resp> resp = (engine.*query)(*req);
+    if (!resp.ok()) return client::NameArgsInStatus(resp.status(), "");
+    return render(*resp);
+  };
+}
+
+// An endpoint this build does not have (501 after its arguments check).
+QueryRun NotBuilt(const char* why) {
+  return [why](const QueryEngine&,
+               const client::QueryArgs&) -> absl::StatusOr<nlohmann::json> {
+    return absl::UnimplementedError(why);
+  };
+}
+
+// The query endpoints: one row each.
+const std::vector<ApiRoute>& Routes() {
+  static const auto* const routes = new std::vector<ApiRoute>{
+      {"/api/v1/openings", client::QueryKind::kOpenings,
+       Answer(client::OpeningsFromArgs, &QueryEngine::Openings,
+              report::OpeningsJson)},
+      {"/api/v1/ko", client::QueryKind::kKo,
+       Answer(client::KoFromArgs, &QueryEngine::Ko, report::KoJson)},
+      {"/api/v1/cycles", client::QueryKind::kCycles,
+       Answer(client::CyclesFromArgs, &QueryEngine::Cycles,
+              report::CyclesJson)},
+      {"/api/v1/results", client::QueryKind::kResults,
+       Answer(client::ResultsFromArgs, &QueryEngine::Results,
+              report::ResultsJson)},
+      // The pattern search (issue 21) makes this row
+      // Answer(client::PatternFromArgs, &QueryEngine::Pattern,
+      //        report::PatternJson).
+      {"/api/v1/pattern", client::QueryKind::kPattern,
+       NotBuilt("pattern search not built")},
+  };
+  return *routes;
+}
+
+HttpResponse JsonResponse(int status, const nlohmann::json& j) {
+  HttpResponse r;
+  r.status = status;
+  r.body = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return r;
+}
+
+HttpResponse NotFound(const std::string& path) {
+  return JsonResponse(404, {{"error", absl::StrCat("no such path: ", path)}});
+}
+
+}  // namespace
+
+int HttpStatusOf(const absl::Status& s) {
+  switch (s.code()) {
+    case absl::StatusCode::kOk:
+      return 200;
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kOutOfRange:
+      return 400;
+    case absl::StatusCode::kUnauthenticated:
+      return 401;
+    case absl::StatusCode::kPermissionDenied:
+      return 403;
+    case absl::StatusCode::kNotFound:
+      return 404;
+    case absl::StatusCode::kResourceExhausted:
+      return 429;
+    case absl::StatusCode::kUnimplemented:
+      return 501;
+    case absl::StatusCode::kUnavailable:
+      return 503;
+    default:
+      return 500;
+  }
+}
+
+HttpResponse ErrorResponse(const absl::Status& s) {
+  HttpResponse r =
+      JsonResponse(HttpStatusOf(s), {{"error", std::string(s.message())}});
+  if (r.status == 401) r.headers.emplace_back("WWW-Authenticate", "Bearer");
+  return r;
+}
+
+absl::Status Api::Authorize(const HttpRequest& req) const {
+  if (tokens_ == nullptr) return absl::OkStatus();
+  const std::string& h = req.authorization;
+  if (h.empty()) {
+    return absl::UnauthenticatedError(
+        "this server requires a token: Authorization: Bearer <token> (a "
+        "reader or operator token, `qipu token create --role reader`)");
+  }
+  if (h.size() < 7 || !absl::EqualsIgnoreCase(h.substr(0, 7), "Bearer ")) {
+    return absl::UnauthenticatedError(
+        "Authorization: give the token as 'Bearer <token>'");
+  }
+  const auto grant =
+      tokens_->Find(absl::StripAsciiWhitespace(absl::string_view(h).substr(7)));
+  if (!grant.has_value()) {
+    return absl::UnauthenticatedError("unknown token (not of this database)");
+  }
+  if (grant->revoked) {
+    return absl::UnauthenticatedError(
+        absl::StrCat("token ", grant->id, " was revoked"));
+  }
+  if (!coordinator::Allows(grant->role, coordinator::Access::kReader)) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("a ", coordinator::RoleName(grant->role),
+                     " token may not query (reader or operator needed)"));
+  }
+  return absl::OkStatus();
+}
+
+HttpResponse Api::Handle(const HttpRequest& req) const {
+  if (req.method != "GET" && req.method != "HEAD") {
+    HttpResponse r = JsonResponse(
+        405, {{"error", absl::StrCat(req.method, ": only GET and HEAD")}});
+    r.headers.emplace_back("Allow", "GET, HEAD");
+    return r;
+  }
+  const std::string& path = req.path;
+  if (!absl::StartsWith(path, kApiPrefix)) {
+    const std::string want = path == "/" ? "/openings.html" : path;
+    for (const Asset& a : Assets()) {
+      if (want == a.path) {
+        HttpResponse r;
+        r.content_type = a.content_type;
+        r.body.assign(reinterpret_cast<const char*>(a.data), a.size);
+        return r;
+      }
+    }
+    return NotFound(path);
+  }
+  if (path == "/api/v1/health") {
+    return JsonResponse(200, {{"status", "ok"},
+                              {"version", base::Version()},
+                              {"auth", tokens_ != nullptr}});
+  }
+  if (absl::Status s = Authorize(req); !s.ok()) return ErrorResponse(s);
+  if (absl::StartsWith(path, kGamePrefix)) {
+    return Game(req, path.substr(sizeof(kGamePrefix) - 1));
+  }
+  return Query(req);
+}
+
+HttpResponse Api::Query(const HttpRequest& req) const {
+  for (const ApiRoute& route : Routes()) {
+    if (req.path != route.path) continue;
+    if (absl::Status s = client::CheckQueryArgs(route.kind, req.query, "");
+        !s.ok()) {
+      return ErrorResponse(s);
+    }
+    absl::StatusOr<nlohmann::json> j = route.run(*engine_, req.query);
+    if (!j.ok()) {
+      if (HttpStatusOf(j.status()) >= 500 &&
+          !absl::IsUnimplemented(j.status())) {
+        spdlog::warn("http: {}: {}", req.path, j.status().ToString());
+      }
+      return ErrorResponse(j.status());
+    }
+    return JsonResponse(200, *j);
+  }
+  return NotFound(req.path);
+}
+
+HttpResponse Api::Game(const HttpRequest& req, const std::string& rest) const {
+  // ID, ID.sgf or ID/replay.
+  std::string id = rest;
+  bool sgf = false;
+  bool replay = false;
+  if (absl::EndsWith(id, "/replay")) {
+    replay = true;
+    id.resize(id.size() - 7);
+  } else if (absl::EndsWith(id, ".sgf")) {
+    sgf = true;
+    id.resize(id.size() - 4);
+  }
+  if (id.empty() || id.find('/') != std::string::npos) {
+    return NotFound(req.path);
+  }
+  for (const auto& [name, value] : req.query) {
+    if (name == "sgf" && !replay) {
+      if (value == "1" || value == "true" || value.empty()) {
+        sgf = true;
+      } else if (value != "0" && value != "false") {
+        return ErrorResponse(absl::InvalidArgumentError(
+            absl::StrCat("sgf: '", value, "' is not 0 or 1")));
+      }
+    } else {
+      return ErrorResponse(absl::InvalidArgumentError(
+          absl::StrCat(name, ": unknown; a game takes ",
+                       replay ? "no parameters" : "only sgf (0 or 1)")));
+    }
+  }
+  auto request = client::GameFromArgs({{"id", id}}, "");
+  if (!request.ok()) return ErrorResponse(request.status());
+  auto resp = engine_->GetGame(*request);
+  if (!resp.ok()) {
+    return ErrorResponse(client::NameArgsInStatus(resp.status(), ""));
+  }
+  if (sgf) {
+    HttpResponse r;
+    r.content_type = "application/x-go-sgf; charset=utf-8";
+    r.body = resp->sgf();
+    std::string file = id;
+    for (char& c : file) {
+      if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '-') {
+        c = '_';
+      }
+    }
+    r.headers.emplace_back(
+        "Content-Disposition",
+        absl::StrCat("attachment; filename=\"qipu-", file, ".sgf\""));
+    return r;
+  }
+  if (replay) {
+    auto j = GameReplayJson(resp->game());
+    if (!j.ok()) {
+      spdlog::warn("http: replay of {}: {}", id, j.status().ToString());
+      return ErrorResponse(absl::DataLossError(absl::StrCat(
+          "game ", id, " does not replay: ", j.status().message())));
+    }
+    (*j)["id"] = resp->id();
+    return JsonResponse(200, *j);
+  }
+  nlohmann::json j = report::GameJson(*resp);
+  j.erase("sgf");
+  return JsonResponse(200, j);
+}
+
+}  // namespace qipu::web

@@ -1,0 +1,185 @@
+// The game viewer: steps through a stored game with the replay of
+// /api/v1/game/ID/replay (captures per move, prisoners, the cycles marked
+// on the moves that made them, the final area count drawn on the board)
+// and its record from /api/v1/game/ID; SGF download. The hash holds the
+// game and the move: #id=s1-42&move=30.
+'use strict';
+
+(() => {
+  const boardEl = document.getElementById('board');
+  const errorEl = document.getElementById('game-error');
+  let replay = null;
+  let record = null;
+  let id = '';
+  let current = 0;      // moves played on the board
+  let board = null;
+  let positions = [];   // positions[k]: stones after k moves
+
+  function buildPositions() {
+    const w = replay.width, h = replay.height;
+    const stones = new Map();
+    const setupAt = (k) => {
+      for (const s of replay.setup.filter((s) => s.before_move === k)) {
+        for (const [list, colour] of [[s.black, 'B'], [s.white, 'W'], [s.empty, null]]) {
+          for (const v of list) {
+            const p = qipu.parseVertex(v, w, h);
+            if (!p) continue;
+            if (colour) stones.set(`${p.x},${p.y}`, colour);
+            else stones.delete(`${p.x},${p.y}`);
+          }
+        }
+      }
+    };
+    positions = [];
+    setupAt(0);
+    positions.push(new Map(stones));
+    replay.moves.forEach((m, i) => {
+      const p = qipu.parseVertex(m.move, w, h);
+      if (p) stones.set(`${p.x},${p.y}`, m.colour);
+      for (const v of m.captured) {
+        const c = qipu.parseVertex(v, w, h);
+        if (c) stones.delete(`${c.x},${c.y}`);
+      }
+      setupAt(i + 1);
+      positions.push(new Map(stones));
+    });
+  }
+
+  function show() {
+    const w = replay.width, h = replay.height;
+    current = Math.max(0, Math.min(current, replay.moves.length));
+    board.setStones(positions[current]);
+    const marks = [];
+    const last = replay.moves[current - 1];
+    if (last) {
+      const p = qipu.parseVertex(last.move, w, h);
+      if (p) marks.push({x: p.x, y: p.y, ring: last.colour === 'B' ? '#fff' : '#000'});
+    }
+    // Moves of a cycle in progress at this move, marked in red.
+    const active = replay.cycles.filter(
+        (c) => current >= c.first_move && current <= c.last_move);
+    for (const c of active) {
+      for (let k = c.first_move; k <= Math.min(current, c.last_move); k++) {
+        const m = replay.moves[k - 1];
+        const p = m && qipu.parseVertex(m.move, w, h);
+        if (p) marks.push({x: p.x, y: p.y, ring: '#d00000', cls: 'cycle'});
+      }
+    }
+    board.setMarks(marks);
+    const showArea = document.getElementById('show-area').checked &&
+                     current === replay.moves.length;
+    const areas = [];
+    if (showArea) {
+      for (const [list, colour] of [[replay.territory.black, 'B'],
+                                    [replay.territory.white, 'W'],
+                                    [replay.territory.dame, 'D']]) {
+        for (const v of list) {
+          const p = qipu.parseVertex(v, w, h);
+          if (p) areas.push({x: p.x, y: p.y, colour});
+        }
+      }
+    }
+    board.setAreas(areas);
+    const txt = last ? `move ${current}: ${last.colour} ${last.move}` +
+                       (last.captured.length ? ` captures ${last.captured.join(' ')}` : '')
+                     : 'start';
+    document.getElementById('move-text').textContent =
+      `${txt} (of ${replay.moves.length})` +
+      (active.length ? ` -- in a ${active.map((c) => c.class).join(', ')} cycle` : '');
+    document.getElementById('prisoners').textContent = last
+      ? `Prisoners: Black took ${last.black_prisoners}, White took ${last.white_prisoners}`
+      : 'Prisoners: none yet';
+    qipu.writeHash({id, move: current});
+    boardEl.dataset.move = String(current);
+  }
+
+  function info() {
+    const g = record.game || {};
+    const meta = g.meta || {};
+    const rows = [
+      ['size', `${replay.width}x${replay.height}`],
+      ['rules', replay.rules.preset || JSON.stringify(replay.rules)],
+      ['komi', replay.rules.komi],
+      ['handicap', replay.handicap],
+      ['Black', meta.black_player || ''],
+      ['White', meta.white_player || ''],
+      ['date', meta.date || ''],
+      ['result', replay.result],
+      ['moves', `${replay.played}${replay.ended_at ? ` (rules ended it at ${replay.ended_at})` : ''}`],
+      ['ko captures', replay.ko_captures],
+    ];
+    document.getElementById('title').textContent = `Game ${id}`;
+    document.getElementById('game-info').innerHTML = rows.map(([k, v]) =>
+      `<tr><th class="left">${k}</th><td class="left">${qipu.esc(v)}</td></tr>`).join('');
+    document.getElementById('cycle-list').innerHTML = replay.cycles.length
+      ? '<table id="cycles"><thead><tr><th class="left">class</th><th class="left">outcome</th>' +
+        '<th>moves</th><th></th></tr></thead><tbody>' +
+        replay.cycles.map((c, i) =>
+          `<tr><td class="left">${qipu.esc(c.class)}</td><td class="left">${qipu.esc(c.outcome)}</td>` +
+          `<td>${c.first_move}-${c.last_move}</td><td><button data-cycle="${i}">show</button></td></tr>`).join('') +
+        '</tbody></table>'
+      : '<p class="muted">none</p>';
+    for (const b of document.querySelectorAll('[data-cycle]')) {
+      b.onclick = () => { current = replay.cycles[+b.dataset.cycle].last_move; show(); };
+    }
+    const a = replay.area;
+    document.getElementById('area-text').textContent =
+      `Black ${a.black} (stones ${a.black_stones}, territory ${a.black_territory}), ` +
+      `White ${a.white} (stones ${a.white_stones}, territory ${a.white_territory}), ` +
+      `dame ${a.dame}: ${replay.area_result}`;
+  }
+
+  async function open(state) {
+    id = state.id || '';
+    document.getElementById('game-id').value = id;
+    qipu.clearError(errorEl);
+    if (!id) return;
+    try {
+      [record, replay] = await Promise.all([
+        qipu.api(`/api/v1/game/${encodeURIComponent(id)}`),
+        qipu.api(`/api/v1/game/${encodeURIComponent(id)}/replay`)]);
+    } catch (e) {
+      qipu.showError(errorEl, e);
+      return;
+    }
+    board = new GoBoard(boardEl, replay.width, replay.height, {});
+    buildPositions();
+    current = state.move !== undefined ? parseInt(state.move, 10) || 0 : 0;
+    info();
+    show();
+  }
+
+  const step = (d) => () => { if (replay) { current += d; show(); } };
+  document.getElementById('start').onclick = () => { current = 0; if (replay) show(); };
+  document.getElementById('prev10').onclick = step(-10);
+  document.getElementById('prev').onclick = step(-1);
+  document.getElementById('next').onclick = step(1);
+  document.getElementById('next10').onclick = step(10);
+  document.getElementById('end').onclick = () => {
+    if (replay) { current = replay.moves.length; show(); }
+  };
+  document.getElementById('show-area').onchange = () => { if (replay) show(); };
+  document.addEventListener('keydown', (ev) => {
+    if (!replay || ev.target.tagName === 'INPUT') return;
+    if (ev.key === 'ArrowLeft') step(-1)();
+    if (ev.key === 'ArrowRight') step(1)();
+  });
+  document.getElementById('sgf').onclick = async () => {
+    if (!id) return;
+    try {
+      await qipu.download(`/api/v1/game/${encodeURIComponent(id)}.sgf`, `qipu-${id}.sgf`);
+    } catch (e) {
+      qipu.showError(errorEl, e);
+    }
+  };
+  document.getElementById('pick').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    open({id: document.getElementById('game-id').value.trim()});
+  });
+  window.addEventListener('popstate', () => {
+    const s = qipu.readHash();
+    if (s.id !== id) open(s);
+    else if (replay) { current = parseInt(s.move, 10) || 0; show(); }
+  });
+  open(qipu.readHash());
+})();
