@@ -10,6 +10,7 @@
 #include "base/version.h"
 #include "coordinator/game_format.h"
 #include "coordinator/policy_claims.h"
+#include "store/pattern_index.h"
 #include "proto/convert.h"
 #include "proto/job_policies.h"
 #include "rules/coord.h"
@@ -153,6 +154,10 @@ void FinishPrepared(const rules::GameRecord& record,
     store::IndexGameOps(record, report.played, depth, result.winner, id,
                         out->config_id, out->day, &out->position_ops);
   }
+  // The walk's boards on the heap, once per thread (see ThreadGame()).
+  thread_local const std::unique_ptr<store::PositionWalk> walk =
+      std::make_unique<store::PositionWalk>();
+  out->pattern_entry = store::EncodePatternEntry(record, walk.get());
   out->value = game.SerializeAsString();
 }
 

@@ -202,6 +202,7 @@ void AddQueryCommand(CLI::App& app, int* exit_code) {
       ->required();
   game->add_flag("--sgf", f->sgf, "Print the game as SGF");
   game->callback([f, exit_code] { *exit_code = RunQuery("game", *f); });
+  AddQueryPatternCommand(query, exit_code);
 }
 
 }  // namespace qipu::ops

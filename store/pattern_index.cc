@@ -1,0 +1,311 @@
+#include "store/pattern_index.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "proto/convert.h"
+#include "qipu/v1/game.pb.h"
+#include "rocksdb/write_batch.h"
+#include "spdlog/spdlog.h"
+#include "store/keys.h"
+#include "store/status.h"
+#include "store/store.h"
+
+namespace qipu::store {
+
+using rules::BoardRows;
+using rules::Color;
+
+// --- PositionWalk -------------------------------------------------------
+
+struct PositionWalk::Boards {
+  rules::Board empty{rules::kMinSize, rules::kMinSize};
+  rules::Board board{rules::kMinSize, rules::kMinSize};
+  rules::RemovedStones removed;
+};
+
+PositionWalk::PositionWalk() : boards_(std::make_unique<Boards>()) {}
+PositionWalk::~PositionWalk() = default;
+
+void PositionWalk::Start(const rules::GameRecord& record) {
+  record_ = &record;
+  next_setup_ = 0;
+  ply_ = 0;
+  last_ = static_cast<int>(record.moves.size());
+  rules::Board& empty = boards_->empty;
+  if (empty.width() != record.width || empty.height() != record.height) {
+    empty = rules::Board(record.width, record.height);
+  }
+  boards_->board.CopyFrom(empty);
+  black_.fill(0);
+  white_.fill(0);
+  ApplySetups();
+}
+
+void PositionWalk::ApplySetups() {
+  bool changed = false;
+  while (next_setup_ < record_->setup.size() &&
+         record_->setup[next_setup_].before_move <= ply_) {
+    const rules::SetupStep& s = record_->setup[next_setup_];
+    rules::Board& board = boards_->board;
+    for (rules::Point p : s.empty) board.SetStone(p, Color::kEmpty);
+    for (rules::Point p : s.black) board.SetStone(p, Color::kBlack);
+    for (rules::Point p : s.white) board.SetStone(p, Color::kWhite);
+    ++next_setup_;
+    changed = true;
+  }
+  if (changed) rules::BoardToRows(boards_->board, &black_, &white_);
+}
+
+bool PositionWalk::AtEnd() const { return ply_ >= last_; }
+
+const rules::Move& PositionWalk::next_move() const {
+  return record_->moves[ply_];
+}
+
+void PositionWalk::Next() {
+  const rules::Move m = record_->moves[ply_];
+  rules::Board& board = boards_->board;
+  if (m.point != rules::kPass) {
+    if (board.at(m.point) != Color::kEmpty) {
+      // A move the rules would not have read: the walk ends before it.
+      last_ = ply_;
+      return;
+    }
+    rules::RemovedStones& removed = boards_->removed;
+    removed.count = 0;
+    board.Play(m.point, m.color, &removed);
+    const int x = rules::PointX(m.point);
+    const int y = rules::PointY(m.point);
+    (m.color == Color::kBlack ? black_ : white_)[y] |= uint32_t{1} << x;
+    for (int r = 0; r < removed.count; ++r) {
+      const rules::Point p = removed.points[r];
+      const uint32_t clear = ~(uint32_t{1} << rules::PointX(p));
+      black_[rules::PointY(p)] &= clear;
+      white_[rules::PointY(p)] &= clear;
+    }
+  } else {
+    board.Pass();
+  }
+  ++ply_;
+  ApplySetups();
+}
+
+// --- Entries --------------------------------------------------------------
+
+namespace {
+
+int SegmentOf(int ply) {
+  int s = 0;
+  while (ply >= kPatternSegmentEnds[s]) ++s;
+  return s;
+}
+
+size_t PlaneBytes(int width, int height) {
+  return (static_cast<size_t>(width) * height + 7) / 8;
+}
+
+void PutPlane(const BoardRows& rows, int width, int height, char* out) {
+  std::memset(out, 0, PlaneBytes(width, height));
+  for (int y = 0; y < height; ++y) {
+    uint32_t row = rows[y];
+    while (row != 0) {
+      const int x = std::countr_zero(row);
+      row &= row - 1;
+      const int i = y * width + x;
+      out[i >> 3] = static_cast<char>(static_cast<uint8_t>(out[i >> 3]) |
+                                      (1u << (i & 7)));
+    }
+  }
+}
+
+void GetPlane(const char* in, int width, int height, BoardRows* rows) {
+  rows->fill(0);
+  const uint32_t mask = (uint32_t{1} << width) - 1;
+  for (int y = 0; y < height; ++y) {
+    const int start = y * width;
+    // The row's bits span at most 5 bytes (width <= 25, start % 8 < 8).
+    uint64_t bits = 0;
+    const int first = start >> 3;
+    const int last = (start + width - 1) >> 3;
+    for (int b = last; b >= first; --b) {
+      bits = (bits << 8) | static_cast<uint8_t>(in[b]);
+    }
+    (*rows)[y] = static_cast<uint32_t>(bits >> (start & 7)) & mask;
+  }
+}
+
+// The offsets (bits of `offsets`) at row oy where every cell of `cells`
+// (per image row j, bit dx) lies within `plane`.
+inline uint32_t FitRow(uint32_t m, const std::array<uint32_t, rules::kMaxSize>&
+                                       cells,
+                       const BoardRows& plane, int oy, int height) {
+  for (int j = 0; j < height && m != 0; ++j) {
+    uint32_t c = cells[j];
+    const uint32_t row = plane[oy + j];
+    while (c != 0 && m != 0) {
+      const int dx = std::countr_zero(c);
+      c &= c - 1;
+      m &= row >> dx;
+    }
+  }
+  return m;
+}
+
+}  // namespace
+
+std::string EncodePatternEntry(const rules::GameRecord& record,
+                               PositionWalk* walk) {
+  const int w = record.width;
+  const int h = record.height;
+  std::array<BoardRows, kMaxPatternSegments> black{};
+  std::array<BoardRows, kMaxPatternSegments> white{};
+  std::array<BoardRows, kMaxPatternSegments> empty{};
+  const uint32_t full = (uint32_t{1} << w) - 1;
+  walk->Start(record);
+  int segments = 0;
+  for (;;) {
+    const int s = SegmentOf(walk->ply());
+    segments = std::max(segments, s + 1);
+    for (int y = 0; y < h; ++y) {
+      const uint32_t b = walk->black_rows()[y];
+      const uint32_t wh = walk->white_rows()[y];
+      black[s][y] |= b;
+      white[s][y] |= wh;
+      empty[s][y] |= full & ~(b | wh);
+    }
+    if (walk->AtEnd()) break;
+    // (A move onto an occupied point ends the walk where it is.)
+    walk->Next();
+  }
+  const size_t plane = PlaneBytes(w, h);
+  std::string out(4 + segments * 3 * plane, '\0');
+  out[0] = static_cast<char>(kPatternEntryVersion);
+  out[1] = static_cast<char>(w);
+  out[2] = static_cast<char>(h);
+  out[3] = static_cast<char>(segments);
+  char* p = out.data() + 4;
+  for (int s = 0; s < segments; ++s) {
+    PutPlane(black[s], w, h, p);
+    PutPlane(white[s], w, h, p + plane);
+    PutPlane(empty[s], w, h, p + 2 * plane);
+    p += 3 * plane;
+  }
+  return out;
+}
+
+bool DecodePatternEntry(absl::string_view value, PatternEntry* out) {
+  if (value.size() < 4 ||
+      static_cast<uint8_t>(value[0]) != kPatternEntryVersion) {
+    return false;
+  }
+  const int w = static_cast<uint8_t>(value[1]);
+  const int h = static_cast<uint8_t>(value[2]);
+  const int n = static_cast<uint8_t>(value[3]);
+  if (w < rules::kMinSize || w > rules::kMaxSize || h < rules::kMinSize ||
+      h > rules::kMaxSize || n < 1 || n > kMaxPatternSegments) {
+    return false;
+  }
+  const size_t plane = PlaneBytes(w, h);
+  if (value.size() != 4 + n * 3 * plane) return false;
+  out->width = w;
+  out->height = h;
+  out->segments = n;
+  const char* p = value.data() + 4;
+  for (int s = 0; s < n; ++s) {
+    GetPlane(p, w, h, &out->black[s]);
+    GetPlane(p + plane, w, h, &out->white[s]);
+    GetPlane(p + 2 * plane, w, h, &out->empty[s]);
+    p += 3 * plane;
+  }
+  return true;
+}
+
+bool PatternCandidates(const PatternEntry& entry,
+                       const rules::PatternSearch& search,
+                       BoardRows* allowed) {
+  const auto& variants = search.variants();
+  bool any = false;
+  BoardRows black_or_empty;
+  BoardRows white_or_empty;
+  for (size_t v = 0; v < variants.size(); ++v) allowed[v].fill(0);
+  for (int s = 0; s < entry.segments; ++s) {
+    const BoardRows& b = entry.black[s];
+    const BoardRows& w = entry.white[s];
+    const BoardRows& e = entry.empty[s];
+    bool or_done = false;
+    for (size_t v = 0; v < variants.size(); ++v) {
+      const rules::PatternVariant& pv = variants[v];
+      for (int oy = 0; oy + pv.height <= entry.height; ++oy) {
+        uint32_t m = pv.offsets[oy] & ~allowed[v][oy];
+        if (m == 0) continue;
+        m = FitRow(m, pv.black, b, oy, pv.height);
+        m = FitRow(m, pv.white, w, oy, pv.height);
+        m = FitRow(m, pv.empty, e, oy, pv.height);
+        if (m != 0 && !or_done) {
+          for (int y = 0; y < entry.height; ++y) {
+            black_or_empty[y] = b[y] | e[y];
+            white_or_empty[y] = w[y] | e[y];
+          }
+          or_done = true;
+        }
+        m = FitRow(m, pv.no_white, black_or_empty, oy, pv.height);
+        m = FitRow(m, pv.no_black, white_or_empty, oy, pv.height);
+        if (m != 0) {
+          allowed[v][oy] |= m;
+          any = true;
+        }
+      }
+    }
+  }
+  return any;
+}
+
+absl::StatusOr<uint64_t> BackfillPatternIndex(Store* store) {
+  PositionWalk walk;
+  rocksdb::WriteBatch batch;
+  uint64_t written = 0;
+  uint64_t unreadable = 0;
+  ScanOptions scan;
+  scan.fill_cache = false;
+  scan.readahead_bytes = 4u << 20;
+  Cursor it = store->NewCursor(store->games(), scan);
+  for (it.SeekToFirst(); it.Valid(); it.Next()) {
+    qipu::v1::Game game;
+    if (!game.ParseFromArray(it.value().data(),
+                             static_cast<int>(it.value().size()))) {
+      ++unreadable;
+      continue;
+    }
+    absl::StatusOr<rules::GameRecord> record = wire::GameToRecord(game);
+    if (!record.ok()) {
+      ++unreadable;
+      continue;
+    }
+    const std::string entry = EncodePatternEntry(*record, &walk);
+    const absl::string_view key = it.key();
+    batch.Put(store->patterns(), rocksdb::Slice(key.data(), key.size()),
+              entry);
+    ++written;
+    if (batch.Count() >= 1024) {
+      QIPU_RETURN_IF_ERROR(store->Commit(&batch, Durability::kNoSync));
+      batch.Clear();
+    }
+  }
+  QIPU_RETURN_IF_ERROR(it.status());
+  if (batch.Count() > 0) {
+    QIPU_RETURN_IF_ERROR(store->Commit(&batch, Durability::kNoSync));
+  }
+  if (unreadable > 0) {
+    spdlog::error(
+        "database {}: pattern index: {} stored game(s) unreadable, left out",
+        store->dir(), unreadable);
+  }
+  return written;
+}
+
+}  // namespace qipu::store
