@@ -294,15 +294,18 @@ absl::StatusOr<PatternSearch> PatternSearch::Compile(
         TransformCell(t, board_width, board_height, &x1, &y1);
         v.offsets[std::min(y0, y1)] |= uint32_t{1} << std::min(x0, x1);
       }
-      bool merged = false;
-      for (PatternVariant& seen : s.variants_) {
-        if (SameCells(seen, v)) {
-          for (int y = 0; y < kMaxSize; ++y) seen.offsets[y] |= v.offsets[y];
-          merged = true;
+      // An image equal to an earlier one, cells and offsets, stands
+      // exactly where that one does: dropped. One with equal cells but
+      // other offsets stays: its transform is what maps its continuations
+      // back (a symmetric pattern in another corner of a corner search).
+      bool seen_before = false;
+      for (const PatternVariant& seen : s.variants_) {
+        if (SameCells(seen, v) && seen.offsets == v.offsets) {
+          seen_before = true;
           break;
         }
       }
-      if (!merged) s.variants_.push_back(v);
+      if (!seen_before) s.variants_.push_back(v);
     }
   }
   return s;

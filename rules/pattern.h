@@ -8,8 +8,8 @@
 // lines; cells 'X' black, 'O' white, '.' empty, '*' any, 'x' black or empty,
 // 'o' white or empty (Kombilo's alphabet).
 //
-// A compiled PatternSearch lists the distinct oriented (and colour-swapped)
-// images of the pattern, each a PatternVariant with per-row masks and the
+// A compiled PatternSearch lists the oriented (and colour-swapped) images
+// of the pattern, each a PatternVariant with per-row masks and the
 // offsets where it may stand. Matching a variant at an offset reads a few
 // row masks and never allocates.
 #ifndef QIPU_RULES_PATTERN_H_
@@ -134,8 +134,9 @@ class PatternSearch {
   int anchor_x() const { return anchor_x_; }
   int anchor_y() const { return anchor_y_; }
   bool colour_swap() const { return colour_swap_; }
-  // Distinct images, unswapped first, by transform; a match is reported for
-  // the first variant (then the smallest row, then column) that stands.
+  // The images, unswapped first, by transform (one equal to an earlier
+  // image in cells and offsets is left out); a match is reported for the
+  // first variant (then the smallest row, then column) that stands.
   const std::vector<PatternVariant>& variants() const { return variants_; }
 
   // The board point p, inside variant v standing at (ox, oy), in the

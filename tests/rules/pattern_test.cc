@@ -122,15 +122,17 @@ TEST(Pattern, SymmetricPatternsShareImages) {
                                   true);
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s->variants().size(), 2u);  // black centre, white centre
+  // Fixed at (2,1): the same cells at the 8 images of that place, each
+  // image with its own transform (so continuations map back through it).
   auto fixed = PatternSearch::Compile(*p, PatternPlacement::kFixed, 9, 9, 2, 1,
                                       false);
   ASSERT_TRUE(fixed.ok());
-  ASSERT_EQ(fixed->variants().size(), 1u);
+  ASSERT_EQ(fixed->variants().size(), 8u);
   int offsets = 0;
-  for (uint32_t row : fixed->variants()[0].offsets) {
-    offsets += __builtin_popcount(row);
+  for (const PatternVariant& v : fixed->variants()) {
+    for (uint32_t row : v.offsets) offsets += __builtin_popcount(row);
   }
-  EXPECT_EQ(offsets, 8);  // (2,1) and its 7 images are 8 distinct places
+  EXPECT_EQ(offsets, 8);
 }
 
 TEST(Pattern, SidePlacementStaysOnTheEdges) {
@@ -151,17 +153,24 @@ TEST(Pattern, SidePlacementStaysOnTheEdges) {
 }
 
 TEST(Pattern, WildcardsAndHalfColours) {
-  auto p = ParsePattern("x*o");
+  // Fixed at A9 on 9x9: also along the left edge (transposed) and in the
+  // other corners, where a black stone is missing.
+  auto p = ParsePattern("X*xo");
   ASSERT_TRUE(p.ok());
   auto s =
       PatternSearch::Compile(*p, PatternPlacement::kFixed, 9, 9, 0, 0, false);
   ASSERT_TRUE(s.ok());
-  EXPECT_TRUE(FindPattern(*s, PatternTestBoard(9, {"XXO"})).found());
-  EXPECT_TRUE(FindPattern(*s, PatternTestBoard(9, {".O."})).found());
-  // "o*x", the mirror image at the same corner, stands too.
-  EXPECT_TRUE(FindPattern(*s, PatternTestBoard(9, {"O.X"})).found());
-  EXPECT_FALSE(FindPattern(*s, PatternTestBoard(9, {"X.X"})).found());
-  EXPECT_FALSE(FindPattern(*s, PatternTestBoard(9, {"O.O"})).found());
+  EXPECT_TRUE(FindPattern(*s, PatternTestBoard(9, {"XOXO", "O"})).found());
+  EXPECT_TRUE(FindPattern(*s, PatternTestBoard(9, {"XX..", "O"})).found());
+  // 'x' white: refused along the top edge; the left edge (transposed) has
+  // a white stone on its 'x' too.
+  EXPECT_FALSE(
+      FindPattern(*s, PatternTestBoard(9, {"X.O.", ".", "O"})).found());
+  // 'o' black on both edges.
+  EXPECT_FALSE(
+      FindPattern(*s, PatternTestBoard(9, {"X..X", ".", ".", "X"})).found());
+  // No black stone in any corner.
+  EXPECT_FALSE(FindPattern(*s, PatternTestBoard(9, {".XXO"})).found());
 }
 
 TEST(Pattern, AnchorMustFit) {
