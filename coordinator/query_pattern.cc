@@ -8,11 +8,14 @@
 // outcomes and continuations cover them all); the page is cut from them in
 // game-id order, the token naming the last game returned.
 #include <algorithm>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "base/work_pool.h"
 #include "coordinator/exporter.h"
 #include "coordinator/queries.h"
 #include "proto/convert.h"
@@ -125,6 +128,124 @@ std::string ResultTextOf(const qipu::v1::Game& game) {
   return rules::ResultToSgf(*r);
 }
 
+// Entries read, then tested and replayed in parallel, per chunk.
+constexpr size_t kPatternChunk = 2048;
+
+// Helper threads of a pattern query: one fewer than the cores (the caller
+// works too), at most 7.
+int PatternHelperThreads() {
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  return std::clamp(cores - 1, 0, 7);
+}
+
+// One entry of the patterns CF and what became of it.
+struct PatternSlot {
+  std::string key;
+  std::string value;
+  // Outcome of ProcessPatternEntry():
+  absl::Status status;
+  bool indexed = false;  // an entry of the board size
+  bool scanned = false;  // admitted, of the filter, replayed
+  bool matched = false;
+  PatternHit hit;
+  rules::Winner won = rules::Winner::kNone;
+  // ContinuationTotal::order of hit.next.
+  int order = 0;
+};
+
+// Per-thread scratch of ProcessPatternEntry().
+struct PatternScratch {
+  store::PatternEntry entry;
+  store::PositionWalk walk;
+  std::vector<rules::BoardRows> allowed;
+};
+
+// Tests slot->value against `search`, and when it admits the pattern,
+// reads the game, checks it against `filter` and replays it to the first
+// position where the pattern stands. Fills the slot's outcome fields.
+void ProcessPatternEntry(const store::Store& st, const Filter& filter,
+                         const rules::PatternSearch& search,
+                         uint32_t rows_needed, int w, int h,
+                         PatternScratch* scratch, PatternSlot* slot) {
+  slot->status = absl::OkStatus();
+  slot->indexed = slot->scanned = slot->matched = false;
+  slot->hit = PatternHit();
+  if (!store::DecodePatternEntry(slot->value, &scratch->entry, rows_needed)) {
+    return;
+  }
+  if (scratch->entry.width != w || scratch->entry.height != h) return;
+  slot->indexed = true;
+  const std::vector<rules::PatternVariant>& variants = search.variants();
+  scratch->allowed.resize(variants.size());
+  if (!store::PatternCandidates(scratch->entry, search,
+                                scratch->allowed.data())) {
+    return;
+  }
+  absl::StatusOr<std::optional<std::string>> bytes =
+      st.Get(st.games(), slot->key);
+  if (!bytes.ok()) {
+    slot->status = bytes.status();
+    return;
+  }
+  if (!bytes->has_value()) return;  // an entry whose game is gone
+  qipu::v1::Game game;
+  if (!game.ParseFromString(**bytes)) {
+    const std::optional<store::GameId> id = store::DecodeGameKey(slot->key);
+    slot->status = absl::DataLossError(
+        absl::StrCat("pattern: stored game ",
+                     id.has_value() ? store::GameIdText(*id) : "(bad key)",
+                     " is damaged"));
+    return;
+  }
+  if (!filter.MatchesDay(GameDay(game)) ||
+      !filter.MatchesConfig(GameDimensions(game))) {
+    return;
+  }
+  absl::StatusOr<rules::GameRecord> record = wire::GameToRecord(game);
+  if (!record.ok()) return;
+  slot->scanned = true;
+
+  store::PositionWalk& walk = scratch->walk;
+  walk.Start(*record);
+  rules::PatternSearch::Match m;
+  for (;;) {
+    m = search.FindOnBoard(walk.black_rows(), walk.white_rows(),
+                           scratch->allowed.data());
+    if (m.found() || walk.AtEnd()) break;
+    walk.Next();
+  }
+  if (!m.found()) return;
+
+  PatternHit& hit = slot->hit;
+  hit.key = slot->key;
+  hit.move_number = static_cast<uint32_t>(walk.ply());
+  hit.result = ResultTextOf(game);
+  const rules::PatternVariant& v = variants[m.variant];
+  slot->order = w * h + 1;
+  if (!walk.AtEnd()) {
+    const rules::Move next = walk.next_move();
+    hit.next_color = v.swapped ? rules::Opponent(next.color) : next.color;
+    if (next.point == rules::kPass) {
+      hit.next = "pass";
+      slot->order = w * h;
+    } else {
+      const int x = rules::PointX(next.point) - m.ox;
+      const int y = rules::PointY(next.point) - m.oy;
+      if (x >= 0 && y >= 0 && x < v.width && y < v.height) {
+        const rules::Point mine = search.ToCaller(v, m.ox, m.oy, next.point);
+        hit.next = rules::GtpPoint(mine, h);
+        slot->order = rules::DenseIndex(mine, w);
+      } else {
+        hit.next = "tenuki";
+      }
+    }
+  }
+  absl::StatusOr<rules::Winner> winner =
+      wire::WinnerFromProto(game.result().winner());
+  slot->won = winner.ok() ? *winner : rules::Winner::kNone;
+  slot->matched = true;
+}
+
 }  // namespace
 
 absl::StatusOr<qipu::v1::PatternResponse> QueryEngine::Pattern(
@@ -159,99 +280,56 @@ absl::StatusOr<qipu::v1::PatternResponse> QueryEngine::Pattern(
   absl::StatusOr<rules::PatternSearch> search =
       CompilePatternRequest(req, w, h);
   if (!search.ok()) return search.status();
-  const std::vector<rules::PatternVariant>& variants = search->variants();
 
   qipu::v1::PatternResponse resp;
-  std::vector<rules::BoardRows> allowed(variants.size());
-  store::PatternEntry entry;
-  store::PositionWalk walk;
+  const uint32_t rows_needed = store::PatternRowsNeeded(*search);
   std::vector<PatternHit> hits;
   store::Outcome matched;
   absl::flat_hash_map<std::string, ContinuationTotal> totals;
   uint64_t indexed = 0;
   uint64_t scanned = 0;
 
+  // Entries are read in chunks by this thread and tested, read and
+  // replayed on this thread and the pool's helpers; each chunk's results
+  // are folded in key order.
+  base::WorkPool pool(PatternHelperThreads(), "qipu-pattern");
+  std::vector<PatternSlot> slots(kPatternChunk);
+  auto process = [&](size_t i) {
+    PatternSlot& slot = slots[i];
+    thread_local PatternScratch scratch;
+    ProcessPatternEntry(*store_, *filter, *search, rows_needed, w, h, &scratch,
+                        &slot);
+  };
   store::ScanOptions scan;
   scan.readahead_bytes = 2u << 20;
   store::Cursor it = store_->NewCursor(store_->patterns(), scan);
-  for (it.SeekToFirst(); it.Valid(); it.Next()) {
-    if (!store::DecodePatternEntry(it.value(), &entry)) continue;
-    if (entry.width != w || entry.height != h) continue;
-    ++indexed;
-    if (!store::PatternCandidates(entry, *search, allowed.data())) continue;
-
-    const std::string key(it.key());
-    absl::StatusOr<std::optional<std::string>> bytes =
-        store_->Get(store_->games(), key);
-    if (!bytes.ok()) return bytes.status();
-    if (!bytes->has_value()) continue;  // an entry whose game is gone
-    qipu::v1::Game game;
-    if (!game.ParseFromString(**bytes)) {
-      return absl::DataLossError(absl::StrCat(
-          "pattern: stored game ",
-          store::DecodeGameKey(key).has_value()
-              ? store::GameIdText(*store::DecodeGameKey(key))
-              : "(bad key)",
-          " is damaged"));
+  it.SeekToFirst();
+  while (it.Valid()) {
+    size_t n = 0;
+    for (; n < kPatternChunk && it.Valid(); ++n, it.Next()) {
+      slots[n].key.assign(it.key().data(), it.key().size());
+      slots[n].value.assign(it.value().data(), it.value().size());
     }
-    if (!filter->MatchesDay(GameDay(game)) ||
-        !filter->MatchesConfig(GameDimensions(game))) {
-      continue;
-    }
-    absl::StatusOr<rules::GameRecord> record = wire::GameToRecord(game);
-    if (!record.ok()) continue;
-    ++scanned;
-
-    walk.Start(*record);
-    rules::PatternSearch::Match m;
-    for (;;) {
-      m = search->FindOnBoard(walk.black_rows(), walk.white_rows(),
-                              allowed.data());
-      if (m.found() || walk.AtEnd()) break;
-      walk.Next();
-    }
-    if (!m.found()) continue;
-
-    PatternHit hit;
-    hit.key = key;
-    hit.move_number = static_cast<uint32_t>(walk.ply());
-    hit.result = ResultTextOf(game);
-    const rules::PatternVariant& v = variants[m.variant];
-    int order = w * h + 1;
-    if (!walk.AtEnd()) {
-      const rules::Move next = walk.next_move();
-      hit.next_color =
-          v.swapped ? rules::Opponent(next.color) : next.color;
-      if (next.point == rules::kPass) {
-        hit.next = "pass";
-        order = w * h;
-      } else {
-        const int x = rules::PointX(next.point) - m.ox;
-        const int y = rules::PointY(next.point) - m.oy;
-        if (x >= 0 && y >= 0 && x < v.width && y < v.height) {
-          const rules::Point mine = search->ToCaller(v, m.ox, m.oy, next.point);
-          hit.next = rules::GtpPoint(mine, h);
-          order = rules::DenseIndex(mine, w);
-        } else {
-          hit.next = "tenuki";
-        }
+    pool.ParallelFor(n, process, /*grain=*/8);
+    for (size_t i = 0; i < n; ++i) {
+      PatternSlot& slot = slots[i];
+      if (!slot.status.ok()) return slot.status;
+      indexed += slot.indexed;
+      scanned += slot.scanned;
+      if (!slot.matched) continue;
+      matched.Add(slot.won);
+      if (!slot.hit.next.empty()) {
+        const std::string name = absl::StrCat(
+            slot.hit.next_color == rules::Color::kBlack ? "B:" : "W:",
+            slot.hit.next);
+        ContinuationTotal& t = totals[name];
+        t.move = slot.hit.next;
+        t.color = slot.hit.next_color;
+        t.order = slot.order;
+        t.outcome.Add(slot.won);
       }
+      hits.push_back(std::move(slot.hit));
     }
-    absl::StatusOr<rules::Winner> winner =
-        wire::WinnerFromProto(game.result().winner());
-    const rules::Winner won = winner.ok() ? *winner : rules::Winner::kNone;
-    matched.Add(won);
-    if (!hit.next.empty()) {
-      const std::string name =
-          absl::StrCat(hit.next_color == rules::Color::kBlack ? "B:" : "W:",
-                       hit.next);
-      ContinuationTotal& t = totals[name];
-      t.move = hit.next;
-      t.color = hit.next_color;
-      t.order = order;
-      t.outcome.Add(won);
-    }
-    hits.push_back(std::move(hit));
   }
   if (absl::Status s = it.status(); !s.ok()) return s;
 

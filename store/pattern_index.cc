@@ -123,10 +123,14 @@ void PutPlane(const BoardRows& rows, int width, int height, char* out) {
   }
 }
 
-void GetPlane(const char* in, int width, int height, BoardRows* rows) {
-  rows->fill(0);
+void GetPlane(const char* in, int width, int height, uint32_t row_mask,
+              BoardRows* rows) {
   const uint32_t mask = (uint32_t{1} << width) - 1;
   for (int y = 0; y < height; ++y) {
+    if (((row_mask >> y) & 1) == 0) {
+      (*rows)[y] = 0;
+      continue;
+    }
     const int start = y * width;
     // The row's bits span at most 5 bytes (width <= 25, start % 8 < 8).
     uint64_t bits = 0;
@@ -198,7 +202,8 @@ std::string EncodePatternEntry(const rules::GameRecord& record,
   return out;
 }
 
-bool DecodePatternEntry(absl::string_view value, PatternEntry* out) {
+bool DecodePatternEntry(absl::string_view value, PatternEntry* out,
+                        uint32_t row_mask) {
   if (value.size() < 4 ||
       static_cast<uint8_t>(value[0]) != kPatternEntryVersion) {
     return false;
@@ -217,12 +222,23 @@ bool DecodePatternEntry(absl::string_view value, PatternEntry* out) {
   out->segments = n;
   const char* p = value.data() + 4;
   for (int s = 0; s < n; ++s) {
-    GetPlane(p, w, h, &out->black[s]);
-    GetPlane(p + plane, w, h, &out->white[s]);
-    GetPlane(p + 2 * plane, w, h, &out->empty[s]);
+    GetPlane(p, w, h, row_mask, &out->black[s]);
+    GetPlane(p + plane, w, h, row_mask, &out->white[s]);
+    GetPlane(p + 2 * plane, w, h, row_mask, &out->empty[s]);
     p += 3 * plane;
   }
   return true;
+}
+
+uint32_t PatternRowsNeeded(const rules::PatternSearch& search) {
+  uint32_t rows = 0;
+  for (const rules::PatternVariant& v : search.variants()) {
+    for (int oy = 0; oy < rules::kMaxSize; ++oy) {
+      if (v.offsets[oy] == 0) continue;
+      for (int j = 0; j < v.height && oy + j < 32; ++j) rows |= 1u << (oy + j);
+    }
+  }
+  return rows;
 }
 
 bool PatternCandidates(const PatternEntry& entry,

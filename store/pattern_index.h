@@ -104,8 +104,13 @@ struct PatternEntry {
 };
 
 // Decodes `value` into *out; false when it is malformed or of another
-// version.
-bool DecodePatternEntry(absl::string_view value, PatternEntry* out);
+// version. Only the rows in `row_mask` (bit y) are read; the others are
+// left 0 (PatternRowsNeeded() says which a search reads).
+bool DecodePatternEntry(absl::string_view value, PatternEntry* out,
+                        uint32_t row_mask = ~uint32_t{0});
+
+// The board rows any placement of `search` covers.
+uint32_t PatternRowsNeeded(const rules::PatternSearch& search);
 
 // Whether `entry` admits some placement of `search`: on true, allowed[v]
 // holds the offsets of variant v admitted in some segment (a superset of
