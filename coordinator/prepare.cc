@@ -10,7 +10,6 @@
 #include "base/version.h"
 #include "coordinator/game_format.h"
 #include "coordinator/policy_claims.h"
-#include "store/pattern_index.h"
 #include "proto/convert.h"
 #include "proto/job_policies.h"
 #include "rules/coord.h"
@@ -19,6 +18,7 @@
 #include "rules/selfplay.h"
 #include "store/aggregate.h"
 #include "store/keys.h"
+#include "store/pattern_index.h"
 
 namespace qipu::coordinator {
 namespace {

@@ -1,7 +1,7 @@
 // QueryEngine: the statistical queries of qipu/v1/query.proto, answered
 // from the aggregates column family and the position index -- never by
-// scanning games (but Pattern, below). Every query compiles its Filter (filter.h) and then
-// visits only the (configuration, day) buckets it matches:
+// scanning games (but Pattern, below). Every query compiles its Filter
+// (filter.h) and then visits only the (configuration, day) buckets it matches:
 //   - Openings: one prefix scan of the positions CF (all buckets of the
 //     queried position share an 18-byte prefix with its own bloom filter),
 //     summing the matching buckets' PositionValues. Setup stones and moves

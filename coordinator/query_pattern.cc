@@ -80,12 +80,12 @@ absl::StatusOr<rules::PatternSearch> CompilePatternRequest(
     ay = rules::PointY(*p);
     const bool corner = *placement == rules::PatternPlacement::kCorner;
     const bool side = *placement == rules::PatternPlacement::kSide;
-    if (!corner && (ax + pattern->width > w ||
-                    (!side && ay + pattern->height > h))) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "anchor: the ", pattern->width, "x", pattern->height,
-          " pattern with its top-left cell at ", req.anchor(),
-          " does not fit on the ", w, "x", h, " board"));
+    if (!corner &&
+        (ax + pattern->width > w || (!side && ay + pattern->height > h))) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("anchor: the ", pattern->width, "x", pattern->height,
+                       " pattern with its top-left cell at ", req.anchor(),
+                       " does not fit on the ", w, "x", h, " board"));
     }
   }
   return rules::PatternSearch::Compile(*pattern, *placement, w, h, ax, ay,
@@ -191,10 +191,9 @@ void ProcessPatternEntry(const store::Store& st, const Filter& filter,
   qipu::v1::Game game;
   if (!game.ParseFromString(**bytes)) {
     const std::optional<store::GameId> id = store::DecodeGameKey(slot->key);
-    slot->status = absl::DataLossError(
-        absl::StrCat("pattern: stored game ",
-                     id.has_value() ? store::GameIdText(*id) : "(bad key)",
-                     " is damaged"));
+    slot->status = absl::DataLossError(absl::StrCat(
+        "pattern: stored game ",
+        id.has_value() ? store::GameIdText(*id) : "(bad key)", " is damaged"));
     return;
   }
   if (!filter.MatchesDay(GameDay(game)) ||
@@ -261,9 +260,8 @@ absl::StatusOr<qipu::v1::PatternResponse> QueryEngine::Pattern(
         absl::StrCat("filter: board size: ", s.message()));
   }
   if (req.page_size() > kMaxPatternPageSize) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("page_size: ", req.page_size(), " exceeds ",
-                     kMaxPatternPageSize));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "page_size: ", req.page_size(), " exceeds ", kMaxPatternPageSize));
   }
   const uint32_t page_size =
       req.page_size() == 0 ? kDefaultPatternPageSize : req.page_size();

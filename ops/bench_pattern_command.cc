@@ -118,7 +118,8 @@ int RunPatternBench(const PatternBenchFlags& f) {
   }
   uint64_t sst_bytes = 0;
   for (const store::StoreSizes::Cf& cf : st.Sizes().column_families) {
-    if (cf.name == store::kPatternsCf) sst_bytes = cf.sst_bytes + cf.memtable_bytes;
+    if (cf.name == store::kPatternsCf)
+      sst_bytes = cf.sst_bytes + cf.memtable_bytes;
   }
 
   std::mt19937_64 rng(f.seed);
@@ -138,7 +139,8 @@ int RunPatternBench(const PatternBenchFlags& f) {
       const int ply = 10 + static_cast<int>(rng() % (last - 10));
       walk.Start(*record);
       while (walk.ply() < ply && !walk.AtEnd()) walk.Next();
-      const int x0 = corner ? 0 : static_cast<int>(rng() % (f.size - f.width + 1));
+      const int x0 =
+          corner ? 0 : static_cast<int>(rng() % (f.size - f.width + 1));
       const int y0 =
           corner ? 0 : static_cast<int>(rng() % (f.size - f.height + 1));
       int stones = 0;
@@ -178,23 +180,22 @@ int RunPatternBench(const PatternBenchFlags& f) {
     }
   }
   const double games = static_cast<double>(keys.size());
-  nlohmann::json j = {
-      {"games", keys.size()},
-      {"size", f.size},
-      {"pattern", absl::StrCat(f.width, "x", f.height)},
-      {"index_bytes", entry_bytes},
-      {"index_bytes_per_game", entry_bytes / games},
-      {"index_disk_bytes", sst_bytes},
-      {"index_disk_bytes_per_game", sst_bytes / games},
-      {"corner", PatternSeriesJson(series[0])},
-      {"anywhere", PatternSeriesJson(series[1])}};
+  nlohmann::json j = {{"games", keys.size()},
+                      {"size", f.size},
+                      {"pattern", absl::StrCat(f.width, "x", f.height)},
+                      {"index_bytes", entry_bytes},
+                      {"index_bytes_per_game", entry_bytes / games},
+                      {"index_disk_bytes", sst_bytes},
+                      {"index_disk_bytes_per_game", sst_bytes / games},
+                      {"corner", PatternSeriesJson(series[0])},
+                      {"anywhere", PatternSeriesJson(series[1])}};
   if (f.json) {
     std::printf("%s\n", j.dump().c_str());
     return 0;
   }
-  std::printf(
-      "%zu %dx%d games; pattern index %.0f bytes/game (%.0f on disk)\n",
-      keys.size(), f.size, f.size, entry_bytes / games, sst_bytes / games);
+  std::printf("%zu %dx%d games; pattern index %.0f bytes/game (%.0f on disk)\n",
+              keys.size(), f.size, f.size, entry_bytes / games,
+              sst_bytes / games);
   const char* names[2] = {"corner", "anywhere"};
   for (int k = 0; k < 2; ++k) {
     const nlohmann::json& s = j[names[k]];

@@ -4,9 +4,10 @@
 // coordinator (--server) or a database opened here (--db). The filters are
 // the other queries' (--size sets the board, default 19).
 //
-//   qipu query pattern --db ./qipu-data --pattern '..../.X../..O./....' --corner
-//   qipu query pattern --db ./qipu-data --pattern joseki.txt --anchor Q16
-//   qipu query pattern --server host:7070 --pattern 'XO/OX' --anywhere --json
+//   qipu query pattern --db ./qipu-data --pattern '..../.X../..O./....'
+//   --corner qipu query pattern --db ./qipu-data --pattern joseki.txt --anchor
+//   Q16 qipu query pattern --server host:7070 --pattern 'XO/OX' --anywhere
+//   --json
 //
 // Exit status: 0 answered, 1 the query failed, 2 bad flags or pattern.
 #include <cstdio>
@@ -53,8 +54,8 @@ absl::StatusOr<std::string> QueryPatternText(const std::string& arg) {
     text.append(buf, n);
     if (text.size() > (1u << 16)) {
       std::fclose(f);
-      return absl::InvalidArgumentError(
-          "pattern: file " + arg + " is larger than 64 KB");
+      return absl::InvalidArgumentError("pattern: file " + arg +
+                                        " is larger than 64 KB");
     }
   }
   std::fclose(f);
@@ -111,8 +112,8 @@ void AddQueryPatternCommand(CLI::App* query, int* exit_code) {
       cmd->add_flag("--anywhere", f->anywhere, "The pattern at any offset");
   CLI::Option* corner = cmd->add_flag(
       "--corner", f->corner, "The pattern in any corner (top-left at A19)");
-  CLI::Option* side = cmd->add_flag(
-      "--side", f->side, "The pattern's top row on any edge");
+  CLI::Option* side =
+      cmd->add_flag("--side", f->side, "The pattern's top row on any edge");
   anywhere->excludes(corner)->excludes(side);
   corner->excludes(side);
   cmd->add_option("--anchor", f->anchor,

@@ -54,36 +54,35 @@ nlohmann::json PatternJson(const qipu::v1::PatternResponse& r) {
 }
 
 std::string PatternText(const qipu::v1::PatternResponse& r) {
-  std::string out = absl::StrCat("pattern (", r.placement(), ", top-left at ",
-                                 r.anchor(),
-                                 r.colour_swap() ? ", colours swapped too" : "",
-                                 "):\n");
+  std::string out =
+      absl::StrCat("pattern (", r.placement(), ", top-left at ", r.anchor(),
+                   r.colour_swap() ? ", colours swapped too" : "", "):\n");
   for (absl::string_view row : absl::StrSplit(r.pattern(), '/')) {
     absl::StrAppend(&out, "  ", row, "\n");
   }
   const qipu::v1::Outcomes& m = r.matched();
   absl::StrAppend(&out, m.games(), " games (", r.games_scanned(),
-                  " replayed of ", r.games_indexed(),
-                  " indexed); Black wins ", PatternRate(m), "\n");
+                  " replayed of ", r.games_indexed(), " indexed); Black wins ",
+                  PatternRate(m), "\n");
   if (r.continuations_size() > 0) {
     absl::StrAppend(&out, absl::StrFormat("  %-8s %-6s %7s  %s\n", "next",
                                           "colour", "games", "Black wins"));
     for (const qipu::v1::PatternContinuation& c : r.continuations()) {
-      absl::StrAppend(&out, absl::StrFormat(
-                                "  %-8s %-6s %7d  %s\n", c.move(),
-                                PatternColourLetter(c.color()),
-                                c.outcomes().games(), PatternRate(c.outcomes())));
+      absl::StrAppend(&out, absl::StrFormat("  %-8s %-6s %7d  %s\n", c.move(),
+                                            PatternColourLetter(c.color()),
+                                            c.outcomes().games(),
+                                            PatternRate(c.outcomes())));
     }
   }
   if (r.matches_size() > 0) {
     absl::StrAppend(&out, "games:\n");
     for (const qipu::v1::PatternMatch& g : r.matches()) {
       absl::StrAppend(
-          &out, absl::StrFormat("  %-36s move %-4d next %s%s%s  %s\n", g.id(),
-                                g.move_number(), PatternColourLetter(g.next_color()),
-                                g.next().empty() ? "" : ":",
-                                g.next().empty() ? "(end)" : g.next(),
-                                g.result()));
+          &out,
+          absl::StrFormat("  %-36s move %-4d next %s%s%s  %s\n", g.id(),
+                          g.move_number(), PatternColourLetter(g.next_color()),
+                          g.next().empty() ? "" : ":",
+                          g.next().empty() ? "(end)" : g.next(), g.result()));
     }
   }
   if (!r.next_page_token().empty()) {

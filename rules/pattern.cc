@@ -80,8 +80,7 @@ PatternVariant VariantOf(const Pattern& p, int t, bool swapped) {
       int tx = x;
       int ty = y;
       TransformCell(t, p.width, p.height, &tx, &ty);
-      const PatternCell c =
-          swapped ? SwapCellColours(p.at(x, y)) : p.at(x, y);
+      const PatternCell c = swapped ? SwapCellColours(p.at(x, y)) : p.at(x, y);
       const uint32_t bit = uint32_t{1} << tx;
       switch (c) {
         case PatternCell::kBlack:
@@ -109,8 +108,8 @@ PatternVariant VariantOf(const Pattern& p, int t, bool swapped) {
 
 bool SameCells(const PatternVariant& a, const PatternVariant& b) {
   return a.width == b.width && a.height == b.height && a.black == b.black &&
-         a.white == b.white && a.empty == b.empty &&
-         a.no_white == b.no_white && a.no_black == b.no_black;
+         a.white == b.white && a.empty == b.empty && a.no_white == b.no_white &&
+         a.no_black == b.no_black;
 }
 
 }  // namespace
@@ -152,9 +151,8 @@ absl::StatusOr<Pattern> ParsePattern(absl::string_view text) {
     if (width < 0) {
       width = col;
     } else if (col != width) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("pattern: row ", row + 1, " has ", col,
-                       " cells; row 1 has ", width));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "pattern: row ", row + 1, " has ", col, " cells; row 1 has ", width));
     }
     ++row;
     col = 0;
@@ -221,7 +219,8 @@ std::string PatternText(const Pattern& p) {
   std::string out;
   for (int y = 0; y < p.height; ++y) {
     if (y > 0) out.push_back('/');
-    for (int x = 0; x < p.width; ++x) out.push_back(PatternCellChar(p.at(x, y)));
+    for (int x = 0; x < p.width; ++x)
+      out.push_back(PatternCellChar(p.at(x, y)));
   }
   return out;
 }
@@ -241,14 +240,13 @@ absl::StatusOr<PatternSearch> PatternSearch::Compile(
   } else if (placement == PatternPlacement::kSide) {
     anchor_y = 0;
   }
-  if (anchor_x < 0 || anchor_y < 0 ||
-      anchor_x + pattern.width > board_width ||
+  if (anchor_x < 0 || anchor_y < 0 || anchor_x + pattern.width > board_width ||
       anchor_y + pattern.height > board_height) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "pattern: ", pattern.width, "x", pattern.height,
-        " does not fit on the ", board_width, "x", board_height,
-        " board with its top-left cell at ",
-        GtpPoint(MakePoint(anchor_x, anchor_y), board_height)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("pattern: ", pattern.width, "x", pattern.height,
+                     " does not fit on the ", board_width, "x", board_height,
+                     " board with its top-left cell at ",
+                     GtpPoint(MakePoint(anchor_x, anchor_y), board_height)));
   }
   PatternSearch s;
   s.pattern_ = pattern;
@@ -317,9 +315,10 @@ Point PatternSearch::ToCaller(const PatternVariant& v, int ox, int oy,
   int y = PointY(p) - oy;
   // The image's cell back to the pattern's: the inverse rectangle transform
   // on the image's dimensions.
-  const int inv = (v.transform & 4) ? (4 | ((v.transform & 1) << 1) |
-                                       ((v.transform & 2) >> 1))
-                                    : v.transform;
+  const int inv =
+      (v.transform & 4)
+          ? (4 | ((v.transform & 1) << 1) | ((v.transform & 2) >> 1))
+          : v.transform;
   TransformCell(inv, v.width, v.height, &x, &y);
   return MakePoint(anchor_x_ + x, anchor_y_ + y);
 }

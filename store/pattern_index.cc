@@ -145,8 +145,8 @@ void GetPlane(const char* in, int width, int height, uint32_t row_mask,
 
 // The offsets (bits of `offsets`) at row oy where every cell of `cells`
 // (per image row j, bit dx) lies within `plane`.
-inline uint32_t FitRow(uint32_t m, const std::array<uint32_t, rules::kMaxSize>&
-                                       cells,
+inline uint32_t FitRow(uint32_t m,
+                       const std::array<uint32_t, rules::kMaxSize>& cells,
                        const BoardRows& plane, int oy, int height) {
   for (int j = 0; j < height && m != 0; ++j) {
     uint32_t c = cells[j];
@@ -242,8 +242,7 @@ uint32_t PatternRowsNeeded(const rules::PatternSearch& search) {
 }
 
 bool PatternCandidates(const PatternEntry& entry,
-                       const rules::PatternSearch& search,
-                       BoardRows* allowed) {
+                       const rules::PatternSearch& search, BoardRows* allowed) {
   const auto& variants = search.variants();
   bool any = false;
   BoardRows black_or_empty;
@@ -304,8 +303,7 @@ absl::StatusOr<uint64_t> BackfillPatternIndex(Store* store) {
     }
     const std::string entry = EncodePatternEntry(*record, &walk);
     const absl::string_view key = it.key();
-    batch.Put(store->patterns(), rocksdb::Slice(key.data(), key.size()),
-              entry);
+    batch.Put(store->patterns(), rocksdb::Slice(key.data(), key.size()), entry);
     ++written;
     if (batch.Count() >= 1024) {
       QIPU_RETURN_IF_ERROR(store->Commit(&batch, Durability::kNoSync));

@@ -131,10 +131,10 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir,
     if (parsed && v == kUpgradableFormatVersion) {
       upgrade = true;
     } else if (!parsed || v != kFormatVersion) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "database ", dir, " has format version '", *version,
-          "'; this qipu reads version ", kFormatVersion, " (and upgrades ",
-          kUpgradableFormatVersion, ")"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("database ", dir, " has format version '", *version,
+                       "'; this qipu reads version ", kFormatVersion,
+                       " (and upgrades ", kUpgradableFormatVersion, ")"));
     }
   }
   PositionIndexOptions io = o.index;
@@ -151,14 +151,14 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir,
   if (upgrade) {
     // Crash-safe: the version changes only once every entry is on disk; an
     // upgrade cut short is done again from the start.
-    spdlog::info("database {}: upgrading format {} -> {}: pattern index",
-                 dir, kUpgradableFormatVersion, kFormatVersion);
+    spdlog::info("database {}: upgrading format {} -> {}: pattern index", dir,
+                 kUpgradableFormatVersion, kFormatVersion);
     absl::StatusOr<uint64_t> n = BackfillPatternIndex(s.get());
     if (!n.ok()) {
       return absl::Status(
           n.status().code(),
-          absl::StrCat("database ", dir, ": writing the pattern index: ",
-                       n.status().message()));
+          absl::StrCat("database ", dir,
+                       ": writing the pattern index: ", n.status().message()));
     }
     QIPU_RETURN_IF_ERROR(s->Flush());
     QIPU_RETURN_IF_ERROR(s->Put(s->meta(), FormatVersionKey(),

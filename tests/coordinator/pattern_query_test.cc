@@ -368,8 +368,7 @@ class PatternQueryTest : public ::testing::Test {
 TempDir* PatternQueryTest::tmp_ = nullptr;
 Coordinator* PatternQueryTest::coordinator_ = nullptr;
 const QueryEngine* PatternQueryTest::engine_ = nullptr;
-std::vector<BruteGame>* PatternQueryTest::games_ =
-    new std::vector<BruteGame>();
+std::vector<BruteGame>* PatternQueryTest::games_ = new std::vector<BruteGame>();
 
 TEST_F(PatternQueryTest, CutPatternsAgreeWithBruteForce) {
   std::mt19937 rng(77);

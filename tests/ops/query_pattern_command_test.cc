@@ -5,8 +5,8 @@
 // and from a file) and through a qipu-coordinator process (--server, the
 // same JSON). Bad patterns exit with status 2 naming the row and column.
 #include <filesystem>
-#include <map>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -100,8 +100,7 @@ TEST(OpsQueryPattern, CornerPatternByDbAndServer) {
   // pages of one game.
   const std::string file = tmp.Sub("corner.txt");
   std::ofstream(file) << "....\n....\n....\n...X\n";
-  const Ran paged =
-      query({"--db", db, "--pattern", file, "--page-size", "1"});
+  const Ran paged = query({"--db", db, "--pattern", file, "--page-size", "1"});
   ASSERT_EQ(paged.status, 0) << paged.err;
   const nlohmann::json jp = LastJsonLine(paged.out);
   EXPECT_EQ(jp["games"], 4);
@@ -131,8 +130,8 @@ TEST(OpsQueryPattern, CornerPatternByDbAndServer) {
   // Through a coordinator: the same answer.
   CoordinatorProcess coord(db, tmp.Sub("coord"));
   ASSERT_TRUE(coord.Start().ok()) << coord.LogTail();
-  const Ran served = query(
-      {"--server", coord.address(), "--pattern", pattern, "--corner"});
+  const Ran served =
+      query({"--server", coord.address(), "--pattern", pattern, "--corner"});
   ASSERT_EQ(served.status, 0) << served.err;
   EXPECT_EQ(LastJsonLine(served.out), j);
 }

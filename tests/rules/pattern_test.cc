@@ -98,16 +98,15 @@ TEST(Pattern, CornerPatternHasEightImagesAtTheFourCorners) {
   const PatternVariant& v = s->variants()[m.variant];
   // (16, 18) in the board is the pattern's cell (2, 0) after a 180 degree
   // turn: C19 in the caller's frame.
-  EXPECT_EQ(GtpPoint(s->ToCaller(v, m.ox, m.oy, MakePoint(16, 18)), 19),
-            "C19");
+  EXPECT_EQ(GtpPoint(s->ToCaller(v, m.ox, m.oy, MakePoint(16, 18)), 19), "C19");
   // Colours the other way round: no match without colour swap ...
   Board swapped = PatternTestBoard(19, {});
   swapped.SetStone(MakePoint(0, 0), Color::kWhite);
   swapped.SetStone(MakePoint(2, 1), Color::kBlack);
   EXPECT_FALSE(FindPattern(*s, swapped).found());
   // ... and a match with it, flagged swapped.
-  auto sw = PatternSearch::Compile(*p, PatternPlacement::kCorner, 19, 19, 0, 0,
-                                   true);
+  auto sw =
+      PatternSearch::Compile(*p, PatternPlacement::kCorner, 19, 19, 0, 0, true);
   ASSERT_TRUE(sw.ok());
   EXPECT_EQ(sw->variants().size(), 16u);
   const PatternSearch::Match ms = FindPattern(*sw, swapped);
@@ -118,14 +117,14 @@ TEST(Pattern, CornerPatternHasEightImagesAtTheFourCorners) {
 TEST(Pattern, SymmetricPatternsShareImages) {
   auto p = ParsePattern(".../.X./...");
   ASSERT_TRUE(p.ok());
-  auto s = PatternSearch::Compile(*p, PatternPlacement::kAnywhere, 9, 9, 0, 0,
-                                  true);
+  auto s =
+      PatternSearch::Compile(*p, PatternPlacement::kAnywhere, 9, 9, 0, 0, true);
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s->variants().size(), 2u);  // black centre, white centre
   // Fixed at (2,1): the same cells at the 8 images of that place, each
   // image with its own transform (so continuations map back through it).
-  auto fixed = PatternSearch::Compile(*p, PatternPlacement::kFixed, 9, 9, 2, 1,
-                                      false);
+  auto fixed =
+      PatternSearch::Compile(*p, PatternPlacement::kFixed, 9, 9, 2, 1, false);
   ASSERT_TRUE(fixed.ok());
   ASSERT_EQ(fixed->variants().size(), 8u);
   int offsets = 0;
@@ -142,11 +141,10 @@ TEST(Pattern, SidePlacementStaysOnTheEdges) {
       PatternSearch::Compile(*p, PatternPlacement::kSide, 9, 9, 0, 0, false);
   ASSERT_TRUE(s.ok());
   // On the first line with the white stone at the edge: found.
-  EXPECT_TRUE(FindPattern(*s, PatternTestBoard(9, {"", "", "", "", "", "",
-                                                   "", "...X", "...O"}))
+  EXPECT_TRUE(FindPattern(*s, PatternTestBoard(9, {"", "", "", "", "", "", "",
+                                                   "...X", "...O"}))
                   .found());
-  EXPECT_TRUE(
-      FindPattern(*s, PatternTestBoard(9, {"", "", "", "OX"})).found());
+  EXPECT_TRUE(FindPattern(*s, PatternTestBoard(9, {"", "", "", "OX"})).found());
   // In the middle: not on an edge.
   EXPECT_FALSE(
       FindPattern(*s, PatternTestBoard(9, {"", "", "...O", "...X"})).found());
@@ -186,8 +184,8 @@ TEST(Pattern, AnchorMustFit) {
 
 // The reference: for each board transform t, map the board back and check
 // the pattern cell by cell at the base placement's offsets.
-bool PatternReferenceMatch(const Pattern& p, PatternPlacement placement,
-                           int ax, int ay, const Board& b, bool swap) {
+bool PatternReferenceMatch(const Pattern& p, PatternPlacement placement, int ax,
+                           int ay, const Board& b, bool swap) {
   const int n = b.width();
   for (int sw = 0; sw < (swap ? 2 : 1); ++sw) {
     for (int t = 0; t < 8; ++t) {
@@ -196,8 +194,7 @@ bool PatternReferenceMatch(const Pattern& p, PatternPlacement placement,
           const bool allowed =
               placement == PatternPlacement::kAnywhere ||
               (placement == PatternPlacement::kSide && oy == 0) ||
-              (placement == PatternPlacement::kFixed && ox == ax &&
-               oy == ay);
+              (placement == PatternPlacement::kFixed && ox == ax && oy == ay);
           if (!allowed) continue;
           bool ok = true;
           for (int y = 0; y < p.height && ok; ++y) {
