@@ -17,9 +17,6 @@
 
 namespace qipu::store {
 
-using rules::BoardRows;
-using rules::Color;
-
 // --- PositionWalk -------------------------------------------------------
 
 struct PositionWalk::Boards {
@@ -52,9 +49,9 @@ void PositionWalk::ApplySetups() {
          record_->setup[next_setup_].before_move <= ply_) {
     const rules::SetupStep& s = record_->setup[next_setup_];
     rules::Board& board = boards_->board;
-    for (rules::Point p : s.empty) board.SetStone(p, Color::kEmpty);
-    for (rules::Point p : s.black) board.SetStone(p, Color::kBlack);
-    for (rules::Point p : s.white) board.SetStone(p, Color::kWhite);
+    for (rules::Point p : s.empty) board.SetStone(p, rules::Color::kEmpty);
+    for (rules::Point p : s.black) board.SetStone(p, rules::Color::kBlack);
+    for (rules::Point p : s.white) board.SetStone(p, rules::Color::kWhite);
     ++next_setup_;
     changed = true;
   }
@@ -71,7 +68,7 @@ void PositionWalk::Next() {
   const rules::Move m = record_->moves[ply_];
   rules::Board& board = boards_->board;
   if (m.point != rules::kPass) {
-    if (board.at(m.point) != Color::kEmpty) {
+    if (board.at(m.point) != rules::Color::kEmpty) {
       // A move the rules would not have read: the walk ends before it.
       last_ = ply_;
       return;
@@ -81,7 +78,7 @@ void PositionWalk::Next() {
     board.Play(m.point, m.color, &removed);
     const int x = rules::PointX(m.point);
     const int y = rules::PointY(m.point);
-    (m.color == Color::kBlack ? black_ : white_)[y] |= uint32_t{1} << x;
+    (m.color == rules::Color::kBlack ? black_ : white_)[y] |= uint32_t{1} << x;
     for (int r = 0; r < removed.count; ++r) {
       const rules::Point p = removed.points[r];
       const uint32_t clear = ~(uint32_t{1} << rules::PointX(p));
@@ -109,7 +106,7 @@ size_t PlaneBytes(int width, int height) {
   return (static_cast<size_t>(width) * height + 7) / 8;
 }
 
-void PutPlane(const BoardRows& rows, int width, int height, char* out) {
+void PutPlane(const rules::BoardRows& rows, int width, int height, char* out) {
   std::memset(out, 0, PlaneBytes(width, height));
   for (int y = 0; y < height; ++y) {
     uint32_t row = rows[y];
@@ -124,7 +121,7 @@ void PutPlane(const BoardRows& rows, int width, int height, char* out) {
 }
 
 void GetPlane(const char* in, int width, int height, uint32_t row_mask,
-              BoardRows* rows) {
+              rules::BoardRows* rows) {
   const uint32_t mask = (uint32_t{1} << width) - 1;
   for (int y = 0; y < height; ++y) {
     if (((row_mask >> y) & 1) == 0) {
@@ -147,7 +144,7 @@ void GetPlane(const char* in, int width, int height, uint32_t row_mask,
 // (per image row j, bit dx) lies within `plane`.
 inline uint32_t FitRow(uint32_t m,
                        const std::array<uint32_t, rules::kMaxSize>& cells,
-                       const BoardRows& plane, int oy, int height) {
+                       const rules::BoardRows& plane, int oy, int height) {
   for (int j = 0; j < height && m != 0; ++j) {
     uint32_t c = cells[j];
     const uint32_t row = plane[oy + j];
@@ -166,9 +163,9 @@ std::string EncodePatternEntry(const rules::GameRecord& record,
                                PositionWalk* walk) {
   const int w = record.width;
   const int h = record.height;
-  std::array<BoardRows, kMaxPatternSegments> black{};
-  std::array<BoardRows, kMaxPatternSegments> white{};
-  std::array<BoardRows, kMaxPatternSegments> empty{};
+  std::array<rules::BoardRows, kMaxPatternSegments> black{};
+  std::array<rules::BoardRows, kMaxPatternSegments> white{};
+  std::array<rules::BoardRows, kMaxPatternSegments> empty{};
   const uint32_t full = (uint32_t{1} << w) - 1;
   walk->Start(record);
   int segments = 0;
@@ -242,16 +239,17 @@ uint32_t PatternRowsNeeded(const rules::PatternSearch& search) {
 }
 
 bool PatternCandidates(const PatternEntry& entry,
-                       const rules::PatternSearch& search, BoardRows* allowed) {
+                       const rules::PatternSearch& search,
+                       rules::BoardRows* allowed) {
   const auto& variants = search.variants();
   bool any = false;
-  BoardRows black_or_empty;
-  BoardRows white_or_empty;
+  rules::BoardRows black_or_empty;
+  rules::BoardRows white_or_empty;
   for (size_t v = 0; v < variants.size(); ++v) allowed[v].fill(0);
   for (int s = 0; s < entry.segments; ++s) {
-    const BoardRows& b = entry.black[s];
-    const BoardRows& w = entry.white[s];
-    const BoardRows& e = entry.empty[s];
+    const rules::BoardRows& b = entry.black[s];
+    const rules::BoardRows& w = entry.white[s];
+    const rules::BoardRows& e = entry.empty[s];
     bool or_done = false;
     for (size_t v = 0; v < variants.size(); ++v) {
       const rules::PatternVariant& pv = variants[v];

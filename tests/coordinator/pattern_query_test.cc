@@ -225,7 +225,7 @@ std::map<std::string, BruteHit> BruteSearch(const std::vector<BruteGame>& games,
   return out;
 }
 
-qipu::v1::PatternRequest RequestOf(const BruteQuery& q, int n) {
+qipu::v1::PatternRequest PatternRequestOf(const BruteQuery& q, int n) {
   qipu::v1::PatternRequest req;
   req.mutable_filter()->set_width(n);
   req.mutable_filter()->set_height(n);
@@ -275,7 +275,7 @@ size_t ExpectSameAsBruteForce(const QueryEngine& engine,
   const std::map<std::string, BruteHit> want = BruteSearch(games, q, n);
   qipu::v1::PatternResponse first;
   const std::vector<qipu::v1::PatternMatch> got =
-      AllMatches(engine, RequestOf(q, n), &first);
+      AllMatches(engine, PatternRequestOf(q, n), &first);
   const std::string what =
       absl::StrCat(q.text, " ", rules::PatternPlacementName(q.placement),
                    " anchor ", q.ax, ",", q.ay, q.swap ? " swap" : "");
