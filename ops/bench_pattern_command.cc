@@ -5,11 +5,14 @@
 // least one match: corner patterns from the top-left corner, anywhere
 // patterns from a random offset with at least two stones.
 //
-//   qipu bench pattern --db DIR [--size 19] [--queries 20] [--width 5]
-//       [--height 5] [--seed 1] [--json]
+//   qipu bench pattern --db DIR [--games N] [--size 19] [--queries 20]
+//       [--width 5] [--height 5] [--seed 1] [--json]
 //
-// The database is built beforehand (README.md: `qipu import`, `qipu
-// local`). Exit status: 0 done, 1 failure, 2 bad flags.
+// --games N first adds N random self-play games of --size to DIR (created
+// when missing), as `qipu local` does; otherwise the database is built
+// beforehand (coordinator/README.md: the fox-pro corpus under its
+// symmetries, then `qipu local`). Exit status: 0 done, 1 failure, 2 bad
+// flags.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -20,12 +23,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
 #include "base/console.h"
 #include "client/database.h"
+#include "local/local_run.h"
 #include "nlohmann/json.hpp"
 #include "ops/commands.h"
 #include "proto/convert.h"
 #include "rules/pattern.h"
+#include "rules/rules.h"
 #include "store/pattern_index.h"
 #include "store/store.h"
 
@@ -41,8 +47,39 @@ struct PatternBenchFlags {
   int width = 5;
   int height = 5;
   uint64_t seed = 1;
+  uint64_t games = 0;
   bool json = false;
 };
+
+// Plays f.games random self-play games of f.size into f.db (qipu local's
+// coordinator and worker, in process).
+absl::Status PatternBenchBuild(const PatternBenchFlags& f) {
+  local::LocalOptions o;
+  o.db = f.db;
+  o.job.set_games(f.games);
+  qipu::v1::JobConfig* c = o.job.mutable_config();
+  c->set_width(static_cast<uint32_t>(f.size));
+  c->set_height(static_cast<uint32_t>(f.size));
+  auto chinese = rules::PresetRules("chinese");
+  if (!chinese.ok()) return chinese.status();
+  *c->mutable_rules() = wire::RulesToProto(*chinese);
+  c->set_policy("random");
+  c->set_index_depth(30);
+  c->set_seed(f.seed);
+  auto run = local::LocalRun::Start(o);
+  if (!run.ok()) return run.status();
+  for (;;) {
+    auto p = (*run)->Poll();
+    if (!p.ok()) return p.status();
+    if (p->finished || p->cancelled) break;
+    absl::SleepFor(absl::Milliseconds(100));
+  }
+  auto summary = (*run)->Finish();
+  if (!summary.ok()) return summary.status();
+  std::fprintf(stderr, "bench pattern: %llu games played in %.1f s\n",
+               static_cast<unsigned long long>(f.games), summary->seconds);
+  return absl::OkStatus();
+}
 
 // Latencies and answers of one kind of query.
 struct PatternBenchSeries {
@@ -93,6 +130,12 @@ std::string CutPattern(const store::PositionWalk& walk, int x0, int y0, int w,
 }
 
 int RunPatternBench(const PatternBenchFlags& f) {
+  if (f.games > 0) {
+    if (absl::Status s = PatternBenchBuild(f); !s.ok()) {
+      return base::Fail(kBenchPatternCmd, s,
+                        absl::IsInvalidArgument(s) ? 2 : 1);
+    }
+  }
   auto db = client::LocalDatabase::Open(f.db);
   if (!db.ok()) return base::Fail(kBenchPatternCmd, db.status());
   store::Store& st = (*db)->store();
@@ -218,6 +261,10 @@ void AddBenchPatternCommand(CLI::App& bench, int* exit_code) {
       "Pattern query latency (corner and anywhere patterns cut from stored "
       "games) and the pattern index's bytes per game");
   p->add_option("--db", f->db, "Database directory")->required();
+  p->add_option("--games", f->games,
+                "First add this many random self-play games of --size "
+                "(created when missing)")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{100000000}));
   p->add_option("--size", f->size, "Board size of the games searched")
       ->check(CLI::Range(2, 25))
       ->capture_default_str();

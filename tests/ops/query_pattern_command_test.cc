@@ -4,6 +4,7 @@
 // rectangle; the command is run on the database (--db, the pattern as text
 // and from a file) and through a qipu-coordinator process (--server, the
 // same JSON). Bad patterns exit with status 2 naming the row and column.
+// `qipu bench pattern --games` builds a database and measures it.
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -134,6 +135,31 @@ TEST(OpsQueryPattern, CornerPatternByDbAndServer) {
       query({"--server", coord.address(), "--pattern", pattern, "--corner"});
   ASSERT_EQ(served.status, 0) << served.err;
   EXPECT_EQ(LastJsonLine(served.out), j);
+}
+
+// `qipu bench pattern --games`: builds a database, then measures patterns
+// cut from it (each matches at least its own game).
+TEST(OpsQueryPattern, BenchPatternBuildsAndMeasures) {
+  TempDir tmp;
+  ASSERT_FALSE(tmp.path().empty());
+  const Ran r = RunQipu(tmp.path(), "bench",
+                        {"bench", "pattern", "--db", tmp.Sub("db"), "--games",
+                         "200", "--size", "9", "--width", "3", "--height", "3",
+                         "--queries", "4", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = LastJsonLine(r.out);
+  EXPECT_EQ(j["games"], 200) << r.out;
+  EXPECT_GT(j["index_bytes_per_game"].get<double>(), 20.0);
+  for (const char* kind : {"corner", "anywhere"}) {
+    EXPECT_EQ(j[kind]["queries"], 4) << r.out;
+    EXPECT_GE(j[kind]["mean_matched"].get<double>(), 1.0) << r.out;
+    EXPECT_GE(j[kind]["mean_candidates"].get<double>(),
+              j[kind]["mean_matched"].get<double>());
+  }
+  const Ran bad = RunQipu(tmp.path(), "bench-bad",
+                          {"bench", "pattern", "--db", tmp.Sub("db"), "--size",
+                           "9", "--width", "12"});
+  EXPECT_EQ(bad.status, 2);
 }
 
 }  // namespace
