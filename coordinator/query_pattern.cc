@@ -177,10 +177,9 @@ void ProcessPatternEntry(const store::Store& st, const Filter& filter,
   slot->indexed = true;
   const std::vector<rules::PatternVariant>& variants = search.variants();
   scratch->allowed.resize(variants.size());
-  if (!store::PatternCandidates(scratch->entry, search,
-                                scratch->allowed.data())) {
-    return;
-  }
+  const uint32_t segments =
+      store::PatternCandidates(scratch->entry, search, scratch->allowed.data());
+  if (segments == 0) return;
   absl::StatusOr<std::optional<std::string>> bytes =
       st.Get(st.games(), slot->key);
   if (!bytes.ok()) {
@@ -208,8 +207,11 @@ void ProcessPatternEntry(const store::Store& st, const Filter& filter,
   walk.Start(*record);
   rules::PatternSearch::Match m;
   for (;;) {
-    m = search.FindOnBoard(walk.black_rows(), walk.white_rows(),
-                           scratch->allowed.data());
+    // Only positions of segments that admit the pattern can hold it.
+    if ((segments >> store::PatternSegmentOf(walk.ply())) & 1) {
+      m = search.FindOnBoard(walk.black_rows(), walk.white_rows(),
+                             scratch->allowed.data());
+    }
     if (m.found() || walk.AtEnd()) break;
     walk.Next();
   }

@@ -96,12 +96,6 @@ void PositionWalk::Next() {
 
 namespace {
 
-int SegmentOf(int ply) {
-  int s = 0;
-  while (ply >= kPatternSegmentEnds[s]) ++s;
-  return s;
-}
-
 size_t PlaneBytes(int width, int height) {
   return (static_cast<size_t>(width) * height + 7) / 8;
 }
@@ -170,7 +164,7 @@ std::string EncodePatternEntry(const rules::GameRecord& record,
   walk->Start(record);
   int segments = 0;
   for (;;) {
-    const int s = SegmentOf(walk->ply());
+    const int s = PatternSegmentOf(walk->ply());
     segments = std::max(segments, s + 1);
     for (int y = 0; y < h; ++y) {
       const uint32_t b = walk->black_rows()[y];
@@ -227,6 +221,12 @@ bool DecodePatternEntry(absl::string_view value, PatternEntry* out,
   return true;
 }
 
+int PatternSegmentOf(int ply) {
+  int s = 0;
+  while (ply >= kPatternSegmentEnds[s]) ++s;
+  return s;
+}
+
 uint32_t PatternRowsNeeded(const rules::PatternSearch& search) {
   uint32_t rows = 0;
   for (const rules::PatternVariant& v : search.variants()) {
@@ -238,23 +238,27 @@ uint32_t PatternRowsNeeded(const rules::PatternSearch& search) {
   return rows;
 }
 
-bool PatternCandidates(const PatternEntry& entry,
-                       const rules::PatternSearch& search,
-                       rules::BoardRows* allowed) {
+uint32_t PatternCandidates(const PatternEntry& entry,
+                           const rules::PatternSearch& search,
+                           rules::BoardRows* allowed) {
   const auto& variants = search.variants();
-  bool any = false;
+  uint32_t segments = 0;
   rules::BoardRows black_or_empty;
   rules::BoardRows white_or_empty;
   for (size_t v = 0; v < variants.size(); ++v) allowed[v].fill(0);
-  for (int s = 0; s < entry.segments; ++s) {
+  // Latest (densest) segments first: what they admit need not be tested
+  // again in the others once those are known to admit something.
+  for (int s = entry.segments - 1; s >= 0; --s) {
     const rules::BoardRows& b = entry.black[s];
     const rules::BoardRows& w = entry.white[s];
     const rules::BoardRows& e = entry.empty[s];
     bool or_done = false;
+    bool admits = false;
     for (size_t v = 0; v < variants.size(); ++v) {
       const rules::PatternVariant& pv = variants[v];
       for (int oy = 0; oy + pv.height <= entry.height; ++oy) {
-        uint32_t m = pv.offsets[oy] & ~allowed[v][oy];
+        uint32_t m = pv.offsets[oy];
+        if (admits) m &= ~allowed[v][oy];
         if (m == 0) continue;
         m = FitRow(m, pv.black, b, oy, pv.height);
         m = FitRow(m, pv.white, w, oy, pv.height);
@@ -270,12 +274,13 @@ bool PatternCandidates(const PatternEntry& entry,
         m = FitRow(m, pv.no_black, white_or_empty, oy, pv.height);
         if (m != 0) {
           allowed[v][oy] |= m;
-          any = true;
+          admits = true;
         }
       }
     }
+    if (admits) segments |= uint32_t{1} << s;
   }
-  return any;
+  return segments;
 }
 
 absl::StatusOr<uint64_t> BackfillPatternIndex(Store* store) {

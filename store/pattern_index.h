@@ -112,13 +112,17 @@ bool DecodePatternEntry(absl::string_view value, PatternEntry* out,
 // The board rows any placement of `search` covers.
 uint32_t PatternRowsNeeded(const rules::PatternSearch& search);
 
-// Whether `entry` admits some placement of `search`: on true, allowed[v]
-// holds the offsets of variant v admitted in some segment (a superset of
-// those where it stands). `allowed` must have search.variants().size()
-// elements. Never allocates.
-bool PatternCandidates(const PatternEntry& entry,
-                       const rules::PatternSearch& search,
-                       rules::BoardRows* allowed);
+// The segment of position `ply` (moves played).
+int PatternSegmentOf(int ply);
+
+// The segments of `entry` (bit s) that admit some placement of `search`;
+// 0 when none does. allowed[v] then holds the offsets of variant v
+// admitted in some segment (a superset of those where it stands). Only
+// positions of admitting segments can hold the pattern. `allowed` must
+// have search.variants().size() elements. Never allocates.
+uint32_t PatternCandidates(const PatternEntry& entry,
+                           const rules::PatternSearch& search,
+                           rules::BoardRows* allowed);
 
 // Writes the pattern entry of every stored game (opening a database of
 // format version 2, which has none), in batches; idempotent, so a crash
