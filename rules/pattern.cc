@@ -1,5 +1,6 @@
 #include "rules/pattern.h"
 
+#include <algorithm>
 #include <bit>
 #include <utility>
 
@@ -304,6 +305,28 @@ absl::StatusOr<PatternSearch> PatternSearch::Compile(
         }
       }
       if (!seen_before) s.variants_.push_back(v);
+    }
+  }
+  for (PatternVariant& v : s.variants_) {
+    v.first_oy = kMaxSize;
+    v.last_oy = -1;
+    for (int y = 0; y < kMaxSize; ++y) {
+      if (v.offsets[y] == 0) continue;
+      v.first_oy = std::min(v.first_oy, y);
+      v.last_oy = y;
+    }
+    const std::array<uint32_t, kMaxSize>* kinds[5] = {
+        &v.black, &v.white, &v.empty, &v.no_white, &v.no_black};
+    v.num_cells = 0;
+    for (int k = 0; k < 5; ++k) {
+      for (int y = 0; y < v.height; ++y) {
+        uint32_t row = (*kinds[k])[y];
+        while (row != 0) {
+          const int x = std::countr_zero(row);
+          row &= row - 1;
+          v.cells[v.num_cells++] = static_cast<uint16_t>(k << 10 | y << 5 | x);
+        }
+      }
     }
   }
   return s;

@@ -93,8 +93,16 @@ struct PatternVariant {
   std::array<uint32_t, kMaxSize> empty{};
   std::array<uint32_t, kMaxSize> no_white{};
   std::array<uint32_t, kMaxSize> no_black{};
-  // Offsets allowed: bit ox of offsets[oy].
+  // Offsets allowed: bit ox of offsets[oy]; rows first_oy..last_oy hold
+  // them all.
   BoardRows offsets{};
+  int first_oy = 0;
+  int last_oy = -1;
+  // The cells that are not '*', stones first, then empty, then 'x' and
+  // 'o' (the order a prefilter tests them in): kind << 10 | dy << 5 | dx,
+  // kind 0 black, 1 white, 2 empty, 3 not white, 4 not black.
+  std::array<uint16_t, kMaxPoints> cells{};
+  int num_cells = 0;
 
   // Whether the image stands at (ox, oy) on the board given by its rows.
   // Precondition: the image fits there. Never allocates.

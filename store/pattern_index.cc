@@ -134,23 +134,6 @@ void GetPlane(const char* in, int width, int height, uint32_t row_mask,
   }
 }
 
-// The offsets (bits of `offsets`) at row oy where every cell of `cells`
-// (per image row j, bit dx) lies within `plane`.
-inline uint32_t FitRow(uint32_t m,
-                       const std::array<uint32_t, rules::kMaxSize>& cells,
-                       const rules::BoardRows& plane, int oy, int height) {
-  for (int j = 0; j < height && m != 0; ++j) {
-    uint32_t c = cells[j];
-    const uint32_t row = plane[oy + j];
-    while (c != 0 && m != 0) {
-      const int dx = std::countr_zero(c);
-      c &= c - 1;
-      m &= row >> dx;
-    }
-  }
-  return m;
-}
-
 }  // namespace
 
 std::string EncodePatternEntry(const rules::GameRecord& record,
@@ -252,26 +235,25 @@ uint32_t PatternCandidates(const PatternEntry& entry,
     const rules::BoardRows& b = entry.black[s];
     const rules::BoardRows& w = entry.white[s];
     const rules::BoardRows& e = entry.empty[s];
-    bool or_done = false;
+    for (int y = 0; y < entry.height; ++y) {
+      black_or_empty[y] = b[y] | e[y];
+      white_or_empty[y] = w[y] | e[y];
+    }
+    // Indexed by PatternVariant::cells' kind.
+    const rules::BoardRows* planes[5] = {&b, &w, &e, &black_or_empty,
+                                         &white_or_empty};
     bool admits = false;
     for (size_t v = 0; v < variants.size(); ++v) {
       const rules::PatternVariant& pv = variants[v];
-      for (int oy = 0; oy + pv.height <= entry.height; ++oy) {
+      const int last_oy = std::min(pv.last_oy, entry.height - pv.height);
+      for (int oy = pv.first_oy; oy <= last_oy; ++oy) {
         uint32_t m = pv.offsets[oy];
         if (admits) m &= ~allowed[v][oy];
-        if (m == 0) continue;
-        m = FitRow(m, pv.black, b, oy, pv.height);
-        m = FitRow(m, pv.white, w, oy, pv.height);
-        m = FitRow(m, pv.empty, e, oy, pv.height);
-        if (m != 0 && !or_done) {
-          for (int y = 0; y < entry.height; ++y) {
-            black_or_empty[y] = b[y] | e[y];
-            white_or_empty[y] = w[y] | e[y];
-          }
-          or_done = true;
+        for (int c = 0; c < pv.num_cells && m != 0; ++c) {
+          const uint16_t cell = pv.cells[c];
+          const rules::BoardRows& plane = *planes[cell >> 10];
+          m &= plane[oy + ((cell >> 5) & 31)] >> (cell & 31);
         }
-        m = FitRow(m, pv.no_white, black_or_empty, oy, pv.height);
-        m = FitRow(m, pv.no_black, white_or_empty, oy, pv.height);
         if (m != 0) {
           allowed[v][oy] |= m;
           admits = true;
