@@ -302,6 +302,9 @@ absl::StatusOr<qipu::v1::PatternResponse> QueryEngine::Pattern(
   };
   store::ScanOptions scan;
   scan.readahead_bytes = 2u << 20;
+  // One pass over the whole family, larger than the block cache: its
+  // blocks would only evict the hot ones of the other queries.
+  scan.fill_cache = false;
   store::Cursor it = store_->NewCursor(store_->patterns(), scan);
   it.SeekToFirst();
   while (it.Valid()) {
