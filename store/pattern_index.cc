@@ -40,6 +40,7 @@ void PositionWalk::Start(const rules::GameRecord& record) {
   boards_->board.CopyFrom(empty);
   black_.fill(0);
   white_.fill(0);
+  boards_->removed.count = 0;
   ApplySetups();
 }
 
@@ -56,6 +57,11 @@ void PositionWalk::ApplySetups() {
     changed = true;
   }
   if (changed) rules::BoardToRows(boards_->board, &black_, &white_);
+  setup_applied_ = changed;
+}
+
+const rules::RemovedStones& PositionWalk::removed() const {
+  return boards_->removed;
 }
 
 bool PositionWalk::AtEnd() const { return ply_ >= last_; }
@@ -86,6 +92,7 @@ void PositionWalk::Next() {
       white_[rules::PointY(p)] &= clear;
     }
   } else {
+    boards_->removed.count = 0;
     board.Pass();
   }
   ++ply_;
@@ -144,21 +151,44 @@ std::string EncodePatternEntry(const rules::GameRecord& record,
   std::array<rules::BoardRows, kMaxPatternSegments> white{};
   std::array<rules::BoardRows, kMaxPatternSegments> empty{};
   const uint32_t full = (uint32_t{1} << w) - 1;
-  walk->Start(record);
-  int segments = 0;
-  for (;;) {
-    const int s = PatternSegmentOf(walk->ply());
-    segments = std::max(segments, s + 1);
+  // Segment s takes the whole board of the position that opens it (or
+  // follows setup stones); after that a move adds its stone to its
+  // colour's bitmap and the points it empties to the empty one, which is
+  // the union over the segment's positions, kept at O(1) a move.
+  auto take_board = [&](int seg) {
     for (int y = 0; y < h; ++y) {
       const uint32_t b = walk->black_rows()[y];
       const uint32_t wh = walk->white_rows()[y];
-      black[s][y] |= b;
-      white[s][y] |= wh;
-      empty[s][y] |= full & ~(b | wh);
+      black[seg][y] |= b;
+      white[seg][y] |= wh;
+      empty[seg][y] |= full & ~(b | wh);
     }
-    if (walk->AtEnd()) break;
-    // (A move onto an occupied point ends the walk where it is.)
+  };
+  walk->Start(record);
+  int seg = PatternSegmentOf(0);
+  int segments = seg + 1;
+  take_board(seg);
+  while (!walk->AtEnd()) {
+    const rules::Move m = walk->next_move();
+    const int before = walk->ply();
     walk->Next();
+    if (walk->ply() == before) break;  // a move onto an occupied point
+    const int next = PatternSegmentOf(walk->ply());
+    if (next != seg || walk->setup_applied()) {
+      seg = next;
+      segments = std::max(segments, seg + 1);
+      take_board(seg);
+      continue;
+    }
+    if (m.point == rules::kPass) continue;
+    const uint32_t bit = uint32_t{1} << rules::PointX(m.point);
+    (m.color == rules::Color::kBlack ? black
+                                     : white)[seg][rules::PointY(m.point)] |= bit;
+    const rules::RemovedStones& removed = walk->removed();
+    for (int r = 0; r < removed.count; ++r) {
+      const rules::Point p = removed.points[r];
+      empty[seg][rules::PointY(p)] |= uint32_t{1} << rules::PointX(p);
+    }
   }
   const size_t plane = PlaneBytes(w, h);
   std::string out(4 + segments * 3 * plane, '\0');

@@ -72,6 +72,10 @@ class PositionWalk {
   void Next();
   const rules::BoardRows& black_rows() const { return black_; }
   const rules::BoardRows& white_rows() const { return white_; }
+  // What the last Next() did: the stones it removed (captures, suicide),
+  // and whether setup stones changed the board after it.
+  const rules::RemovedStones& removed() const;
+  bool setup_applied() const { return setup_applied_; }
 
  private:
   void ApplySetups();
@@ -84,6 +88,7 @@ class PositionWalk {
   // The number of moves the walk plays (the record's, or fewer when one
   // is onto an occupied point).
   int last_ = 0;
+  bool setup_applied_ = false;
   rules::BoardRows black_{};
   rules::BoardRows white_{};
 };
@@ -92,8 +97,9 @@ class PositionWalk {
 std::string EncodePatternEntry(const rules::GameRecord& record,
                                PositionWalk* walk);
 
-// A decoded entry: per segment the rows of its three bitmaps. Trivially
-// copyable, decoded in place (no allocation).
+// A decoded entry: per segment the rows of its three bitmaps (rows y >=
+// `height` are unspecified). Trivially copyable, decoded in place
+// (no allocation).
 struct PatternEntry {
   int width = 0;
   int height = 0;

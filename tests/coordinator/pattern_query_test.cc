@@ -399,6 +399,48 @@ TEST_F(PatternQueryTest, CutPatternsAgreeWithBruteForce) {
   EXPECT_GT(matched, 28u);
 }
 
+// Every stored game's entry is, segment by segment, the union of its
+// positions' black stones, white stones and empty points.
+TEST_F(PatternQueryTest, EntriesAreTheUnionsOfTheirSegments) {
+  store::Store& st = coordinator_->store();
+  size_t checked = 0;
+  for (const BruteGame& g : *games_) {
+    auto id = store::ParseGameId(g.id);
+    ASSERT_TRUE(id.ok());
+    auto value = st.Get(st.patterns(), store::PatternKey(*id));
+    ASSERT_TRUE(value.ok() && value->has_value()) << g.id;
+    store::PatternEntry entry;
+    ASSERT_TRUE(store::DecodePatternEntry(**value, &entry)) << g.id;
+    ASSERT_EQ(entry.width, g.width);
+    int segments = 0;
+    std::array<rules::BoardRows, store::kMaxPatternSegments> b{}, w{}, e{};
+    for (size_t k = 0; k < g.boards.size(); ++k) {
+      int seg = 0;
+      while (static_cast<int>(k) >= store::kPatternSegmentEnds[seg]) ++seg;
+      segments = std::max(segments, seg + 1);
+      for (int y = 0; y < g.height; ++y) {
+        for (int x = 0; x < g.width; ++x) {
+          const rules::Color c = g.boards[k][y * g.width + x];
+          auto& plane = c == rules::Color::kBlack   ? b
+                        : c == rules::Color::kWhite ? w
+                                                    : e;
+          plane[seg][y] |= uint32_t{1} << x;
+        }
+      }
+    }
+    ASSERT_EQ(entry.segments, segments) << g.id;
+    for (int seg = 0; seg < segments; ++seg) {
+      for (int y = 0; y < g.height; ++y) {
+        ASSERT_EQ(entry.black[seg][y], b[seg][y]) << g.id << " " << seg;
+        ASSERT_EQ(entry.white[seg][y], w[seg][y]) << g.id << " " << seg;
+        ASSERT_EQ(entry.empty[seg][y], e[seg][y]) << g.id << " " << seg;
+      }
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 180u);
+}
+
 TEST_F(PatternQueryTest, RandomPatternsAgreeWithBruteForce) {
   std::mt19937 rng(78);
   const char kCells[] = "XO.*xo..";
