@@ -110,13 +110,12 @@ size_t PlaneBytes(int width, int height) {
 void PutPlane(const rules::BoardRows& rows, int width, int height, char* out) {
   std::memset(out, 0, PlaneBytes(width, height));
   for (int y = 0; y < height; ++y) {
-    uint32_t row = rows[y];
-    while (row != 0) {
-      const int x = std::countr_zero(row);
-      row &= row - 1;
-      const int i = y * width + x;
-      out[i >> 3] = static_cast<char>(static_cast<uint8_t>(out[i >> 3]) |
-                                      (1u << (i & 7)));
+    // The row's bits, shifted to their place in its first byte: at most
+    // 5 bytes (width <= 25, shift < 8).
+    const int start = y * width;
+    uint64_t bits = static_cast<uint64_t>(rows[y]) << (start & 7);
+    for (char* b = out + (start >> 3); bits != 0; ++b, bits >>= 8) {
+      *b = static_cast<char>(static_cast<uint8_t>(*b) | (bits & 0xff));
     }
   }
 }
@@ -183,7 +182,8 @@ std::string EncodePatternEntry(const rules::GameRecord& record,
     if (m.point == rules::kPass) continue;
     const uint32_t bit = uint32_t{1} << rules::PointX(m.point);
     (m.color == rules::Color::kBlack ? black
-                                     : white)[seg][rules::PointY(m.point)] |= bit;
+                                     : white)[seg][rules::PointY(m.point)] |=
+        bit;
     const rules::RemovedStones& removed = walk->removed();
     for (int r = 0; r < removed.count; ++r) {
       const rules::Point p = removed.points[r];
