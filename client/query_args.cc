@@ -363,6 +363,25 @@ absl::StatusOr<PatternArgs> PatternArgsFromArgs(const QueryArgs& args,
   return out;
 }
 
+absl::StatusOr<qipu::v1::PatternRequest> PatternFromArgs(
+    const QueryArgs& args, absl::string_view prefix) {
+  auto parsed = PatternArgsFromArgs(args, prefix);
+  if (!parsed.ok()) return parsed.status();
+  qipu::v1::PatternRequest req;
+  *req.mutable_filter() = std::move(parsed->filter);
+  req.set_pattern(absl::StrJoin(parsed->rows, "/"));
+  const std::string& p = parsed->placement;
+  req.set_placement(p == "corner"     ? qipu::v1::PATTERN_PLACEMENT_CORNER
+                    : p == "side"     ? qipu::v1::PATTERN_PLACEMENT_SIDE
+                    : p == "anywhere" ? qipu::v1::PATTERN_PLACEMENT_ANYWHERE
+                                      : qipu::v1::PATTERN_PLACEMENT_FIXED);
+  req.set_anchor(parsed->anchor);
+  req.set_colour_swap(parsed->colour_swap);
+  req.set_page_size(parsed->page_size);
+  req.set_page_token(parsed->page_token);
+  return req;
+}
+
 absl::Status NameArgsInStatus(const absl::Status& s, absl::string_view prefix) {
   if (s.ok()) return s;
   // Request fields of the engine's messages -> argument names.

@@ -105,6 +105,10 @@ struct PatternArgs {
 // true/false), page-size (0..kMaxQueryLimit), page-token, and the filter.
 absl::StatusOr<PatternArgs> PatternArgsFromArgs(const QueryArgs& args,
                                                 absl::string_view prefix);
+// The PatternRequest of PatternArgsFromArgs(): rows joined by '/', the
+// placement as PatternPlacement, the rest as they are.
+absl::StatusOr<qipu::v1::PatternRequest> PatternFromArgs(
+    const QueryArgs& args, absl::string_view prefix);
 
 // `s` with a leading request-field name of the query engine's messages
 // ("filter.size", "filter.komi", "filter.date", "to_play", "moves", ...)

@@ -70,4 +70,10 @@ absl::StatusOr<qipu::v1::GetGameResponse> QueryClient::GetGame(
               &coordinator::QueryEngine::GetGame, req);
 }
 
+absl::StatusOr<qipu::v1::PatternResponse> QueryClient::Pattern(
+    const qipu::v1::PatternRequest& req) {
+  return Call(&qipu::v1::QueryService::Stub::Pattern,
+              &coordinator::QueryEngine::Pattern, req);
+}
+
 }  // namespace qipu::client

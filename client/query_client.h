@@ -29,6 +29,9 @@ class QueryClient {
       const qipu::v1::ResultsRequest& req);
   absl::StatusOr<qipu::v1::GetGameResponse> GetGame(
       const qipu::v1::GetGameRequest& req);
+  // Games in which a local pattern appeared (QueryEngine::Pattern).
+  absl::StatusOr<qipu::v1::PatternResponse> Pattern(
+      const qipu::v1::PatternRequest& req);
 
  private:
   QueryClient() = default;

@@ -28,6 +28,7 @@ const std::vector<MethodAccess>& AccessTable() {
       {"/qipu.v1.QueryService/Cycles", Access::kReader},
       {"/qipu.v1.QueryService/Results", Access::kReader},
       {"/qipu.v1.QueryService/GetGame", Access::kReader},
+      {"/qipu.v1.QueryService/Pattern", Access::kReader},
       // Corpora: importing writes games, exporting reads them.
       {"/qipu.v1.CorpusService/Import", Access::kOperator},
       {"/qipu.v1.CorpusService/Export", Access::kReader},

@@ -166,6 +166,9 @@ void Ingestor::CommitBatch(std::deque<Item>* batch) {
       if (!fresh[i]) continue;
       const PreparedGame& g = (*batch)[i].game;
       wb.Put(store_->games(), g.key, g.value);
+      if (!g.pattern_entry.empty()) {
+        wb.Put(store_->patterns(), g.key, g.pattern_entry);
+      }
       agg[store::AggregateKey(g.config_id, g.day)].Add(g.facts);
       if (g.position_ops.empty()) continue;
       ops.Append(g.position_ops);

@@ -18,6 +18,7 @@
 #include "rules/selfplay.h"
 #include "store/aggregate.h"
 #include "store/keys.h"
+#include "store/pattern_index.h"
 
 namespace qipu::coordinator {
 namespace {
@@ -153,6 +154,10 @@ void FinishPrepared(const rules::GameRecord& record,
     store::IndexGameOps(record, report.played, depth, result.winner, id,
                         out->config_id, out->day, &out->position_ops);
   }
+  // The walk's boards on the heap, once per thread (see ThreadGame()).
+  thread_local const std::unique_ptr<store::PositionWalk> walk =
+      std::make_unique<store::PositionWalk>();
+  out->pattern_entry = store::EncodePatternEntry(record, walk.get());
   out->value = game.SerializeAsString();
 }
 

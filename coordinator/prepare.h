@@ -50,6 +50,9 @@ struct PreparedGame {
   store::PositionOps position_ops;
   // Plies the entries cover (min(index depth, moves the rules played)).
   uint32_t index_plies = 0;
+  // The game's pattern-index entry (store/pattern_index.h), written with
+  // the game under store::PatternKey(id).
+  std::string pattern_entry;
   // What the aggregates count of the game (the committer accumulates a
   // batch's games per configuration and day: store::AggregateBuilder).
   store::GameFacts facts;

@@ -1,7 +1,7 @@
 // QueryEngine: the statistical queries of qipu/v1/query.proto, answered
 // from the aggregates column family and the position index -- never by
-// scanning games. Every query compiles its Filter (filter.h) and then
-// visits only the (configuration, day) buckets it matches:
+// scanning games (but Pattern, below). Every query compiles its Filter
+// (filter.h) and then visits only the (configuration, day) buckets it matches:
 //   - Openings: one prefix scan of the positions CF (all buckets of the
 //     queried position share an 18-byte prefix with its own bloom filter),
 //     summing the matching buckets' PositionValues. Setup stones and moves
@@ -16,8 +16,11 @@
 //     AggregateStats.
 //   - GetGame: a point lookup in the games CF.
 //
+//   - Pattern: the one query that reads games: a scan of the patterns CF
+//     (a compact per-game prefilter) and a replay of the games it admits.
+//
 // Implementation: queries.cc (Openings, GetGame), query_aggregates.cc (Ko,
-// Cycles, Results).
+// Cycles, Results), query_pattern.cc (Pattern).
 //
 // Thread-safe: const methods only; the store and the registry are.
 #ifndef QIPU_COORDINATOR_QUERIES_H_
@@ -47,6 +50,9 @@ inline constexpr uint32_t kDefaultQueryExamples = 3;
 inline constexpr uint32_t kMaxQueryExamples = 10;
 // Board size of an openings query whose filter gives none.
 inline constexpr int kDefaultOpeningsSize = 19;
+// Matches per page of a pattern query: the default and the most.
+inline constexpr uint32_t kDefaultPatternPageSize = 50;
+inline constexpr uint32_t kMaxPatternPageSize = 1000;
 
 // A position reached by replaying moves from the start of a game, as an
 // openings query looks it up.
@@ -143,6 +149,18 @@ class QueryEngine {
   // NotFound for an unknown one, DataLoss for a damaged record.
   absl::StatusOr<qipu::v1::GetGameResponse> GetGame(
       const qipu::v1::GetGameRequest& req) const;
+
+  // Games of the filter (default 19x19) in which req.pattern appeared
+  // (query_pattern.cc): the pattern index (store/pattern_index.h) admits
+  // candidates, each is replayed to find the first position where the
+  // pattern stands (the first variant, row, column in PatternSearch's
+  // order when several do) and the move played next. Matched outcomes and
+  // continuations cover every match; matches are paged in game-id order.
+  // InvalidArgument naming the field: bad filter, pattern (row and
+  // column), placement, anchor, page_size above kMaxPatternPageSize, or
+  // page_token. Unavailable / DataLoss from storage.
+  absl::StatusOr<qipu::v1::PatternResponse> Pattern(
+      const qipu::v1::PatternRequest& req) const;
 
  private:
   // Calls fn(config, day, stats) for every aggregates bucket `filter`

@@ -70,4 +70,10 @@ grpc::ServerUnaryReactor* QueryServiceImpl::GetGame(
   return Reply(ctx, "GetGame", engine_->GetGame(*req), resp);
 }
 
+grpc::ServerUnaryReactor* QueryServiceImpl::Pattern(
+    grpc::CallbackServerContext* ctx, const qipu::v1::PatternRequest* req,
+    qipu::v1::PatternResponse* resp) {
+  return Reply(ctx, "Pattern", engine_->Pattern(*req), resp);
+}
+
 }  // namespace qipu::coordinator

@@ -40,6 +40,11 @@ class QueryServiceImpl final : public qipu::v1::QueryService::CallbackService {
   grpc::ServerUnaryReactor* GetGame(grpc::CallbackServerContext* ctx,
                                     const qipu::v1::GetGameRequest* req,
                                     qipu::v1::GetGameResponse* resp) override;
+  // A pattern search scans the pattern index and replays candidate games
+  // (up to seconds on 100k games); it runs inline like the others.
+  grpc::ServerUnaryReactor* Pattern(grpc::CallbackServerContext* ctx,
+                                    const qipu::v1::PatternRequest* req,
+                                    qipu::v1::PatternResponse* resp) override;
 
  private:
   // Counts the call, then finishes it with `r` (see query_service.cc).

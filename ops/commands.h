@@ -27,9 +27,13 @@ void AddQueryCommand(CLI::App& app, int* exit_code);
 // `qipu explore --db DIR --http HOST:PORT`: the web explorer over a
 // database opened here (ops/explore_command.cc).
 void AddExploreCommand(CLI::App& app, int* exit_code);
+// `qipu query pattern` under `query` (query_pattern_command.cc).
+void AddQueryPatternCommand(CLI::App* query, int* exit_code);
 // `qipu bench query`: openings query latency over gRPC (on `bench`, the
 // subcommand AddBenchCommand() created).
 void AddBenchQueryCommand(CLI::App& bench, int* exit_code);
+// `qipu bench pattern` (bench_pattern_command.cc).
+void AddBenchPatternCommand(CLI::App& bench, int* exit_code);
 // `qipu import`: SGF files and folders into the database (--db or --server).
 void AddImportCommand(CLI::App& app, int* exit_code);
 // `qipu export`: stored games out as SGF or JSON Lines.

@@ -180,6 +180,7 @@ void AddQueryCommand(CLI::App& app, int* exit_code) {
     const std::string name = sub.name;
     cmd->callback([f, name, exit_code] { *exit_code = RunQuery(name, *f); });
   }
+  AddQueryPatternCommand(query, exit_code);
 }
 
 }  // namespace qipu::ops

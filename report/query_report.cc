@@ -15,7 +15,6 @@
 #include "rules/result.h"
 
 namespace qipu::report {
-namespace {
 
 nlohmann::json OutcomesJson(const qipu::v1::Outcomes& o) {
   return {{"games", o.games()},
@@ -25,6 +24,8 @@ nlohmann::json OutcomesJson(const qipu::v1::Outcomes& o) {
           {"void", o.void_()},
           {"black_win_rate", BlackWinRate(o)}};
 }
+
+namespace {
 
 std::string Percent(uint64_t part, uint64_t whole) {
   if (whole == 0) return "-";

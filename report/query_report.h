@@ -18,6 +18,10 @@ namespace qipu::report {
 // void games do not count. 0 when there is no decided game.
 double BlackWinRate(const qipu::v1::Outcomes& o);
 
+// {"games", "black_wins", "white_wins", "draws", "void", "black_win_rate"}:
+// the outcome fields every query answer's JSON shares.
+nlohmann::json OutcomesJson(const qipu::v1::Outcomes& o);
+
 // {"games", "black_wins", "white_wins", "draws", "void", "position_key",
 //  "to_play" ("B", "W", or "" from a server that does not say),
 //  "continuations": [{"move", "games", "black_wins", "white_wins", "draws",

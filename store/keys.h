@@ -14,6 +14,8 @@
 //   positions   PositionKey -> PositionValue (merge: store/position_value.h);
 //               IndexWatermarkKey() -> last batch in the index's files
 //   aggregates  AggregateKey -> AggregateStats (merge: store/aggregate.h)
+//   patterns    PatternKey (= GameKey) -> the game's pattern-index entry
+//               (store/pattern_index.h)
 //   jobs        JobKey -> JobRecord; JobCounterKey -> uint64 (merge: add);
 //               LeaseKey -> LeaseRecord; AbandonedKey -> reason;
 //               TournamentKey -> qipu.v1.Tournament (the whole state of
@@ -41,13 +43,19 @@ namespace qipu::store {
 //   1  first release.
 //   2  position values without child keys, compact example ids
 //      (store/position_value.h).
-inline constexpr uint32_t kFormatVersion = 2;
+//   3  the patterns column family (store/pattern_index.h). A version-2
+//      database is upgraded when opened: every game's entry is written,
+//      then the version.
+inline constexpr uint32_t kFormatVersion = 3;
+// The older version Store::Open upgrades in place.
+inline constexpr uint32_t kUpgradableFormatVersion = 2;
 
 // Column-family names.
 inline constexpr char kGamesCf[] = "games";
 inline constexpr char kPositionsCf[] = "positions";
 inline constexpr char kAggregatesCf[] = "aggregates";
 inline constexpr char kJobsCf[] = "jobs";
+inline constexpr char kPatternsCf[] = "patterns";
 
 // --- fixed-width big-endian fields ---------------------------------------
 // The fields of every key (and of a few values). Encode*() write at a
@@ -134,6 +142,15 @@ std::string GameKey(const GameId& id);
 std::optional<GameId> DecodeGameKey(absl::string_view key);
 // Prefix of every self-play game of `job` (9 bytes).
 std::string JobGamesPrefix(uint64_t job);
+
+// --- patterns CF --------------------------------------------------------
+
+// A game's pattern-index entry is keyed like the game (17 bytes), so a scan
+// of the family reads games in the games family's order.
+inline std::string PatternKey(const GameId& id) { return GameKey(id); }
+inline std::optional<GameId> DecodePatternKey(absl::string_view key) {
+  return DecodeGameKey(key);
+}
 
 // --- positions CF -------------------------------------------------------
 

@@ -143,8 +143,10 @@ class Cursor {
 
 class Store {
  public:
-  // Opens (or creates) the database in `dir`. FailedPrecondition when it
-  // holds another format version; Unavailable when another process has it
+  // Opens (or creates) the database in `dir`. A database of format
+  // version kUpgradableFormatVersion is upgraded first (the pattern index
+  // written for every game: BackfillPatternIndex). FailedPrecondition when
+  // it holds another format version; Unavailable when another process has it
   // open (RocksDB's LOCK).
   static absl::StatusOr<std::unique_ptr<Store>> Open(
       const std::string& dir, const StoreOptions& options);
@@ -160,6 +162,8 @@ class Store {
   rocksdb::ColumnFamilyHandle* positions() const { return handles_[2]; }
   rocksdb::ColumnFamilyHandle* aggregates() const { return handles_[3]; }
   rocksdb::ColumnFamilyHandle* jobs() const { return handles_[4]; }
+  // One pattern-index entry per game (store/pattern_index.h).
+  rocksdb::ColumnFamilyHandle* patterns() const { return handles_[5]; }
   // The write path and buffer of the positions column family: ingest adds
   // entries there, queries read through it. Owned by the store.
   PositionIndex& position_index() const { return *index_; }
@@ -239,7 +243,7 @@ class Store {
   // Before db_: the listener RocksDB holds points here until Close().
   StorageHealth health_;
   std::unique_ptr<rocksdb::DB> db_;
-  // meta (default), games, positions, aggregates, jobs.
+  // meta (default), games, positions, aggregates, jobs, patterns.
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
   // After db_ and handles_, closed before them.
   std::unique_ptr<PositionIndex> index_;

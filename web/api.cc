@@ -10,6 +10,7 @@
 #include "client/query_args.h"
 #include "coordinator/access.h"
 #include "nlohmann/json.hpp"
+#include "report/pattern_report.h"
 #include "report/query_report.h"
 #include "spdlog/spdlog.h"
 #include "web/assets.h"
@@ -54,14 +55,6 @@ QueryRun Answer(absl::StatusOr<Req> (*build)(const client::QueryArgs&,
   };
 }
 
-// An endpoint this build does not have (501 after its arguments check).
-QueryRun NotBuilt(const char* why) {
-  return [why](const QueryEngine&,
-               const client::QueryArgs&) -> absl::StatusOr<nlohmann::json> {
-    return absl::UnimplementedError(why);
-  };
-}
-
 // The query endpoints: one row each.
 const std::vector<ApiRoute>& Routes() {
   static const auto* const routes = new std::vector<ApiRoute>{
@@ -76,11 +69,9 @@ const std::vector<ApiRoute>& Routes() {
       {"/api/v1/results", client::QueryKind::kResults,
        Answer(client::ResultsFromArgs, &QueryEngine::Results,
               report::ResultsJson)},
-      // The pattern search (issue 21) makes this row
-      // Answer(client::PatternFromArgs, &QueryEngine::Pattern,
-      //        report::PatternJson).
       {"/api/v1/pattern", client::QueryKind::kPattern,
-       NotBuilt("pattern search not built")},
+       Answer(client::PatternFromArgs, &QueryEngine::Pattern,
+              report::PatternJson)},
   };
   return *routes;
 }

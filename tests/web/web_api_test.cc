@@ -10,6 +10,7 @@
 //   - with tokens, 401 without one, 403 for a worker's, 200 for a reader's.
 #include <atomic>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "coordinator/coordinator.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "report/pattern_report.h"
 #include "report/query_report.h"
 #include "tests/common/corpus_dir.h"
 #include "tests/common/http_get.h"
@@ -171,6 +173,38 @@ TEST_F(WebApiTest, AggregatesEqualReportJson) {
   EXPECT_GT(GetJson("/api/v1/results")["games"].get<int>(), 100);
 }
 
+TEST_F(WebApiTest, PatternEqualsReportJsonAndPages) {
+  for (const std::string& query :
+       {std::string("pattern=.X./.../...&placement=corner"),
+        std::string("pattern=....../..X.../......&anchor=A19"),
+        std::string("pattern=XO/OX&placement=anywhere&page-size=7"),
+        std::string("pattern=.O./X.X&placement=side&colour-swap=1&size=19"),
+        std::string("pattern=..../..X./..../....&anchor=Q16&source=fox")}) {
+    auto req = client::PatternFromArgs(ArgsOf(query), "");
+    ASSERT_TRUE(req.ok()) << req.status();
+    auto want = engine().Pattern(*req);
+    ASSERT_TRUE(want.ok()) << query << ": " << want.status();
+    EXPECT_EQ(GetJson("/api/v1/pattern?" + query), report::PatternJson(*want))
+        << query;
+  }
+  // A corner star point stone is in nearly every game; its pages hold
+  // every match once.
+  const std::string base = "pattern=.../.X./...&anchor=C17&page-size=50";
+  nlohmann::json page = GetJson("/api/v1/pattern?" + base);
+  const uint64_t total = page["games"].get<uint64_t>();
+  EXPECT_GT(total, 100u);
+  std::set<std::string> seen;
+  for (int i = 0; i < 100; ++i) {
+    for (const auto& m : page["matches"]) {
+      EXPECT_TRUE(seen.insert(m["id"].get<std::string>()).second);
+    }
+    const std::string token = page["next_page_token"].get<std::string>();
+    if (token.empty()) break;
+    page = GetJson("/api/v1/pattern?" + base + "&page-token=" + token);
+  }
+  EXPECT_EQ(seen.size(), total);
+}
+
 TEST_F(WebApiTest, GameJsonSgfAndReplay) {
   auto openings = engine().Openings(*client::OpeningsFromArgs({}, ""));
   ASSERT_TRUE(openings.ok());
@@ -291,8 +325,14 @@ TEST_F(WebApiTest, BadInputIs4xxNamingTheParameter) {
       {"/api/v1/nothing", 404, "no such path"},
       {"/api/v2/openings", 404, "no such path"},
       {"/nothing.html", 404, "no such path"},
-      {"/api/v1/pattern?pattern=XO/.X&anchor=Q16", 501,
-       "pattern search not built"},
+      {"/api/v1/pattern", 400, "pattern: missing"},
+      {"/api/v1/pattern?pattern=XZ/.X", 400, "pattern"},
+      {"/api/v1/pattern?pattern=XO/.", 400, "pattern"},
+      {"/api/v1/pattern?pattern=XO/.X&placement=middle", 400, "placement"},
+      {"/api/v1/pattern?pattern=XO/.X&anchor=Z99", 400, "anchor"},
+      {"/api/v1/pattern?pattern=XO/.X&page-size=5000", 400, "page-size"},
+      {"/api/v1/pattern?pattern=XO/.X&page-token=nonsense", 400, "page"},
+      {"/api/v1/pattern?pattern=XO/.X&colour-swap=maybe", 400, "colour-swap"},
       {"/api/v1/pattern?bogus=1", 400, "bogus: unknown"},
   };
   for (const BadCase& c : cases) {

@@ -162,7 +162,9 @@
     return rows;
   }
 
-  async function searchPattern() {
+  // Searches the selected region; `pageToken` asks for a later page of
+  // the matching games (the counts and continuations cover every page).
+  async function searchPattern(pageToken) {
     if (!selection) return;
     const {h} = boardSize();
     qipu.clearError(patternError);
@@ -174,6 +176,7 @@
         placement: document.getElementById('placement').value,
         anchor: qipu.vertex(selection.x0, selection.y0, h),
         'colour-swap': document.getElementById('colour-swap').checked ? 1 : 0,
+        'page-token': typeof pageToken === 'string' ? pageToken : '',
       });
       patternMarks = marksOf(r.continuations.filter(
           (c) => c.move !== 'pass' && c.move !== 'tenuki'), 'pattern');
@@ -192,7 +195,11 @@
           `<tr><td class="left">${qipu.gameLink(m.id, m.move_number)}</td>` +
           `<td>${m.move_number}</td><td class="left">${qipu.esc(m.next || '')}</td>` +
           `<td class="left">${qipu.esc(m.result || '')}</td></tr>`).join('') +
-        '</tbody></table>';
+        '</tbody></table>' +
+        (r.next_page_token ?
+          '<button id="pattern-next">next games</button>' : '');
+      const next = document.getElementById('pattern-next');
+      if (next) next.onclick = () => searchPattern(r.next_page_token);
     } catch (e) {
       patternResult.innerHTML = '';
       qipu.showError(patternError, e);
@@ -234,7 +241,7 @@
     refresh();
   };
   document.getElementById('pass').onclick = () => play('pass');
-  searchButton.onclick = searchPattern;
+  searchButton.onclick = () => searchPattern('');
   document.getElementById('clear-pattern').onclick = () => {
     selection = null;
     patternMarks = null;

@@ -5,8 +5,9 @@ qipu-coordinator --http filled with the shared fox-pro corpus.
 Openings: the continuation table the page shows equals `qipu query
 openings --json` for the same position, on the empty board and after
 moves clicked on the board and in the table; back and a reload of the
-shared URL give the same table; a shift+drag region search shows its
-answer (or the server's message while the pattern search is not built).
+shared URL give the same table; a shift+drag region search shows what
+`qipu query pattern --json` answers for that region (counts, games of the
+first and second page, continuations drawn on the board).
 Game viewer: an example game opened from the table, stepped through, its
 final area count drawn. Ko and cycles: the charts render the data of
 `qipu query ko|cycles --json`. Tokens: against --auth required the page
@@ -215,13 +216,46 @@ def test_region_search(server, browser):
          or d.find_elements(By.ID, "pattern-matches"), "the pattern answer")
     shot(d, "pattern-search")
     errors = d.find_element(By.ID, "pattern-error")
-    if errors.is_displayed():
-        # Until the pattern search is built the server says so (501), and
-        # the page shows its message, not a broken table.
-        assert "pattern search not built" in errors.text, errors.text
-    else:
-        rows = d.find_elements(By.CSS_SELECTOR, "#pattern-matches tbody tr")
-        assert rows, "a pattern from a played position matches its games"
+    assert not errors.is_displayed(), errors.text
+    # The region N19-T13 holds Black's Q16 only: the same search by the CLI.
+    rows = ["......."] * 7
+    rows[3] = "...X..."
+    want = server["query"]("pattern", "--size", "19", "--pattern",
+                           "/".join(rows), "--anchor", "N19")
+    assert want["games"] > 0, want
+    summary = d.find_element(By.CSS_SELECTOR, "#pattern-result p").text
+    assert summary.startswith(f"{want['games']} games"), summary
+    shown = d.execute_script("""
+      return [...document.querySelectorAll('#pattern-matches tbody tr')]
+        .map((tr) => [tr.querySelector('a.game-link').dataset.id,
+                     +tr.cells[1].textContent]);
+    """)
+    assert len(shown) == len(want["matches"]) > 0
+    for (game, move), m in zip(shown, want["matches"]):
+        assert game == m["id"], (game, m)
+        assert move == m["move_number"], (move, m)
+    nexts = d.execute_script("""
+      return [...document.querySelectorAll('#pattern-continuations tbody tr')]
+        .map((tr) => [tr.cells[0].textContent, +tr.cells[2].textContent]);
+    """)
+    assert nexts == [[c["move"], c["games"]] for c in want["continuations"]]
+    # Continuations inside the region are drawn on their points.
+    inside = [c["move"] for c in want["continuations"]
+              if c["move"] not in ("pass", "tenuki")]
+    for move in inside[:3]:
+        d.find_element(By.CSS_SELECTOR,
+                       f'svg.board circle.mark[data-vertex="{move}"]')
+    # More games than a page: the next page is the CLI's next page.
+    if want["next_page_token"]:
+        d.find_element(By.ID, "pattern-next").click()
+        page2 = server["query"]("pattern", "--size", "19", "--pattern",
+                                "/".join(rows), "--anchor", "N19",
+                                "--page-token", want["next_page_token"])
+        first = page2["matches"][0]["id"]
+        wait(d, lambda d: d.execute_script(
+            "const a = document.querySelector('#pattern-matches a.game-link');"
+            "return a ? a.dataset.id : null;") == first, "the second page")
+        shot(d, "pattern-search-page-2")
 
 
 def test_game_viewer(server, browser):
