@@ -142,10 +142,10 @@ TEST(OpsQueryPattern, CornerPatternByDbAndServer) {
 TEST(OpsQueryPattern, BenchPatternBuildsAndMeasures) {
   TempDir tmp;
   ASSERT_FALSE(tmp.path().empty());
-  const Ran r = RunQipu(tmp.path(), "bench",
-                        {"bench", "pattern", "--db", tmp.Sub("db"), "--games",
-                         "200", "--size", "9", "--width", "3", "--height", "3",
-                         "--queries", "4", "--json"});
+  const Ran r = RunQipu(
+      tmp.path(), "bench",
+      {"bench", "pattern", "--db", tmp.Sub("db"), "--games", "200", "--size",
+       "9", "--width", "3", "--height", "3", "--queries", "4", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json j = LastJsonLine(r.out);
   EXPECT_EQ(j["games"], 200) << r.out;
