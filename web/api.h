@@ -11,8 +11,8 @@
 // move-by-move replay (game_replay.h); /api/v1/health is open and says
 // {"status": "ok"}. Errors are {"error": "..."}: 400 for the caller's
 // mistakes (naming the parameter), 401/403 for tokens, 404 for an unknown
-// path or game, 405 for another method, 501 for a query this build does
-// not have, 5xx only for the server's own failures (storage).
+// path or game, 405 for another method, 5xx only for the server's own
+// failures (storage).
 //
 // The endpoint table is Routes() in api.cc: one row per query endpoint.
 //
