@@ -11,11 +11,13 @@
 //
 // Exit status: 0 answered, 1 the query failed, 2 bad flags or pattern.
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 
 #include "absl/status/status.h"
 #include "base/console.h"
+#include "base/files.h"
 #include "client/query_client.h"
 #include "ops/commands.h"
 #include "ops/flags.h"
@@ -45,21 +47,13 @@ int QueryPatternFail(const absl::Status& s) {
 
 // --pattern's text: the file's contents when a file of that name exists.
 absl::StatusOr<std::string> QueryPatternText(const std::string& arg) {
-  std::FILE* f = std::fopen(arg.c_str(), "rb");
-  if (f == nullptr) return arg;
-  std::string text;
-  char buf[4096];
-  size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
-    text.append(buf, n);
-    if (text.size() > (1u << 16)) {
-      std::fclose(f);
-      return absl::InvalidArgumentError("pattern: file " + arg +
-                                        " is larger than 64 KB");
-    }
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(arg, ec)) return arg;
+  if (std::filesystem::file_size(arg, ec) > (1u << 16) && !ec) {
+    return absl::InvalidArgumentError("pattern: file " + arg +
+                                      " is larger than 64 KB");
   }
-  std::fclose(f);
-  return text;
+  return base::ReadFile(arg);
 }
 
 int RunQueryPattern(const QueryPatternFlags& f) {

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -404,6 +405,23 @@ nlohmann::json LastJsonLine(const std::string& out) {
   const size_t begin = nl == std::string::npos ? 0 : nl + 1;
   return nlohmann::json::parse(out.substr(begin, end + 1 - begin), nullptr,
                                /*allow_exceptions=*/false);
+}
+
+std::string ImportRecords(const std::string& dir, const std::string& head,
+                          const std::vector<std::string>& records) {
+  const std::string sgf = absl::StrCat(dir, "/sgf");
+  std::filesystem::create_directories(sgf);
+  for (size_t i = 0; i < records.size(); ++i) {
+    std::ofstream(absl::StrCat(sgf, "/", i, ".sgf")) << head << records[i];
+  }
+  const std::string db = absl::StrCat(dir, "/db");
+  const Ran imported =
+      RunQipu(dir, "import", {"import", "--db", db, sgf, "--json"});
+  EXPECT_EQ(imported.status, 0) << imported.err;
+  EXPECT_EQ(LastJsonLine(imported.out).value("imported", uint64_t{0}),
+            records.size())
+      << imported.out;
+  return db;
 }
 
 }  // namespace qipu::testing

@@ -203,6 +203,14 @@ Ran RunQipu(const std::string& dir, const std::string& name,
 // it is not JSON).
 nlohmann::json LastJsonLine(const std::string& out);
 
+// Hand-made games: writes each of `records` after `head` (an SGF root
+// without its closing parenthesis, e.g. "(;GM[1]FF[4]SZ[19]") as
+// dir/sgf/<i>.sgf, runs `qipu import --db dir/db` on them and returns
+// the database folder. Expects every record imported (a test failure
+// otherwise).
+std::string ImportRecords(const std::string& dir, const std::string& head,
+                          const std::vector<std::string>& records);
+
 }  // namespace qipu::testing
 
 #endif  // QIPU_TESTS_OPS_PROCESS_FIXTURE_H_

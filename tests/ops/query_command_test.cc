@@ -319,8 +319,6 @@ TEST_F(OpsQuery, AnswersAgreeWithTheStoredGamesThroughDbAndServer) {
 TEST(OpsQueryColours, SameColourRunsAreAskedWithColouredMoves) {
   TempDir tmp;
   ASSERT_FALSE(tmp.path().empty());
-  const std::string sgf = tmp.Sub("sgf");
-  std::filesystem::create_directories(sgf);
   const std::string head = "(;GM[1]FF[4]SZ[19]";
   const std::vector<std::string> records = {
       "HA[0]KM[0]RE[B+R];B[qd];B[dc];W[cp];B[ep])",
@@ -328,15 +326,8 @@ TEST(OpsQueryColours, SameColourRunsAreAskedWithColouredMoves) {
       "KM[7.5]RE[B+R];B[qd];W[dc];B[cp];W[ep])",
       "KM[7.5]RE[W+R];B[qd];W[];B[dc];W[cp])",
   };
-  for (size_t i = 0; i < records.size(); ++i) {
-    std::ofstream(absl::StrCat(sgf, "/", i, ".sgf")) << head << records[i];
-  }
-  const std::string db = tmp.Sub("db");
-  const Ran imported =
-      RunQipu(tmp.path(), "import", {"import", "--db", db, sgf, "--json"});
-  ASSERT_EQ(imported.status, 0) << imported.err;
-  EXPECT_EQ(LastJsonLine(imported.out).value("imported", uint64_t{0}), 4u)
-      << imported.out;
+  const std::string db = ImportRecords(tmp.path(), head, records);
+  ASSERT_FALSE(::testing::Test::HasFailure());
   int runs = 0;
   auto query = [&](std::vector<std::string> args, bool json = true) {
     args.insert(args.begin(), {"query", "openings", "--db", db});

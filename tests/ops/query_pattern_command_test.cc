@@ -32,8 +32,6 @@ std::map<std::string, uint64_t> PatternContinuations(const nlohmann::json& j) {
 TEST(OpsQueryPattern, CornerPatternByDbAndServer) {
   TempDir tmp;
   ASSERT_FALSE(tmp.path().empty());
-  const std::string sgf = tmp.Sub("sgf");
-  std::filesystem::create_directories(sgf);
   const std::string head = "(;GM[1]FF[4]SZ[19]KM[7.5]";
   const std::vector<std::string> records = {
       // Black's 4-4 top left, White answers far away: tenuki.
@@ -49,16 +47,8 @@ TEST(OpsQueryPattern, CornerPatternByDbAndServer) {
       // White's 4-4 and Black's invasion: only with colours swapped.
       "RE[W+R];B[jj];W[dd];B[cc])",
   };
-  for (size_t i = 0; i < records.size(); ++i) {
-    std::ofstream(absl::StrCat(sgf, "/", i, ".sgf")) << head << records[i];
-  }
-  const std::string db = tmp.Sub("db");
-  const Ran imported =
-      RunQipu(tmp.path(), "import", {"import", "--db", db, sgf, "--json"});
-  ASSERT_EQ(imported.status, 0) << imported.err;
-  ASSERT_EQ(LastJsonLine(imported.out).value("imported", uint64_t{0}),
-            records.size())
-      << imported.out;
+  const std::string db = ImportRecords(tmp.path(), head, records);
+  ASSERT_FALSE(::testing::Test::HasFailure());
 
   const std::string pattern = "..../..../..../...X";
   int runs = 0;
