@@ -66,16 +66,22 @@ absl::StatusOr<RowRate> StreamLocally(const store::Store& store,
                             plan.stream_key, plan.start, pool);
     train::RowBatch rows(plan.options.rows.pos_len);
     uint64_t pass_rows = 0;
+    bool ended = false;
     while (absl::Now() < end) {
       QIPU_ASSIGN_OR_RETURN(const bool more, stream.Next(&rows));
-      if (!more) break;
+      if (!more) {
+        ended = true;
+        break;
+      }
       if (encode) {
         coordinator::BatchToMessage(rows, stream.cursor(),
                                     stream.stats().games_done, &message);
       }
       pass_rows += static_cast<uint64_t>(rows.rows());
     }
-    if (pass_rows == 0) {
+    // Only a selection that ended without a row is empty: time may also
+    // run out between planning a pass and its first batch.
+    if (ended && pass_rows == 0) {
       return absl::FailedPreconditionError(
           "the selection has no rows: build games first (--games N)");
     }
