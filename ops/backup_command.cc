@@ -28,6 +28,7 @@
 #include "ops/flags.h"
 #include "qipu/v1/admin.grpc.pb.h"
 #include "store/backup.h"
+#include "store/restore.h"
 #include "store/store.h"
 
 namespace qipu::ops {
@@ -178,15 +179,21 @@ int RunRestore(const RestoreCommandOptions& o) {
                                 {"db", o.db},
                                 {"games", r->games},
                                 {"reindexed_games", r->reindexed_games},
+                                {"replaced", r->replaced},
+                                {"recovered", r->recovered},
                                 {"seconds", secs}};
     std::printf("%s\n", j.dump().c_str());
   } else {
+    for (const std::string& note : r->recovered) {
+      std::printf("earlier restore: %s\n", note.c_str());
+    }
     std::printf(
         "restored backup %u of %s into %s: %llu games (%llu re-indexed), "
-        "%.2f s\n",
+        "%.2f s%s\n",
         r->backup.id, o.from.c_str(), o.db.c_str(),
         static_cast<unsigned long long>(r->games),
-        static_cast<unsigned long long>(r->reindexed_games), secs);
+        static_cast<unsigned long long>(r->reindexed_games), secs,
+        r->replaced ? "; the database that was there is replaced" : "");
   }
   return 0;
 }
@@ -237,7 +244,9 @@ void AddBackupCommand(CLI::App& app, int* exit_code) {
   restore->add_option("--db", r->db, "Database directory to restore into")
       ->required();
   restore->add_flag("--force", r->force,
-                    "Replace the database in --db (it must not be in use)");
+                    "Replace the database (or a failed restore's leftovers) "
+                    "in --db; it must not be in use, and is kept until the "
+                    "restored one reads back");
   restore->add_flag("--json", r->json, "Print JSON on stdout");
   restore->callback([r, exit_code] { *exit_code = RunRestore(*r); });
 }

@@ -1,8 +1,10 @@
 #include "store/backup.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <system_error>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
@@ -56,13 +58,33 @@ absl::StatusOr<std::unique_ptr<rocksdb::BackupEngineReadOnly>> OpenReadOnly(
   return std::unique_ptr<rocksdb::BackupEngineReadOnly>(raw);
 }
 
-// Backup `id` (0: the latest) of `engine`.
+// Backup `id` (0: the latest) of `engine`. A backup whose metadata file
+// does not parse is not listed by RocksDB but reported as corrupt: asked
+// for by id, or newer than the latest good one when asked for the latest,
+// it is DataLoss, never silently replaced by an older backup.
 absl::StatusOr<rocksdb::BackupInfo> InfoOf(
     const rocksdb::BackupEngineReadOnly& engine, const std::string& dir,
     uint32_t id) {
+  std::vector<rocksdb::BackupID> corrupt;
+  engine.GetCorruptedBackups(&corrupt);
   rocksdb::BackupInfo info;
   rocksdb::Status st = id == 0 ? engine.GetLatestBackupInfo(&info)
                                : engine.GetBackupInfo(id, &info);
+  rocksdb::BackupID damaged = 0;
+  for (rocksdb::BackupID c : corrupt) {
+    if (id != 0 ? c == id : (!st.ok() || c > info.backup_id)) {
+      damaged = std::max(damaged, c);
+    }
+  }
+  if (damaged != 0) {
+    return absl::DataLossError(absl::StrCat(
+        "backup ", damaged, " in ", dir,
+        " is damaged: its metadata file (meta/", damaged, ") does not parse",
+        id == 0 && st.ok()
+            ? absl::StrCat("; the latest good backup is ", info.backup_id,
+                           " (--id ", info.backup_id, ")")
+            : ""));
+  }
   if (st.IsNotFound()) {
     return absl::NotFoundError(
         id == 0
@@ -73,49 +95,39 @@ absl::StatusOr<rocksdb::BackupInfo> InfoOf(
   return info;
 }
 
-// OK when `db_dir` may receive a restored database: missing or empty, or
-// with `force` a qipu database nobody has open (then emptied).
-absl::Status PrepareTarget(const std::string& db_dir, bool force) {
+// Whether `inner` is `outer` or below it, both real paths (symbolic links
+// resolved as far as the paths exist).
+bool IsWithin(const fs::path& inner, const fs::path& outer) {
+  auto ai = inner.begin();
+  for (auto bi = outer.begin(); bi != outer.end(); ++bi, ++ai) {
+    if (bi->empty()) continue;  // a trailing separator
+    if (ai == inner.end() || *ai != *bi) return false;
+  }
+  return true;
+}
+
+// InvalidArgument when `backup_dir` and the database directory `db_dir`
+// overlap (one inside the other), compared as real paths: a backup written
+// into the database (or the database into a backup directory) would be
+// copied into itself, or deleted with it.
+absl::Status CheckOutsideDatabase(const std::string& backup_dir,
+                                  const std::string& db_dir) {
   std::error_code ec;
-  if (!fs::exists(db_dir, ec)) return absl::OkStatus();
-  if (!fs::is_directory(db_dir, ec)) {
-    return absl::FailedPreconditionError(
-        absl::StrCat(db_dir, " exists and is not a directory"));
+  const fs::path to = fs::weakly_canonical(fs::absolute(backup_dir, ec), ec);
+  if (ec) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("backup directory ", backup_dir, ": ", ec.message()));
   }
-  if (fs::is_empty(db_dir, ec)) return absl::OkStatus();
-  if (!force) {
-    return absl::FailedPreconditionError(
-        absl::StrCat(db_dir,
-                     " is not empty; restore into a new directory, or pass "
-                     "--force to replace the database in it"));
-  }
-  if (!fs::exists(fs::path(db_dir) / "CURRENT", ec)) {
-    return absl::FailedPreconditionError(
-        absl::StrCat(db_dir,
-                     " is not empty and holds no database (no CURRENT file); "
-                     "refusing to delete it even with --force"));
-  }
-  // RocksDB's own lock: held by any process (or Store in this one) that
-  // has the database open.
-  rocksdb::Env* env = rocksdb::Env::Default();
-  rocksdb::FileLock* lock = nullptr;
-  const rocksdb::Status locked = env->LockFile(db_dir + "/LOCK", &lock);
-  if (!locked.ok()) {
-    return absl::UnavailableError(absl::StrCat(
-        "database ", db_dir,
-        " is in use (stop the coordinator first): ", locked.ToString()));
-  }
-  env->UnlockFile(lock).PermitUncheckedError();
-  for (const fs::directory_entry& e : fs::directory_iterator(db_dir, ec)) {
-    fs::remove_all(e.path(), ec);
-    if (ec) {
-      return absl::UnavailableError(absl::StrCat(
-          "cannot remove ", e.path().string(), ": ", ec.message()));
-    }
-  }
+  const fs::path db = fs::canonical(db_dir, ec);
   if (ec) {
     return absl::UnavailableError(
-        absl::StrCat("cannot list ", db_dir, ": ", ec.message()));
+        absl::StrCat("database directory ", db_dir, ": ", ec.message()));
+  }
+  if (IsWithin(to, db) || IsWithin(db, to)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "backup directory ", backup_dir,
+        to.string() == backup_dir ? "" : absl::StrCat(" (", to.string(), ")"),
+        " overlaps the database directory ", db.string()));
   }
   return absl::OkStatus();
 }
@@ -127,6 +139,7 @@ std::string BackupMetadata() {
 }
 
 absl::StatusOr<BackupEntry> Store::Backup(const std::string& backup_dir) {
+  QIPU_RETURN_IF_ERROR(CheckOutsideDatabase(backup_dir, dir_));
   absl::MutexLock lock(&backup_mu_);
   // The index's buffered entries into its files first, so that the
   // restored database needs to re-index only the batches committed during
@@ -194,53 +207,24 @@ absl::StatusOr<BackupEntry> VerifyBackup(const std::string& backup_dir,
   return EntryOf(info);
 }
 
-absl::StatusOr<RestoreResult> RestoreBackup(const std::string& backup_dir,
-                                            uint32_t id,
-                                            const std::string& db_dir,
-                                            bool force) {
+absl::StatusOr<BackupEntry> CopyBackupInto(const std::string& backup_dir,
+                                           uint32_t id,
+                                           const std::string& dir) {
   QIPU_ASSIGN_OR_RETURN(std::unique_ptr<rocksdb::BackupEngineReadOnly> engine,
                         OpenReadOnly(backup_dir));
   QIPU_ASSIGN_OR_RETURN(const rocksdb::BackupInfo info,
                         InfoOf(*engine, backup_dir, id));
-  if (info.app_metadata != BackupMetadata()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "backup ", info.backup_id, " in ", backup_dir, " says '",
-        info.app_metadata, "'; this qipu restores '", BackupMetadata(), "'"));
+  const rocksdb::IOStatus st = engine->RestoreDBFromBackup(
+      rocksdb::RestoreOptions(), info.backup_id, dir, dir);
+  if (st.IsCorruption()) {
+    return absl::DataLossError(absl::StrCat("backup ", info.backup_id, " in ",
+                                            backup_dir,
+                                            " is damaged: ", st.ToString()));
   }
-  QIPU_RETURN_IF_ERROR(PrepareTarget(db_dir, force));
   QIPU_RETURN_IF_ERROR(
-      FromRocks(engine->RestoreDBFromBackup(rocksdb::RestoreOptions(),
-                                            info.backup_id, db_dir, db_dir),
-                absl::StrCat("restoring backup ", info.backup_id, " of ",
-                             backup_dir, " into ", db_dir)));
-  RestoreResult result;
-  result.backup = EntryOf(info);
-  // Opening recovers the position index (re-indexes the batches the
-  // backup's index files do not hold); reading every game back checks
-  // that each one decodes.
-  StoreOptions o;
-  o.create_if_missing = false;
-  o.block_cache_bytes = 16u << 20;
-  QIPU_ASSIGN_OR_RETURN(std::unique_ptr<Store> store, Store::Open(db_dir, o));
-  result.reindexed_games = store->position_index().stats().recovered_games;
-  ScanOptions scan;
-  scan.fill_cache = false;
-  scan.readahead_bytes = 2u << 20;
-  Cursor it = store->NewCursor(store->games(), scan);
-  qipu::v1::Game game;
-  for (it.SeekToFirst(); it.Valid(); it.Next()) {
-    const absl::string_view v = it.value();
-    if (!DecodeGameKey(it.key()).has_value() ||
-        !game.ParseFromArray(v.data(), static_cast<int>(v.size()))) {
-      return absl::DataLossError(absl::StrCat("restored database ", db_dir,
-                                              ": game ", result.games + 1,
-                                              " in key order does not decode"));
-    }
-    ++result.games;
-  }
-  QIPU_RETURN_IF_ERROR(it.status());
-  QIPU_RETURN_IF_ERROR(store->Flush());
-  return result;
+      FromRocks(st, absl::StrCat("copying backup ", info.backup_id, " of ",
+                                 backup_dir, " into ", dir)));
+  return EntryOf(info);
 }
 
 }  // namespace qipu::store

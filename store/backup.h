@@ -14,8 +14,13 @@
 // exactly the games committed before the backup's point, all readable and
 // indexed.
 //
-// This file: the offline half -- listing, verifying and restoring backups
-// -- for `qipu backup list|verify` and `qipu restore`.
+// Store::Backup() refuses a backup directory that overlaps the database
+// directory, comparing real paths (a symbolic link into the database does
+// not get past it).
+//
+// This file: the offline half -- listing and verifying backups, for
+// `qipu backup list|verify`, and copying a backup's files for
+// store/restore.h (`qipu restore`).
 //
 // Thread-safety: free functions; two of them must not write the same
 // backup directory at once (BackupEngine has no lock across processes).
@@ -54,34 +59,21 @@ std::string BackupMetadata();
 absl::StatusOr<std::vector<BackupEntry>> ListBackups(
     const std::string& backup_dir);
 
-// Checks backup `id` of `backup_dir` (0: the latest): every file present,
-// of its recorded size and checksum. DataLoss naming the problem; NotFound
-// for an unknown id.
+// Checks backup `id` of `backup_dir` (0: the latest): its metadata parses,
+// every file present, of its recorded size and checksum. DataLoss naming
+// the problem (a damaged latest backup is reported, never passed over for
+// an older one); NotFound for an unknown id.
 absl::StatusOr<BackupEntry> VerifyBackup(const std::string& backup_dir,
                                          uint32_t id);
 
-// What RestoreBackup() did.
-struct RestoreResult {
-  BackupEntry backup;
-  // Games in the restored database (read back, each one decoded).
-  uint64_t games = 0;
-  // Games re-indexed when the restored database was first opened (those
-  // committed after the backup's index flush).
-  uint64_t reindexed_games = 0;
-};
-
-// Restores backup `id` of `backup_dir` (0: the latest) into `db_dir`, then
-// opens it once (recovering its position index), reads every game back
-// and closes it. `db_dir` must be missing or empty, unless `force`: then
-// it must hold a qipu database that no process has open, which is
-// replaced. FailedPrecondition for a non-empty `db_dir` without `force`,
-// a directory that is not a database, a backup of another format version;
-// Unavailable when the database is in use; NotFound / DataLoss from the
-// backup.
-absl::StatusOr<RestoreResult> RestoreBackup(const std::string& backup_dir,
-                                            uint32_t id,
-                                            const std::string& db_dir,
-                                            bool force);
+// Copies the files of backup `id` of `backup_dir` (0: the latest) into
+// the directory `dir` (RocksDB's restore: any RocksDB files already in
+// `dir` are replaced) and returns the backup's entry. Only for
+// store/restore.cc, which restores into a fresh staging directory; use
+// RestoreBackup() (store/restore.h). DataLoss for a file whose checksum
+// does not match; NotFound for an unknown id.
+absl::StatusOr<BackupEntry> CopyBackupInto(const std::string& backup_dir,
+                                           uint32_t id, const std::string& dir);
 
 }  // namespace qipu::store
 

@@ -26,6 +26,7 @@
 #include "rules/selfplay.h"
 #include "store/game_id.h"
 #include "store/keys.h"
+#include "store/restore.h"
 #include "tests/coordinator/query_fixture.h"
 
 namespace qipu::coordinator {
@@ -307,6 +308,18 @@ TEST(Backup, IncrementalListVerifyAndRestoreRefusals) {
   auto inside = BackupOver(coord->address(), dir.Sub("db") + "/sub");
   EXPECT_EQ(inside.status().code(), absl::StatusCode::kInvalidArgument)
       << inside.status();
+  // A symbolic link into the database is the database: real paths are
+  // compared, over gRPC and in the store.
+  fs::create_directory_symlink(dir.Sub("db"), dir.Sub("link"));
+  auto linked = BackupOver(coord->address(), dir.Sub("link") + "/sub");
+  EXPECT_EQ(linked.status().code(), absl::StatusCode::kInvalidArgument)
+      << linked.status();
+  EXPECT_NE(linked.status().message().find("overlaps the database"),
+            std::string::npos)
+      << linked.status();
+  EXPECT_FALSE(fs::exists(dir.Sub("db") + "/sub"));
+  EXPECT_EQ(coord->store().Backup(dir.Sub("link")).status().code(),
+            absl::StatusCode::kInvalidArgument);
 
   // Restore refuses a database in use, a non-empty directory without
   // --force, and a directory that is not a database even with it.

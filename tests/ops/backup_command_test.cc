@@ -9,6 +9,9 @@
 #include <signal.h>
 
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 
@@ -123,6 +126,86 @@ TEST(OpsBackup, OnlineBackupDuringIngestRestoresAPrefixOfTheStoredGames) {
   ASSERT_TRUE(st.ok()) << st.status();
   EXPECT_EQ(st->done(), back->size());
   EXPECT_EQ(again.Stop(), 0) << again.LogTail();
+}
+
+// The data loss of issue 28: `qipu restore --force` over a 3,000-game
+// database from a backup with one table file truncated. The restore is
+// refused with the damage named, and the database is exactly as it was
+// (every file's bytes) and still opens with its 3,000 games; the restore
+// from the intact backup then replaces it.
+TEST(OpsBackup, ForcedRestoreOfADamagedBackupKeepsTheDatabase) {
+  TempDir tmp;
+  ASSERT_FALSE(tmp.path().empty());
+  const std::string db = tmp.Sub("db");
+  const std::string backups = tmp.Sub("backups");
+  const Ran first = RunQipu(tmp.path(), "first",
+                            {"local", "--games", "2000", "--size", "9",
+                             "--seed", "5", "--db", db, "--json"},
+                            absl::Seconds(300));
+  ASSERT_EQ(first.status, 0) << first.err;
+  const Ran backup = RunQipu(tmp.path(), "backup",
+                             {"backup", "--db", db, "--to", backups, "--json"});
+  ASSERT_EQ(backup.status, 0) << backup.err;
+  const Ran more = RunQipu(tmp.path(), "more",
+                           {"local", "--games", "1000", "--size", "9", "--seed",
+                            "6", "--db", db, "--json"},
+                           absl::Seconds(300));
+  ASSERT_EQ(more.status, 0) << more.err;
+  auto games_in = [&](const std::string& dir) -> uint64_t {
+    const Ran q = RunQipu(tmp.path(), "results",
+                          {"query", "results", "--db", dir, "--json"});
+    EXPECT_EQ(q.status, 0) << q.err;
+    return LastJsonLine(q.out).value("games", uint64_t{0});
+  };
+  ASSERT_EQ(games_in(db), 3000u);
+
+  // A copy of the backup with its largest table file cut in half.
+  const std::string damaged = tmp.Sub("damaged");
+  std::filesystem::copy(backups, damaged,
+                        std::filesystem::copy_options::recursive);
+  std::string victim;
+  uintmax_t size = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(damaged)) {
+    if (e.is_regular_file() && e.path().extension() == ".sst" &&
+        e.file_size() > size) {
+      size = e.file_size();
+      victim = e.path().string();
+    }
+  }
+  ASSERT_FALSE(victim.empty());
+  std::filesystem::resize_file(victim, size / 2);
+
+  auto snapshot = [](const std::string& dir) {
+    std::map<std::string, std::string> files;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+      if (!e.is_regular_file()) continue;
+      std::ifstream in(e.path(), std::ios::binary);
+      files[e.path().string()] = std::string(std::istreambuf_iterator<char>(in),
+                                             std::istreambuf_iterator<char>());
+    }
+    return files;
+  };
+  const auto before = snapshot(db);
+  const Ran refused =
+      RunQipu(tmp.path(), "refused",
+              {"restore", "--from", damaged, "--db", db, "--force"});
+  EXPECT_EQ(refused.status, 1) << refused.out;
+  EXPECT_NE(refused.err.find("damaged"), std::string::npos) << refused.err;
+  EXPECT_TRUE(snapshot(db) == before) << "the database changed";
+  EXPECT_EQ(games_in(db), 3000u);
+
+  const Ran restored =
+      RunQipu(tmp.path(), "restored",
+              {"restore", "--from", backups, "--db", db, "--force", "--json"});
+  ASSERT_EQ(restored.status, 0) << restored.err;
+  const nlohmann::json r = LastJsonLine(restored.out);
+  EXPECT_EQ(r.value("games", uint64_t{0}), 2000u) << restored.out;
+  EXPECT_TRUE(r.value("replaced", false)) << restored.out;
+  EXPECT_EQ(games_in(db), 2000u);
+  for (const auto& e : std::filesystem::directory_iterator(tmp.path())) {
+    EXPECT_EQ(e.path().filename().string().rfind("db.", 0), std::string::npos)
+        << "left beside the database: " << e.path();
+  }
 }
 
 }  // namespace
