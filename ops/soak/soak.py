@@ -264,7 +264,7 @@ class Soak:
         a = self.args
         extra = ["--lease-games", a.lease_games, "--lease-ttl-ms",
                  a.lease_ttl_ms, "--block-cache-mb", a.block_cache_mb,
-                 "--memtable-mb", a.memtable_mb]
+                 "--memtable-mb", a.memtable_mb] + a.coordinator_flag
         listen = self.address or "127.0.0.1:0"
         began = now()
         last_error = None
@@ -634,6 +634,9 @@ def parse_args(argv):
                    help="the coordinator's block cache; small, so that it "
                    "is full in the first life")
     p.add_argument("--memtable-mb", type=int, default=32)
+    p.add_argument("--coordinator-flag", action="append", default=[],
+                   metavar="FLAG", help="one more qipu-coordinator argument "
+                   "(repeat for several; --coordinator-flag=--no-sync)")
     p.add_argument("--rss-margin-pct", type=float, default=25.0)
     p.add_argument("--rss-slack-mb", type=float, default=16.0)
     p.add_argument("--drain-timeout", type=float, default=600.0,

@@ -206,7 +206,10 @@ def check_acks(soak, c):
         soak.violation(f"acks: {e}")
         return
     r = ack_check.check_acked_games_stored(acks, soak.stored_us)
+    # The ids themselves, the first 50 of each kind.
     c["acked"] = {"logs": len(logs), "acks": r["acks"], "games": r["games"],
+                  "not_stored": len(r["missing"]),
+                  "stored_late": len(r["stored_after_ack"]),
                   "missing": r["missing"][:50],
                   "stored_after_ack": r["stored_after_ack"][:50]}
     if not r["ok"]:
@@ -397,8 +400,8 @@ def human(s):
         a = c["acked"]
         lines.append(
             f"  acks: {a['acks']} acks of {a['games']} games in "
-            f"{a['logs']} worker ack logs; {len(a['missing'])} not stored, "
-            f"{len(a['stored_after_ack'])} stored after their ack")
+            f"{a['logs']} worker ack logs; {a['not_stored']} not stored, "
+            f"{a['stored_late']} stored after their ack")
     if "aggregates" in c:
         agg = c["aggregates"]
         lines.append(
