@@ -14,6 +14,8 @@
 //                   deadlines (client.h)
 //   Uploader        queue -> spool -> UploadGames stream, window of
 //                   unacknowledged games, reconnect and resend
+//   AckLog          --ack-log: the id of every acknowledged game, for
+//                   tests (ack_log.h)
 //   Worker          lease loop, renewal loop, graceful stop; owns the rest
 // This file only parses flags into WorkerOptions, sets up logging and
 // turns SIGTERM/SIGINT into Worker::Stop(): a watcher thread
