@@ -31,7 +31,7 @@ constexpr char kReadme[] = QIPU_SOURCE_DIR "/tests/README.md";
 std::string ListPath() {
   const char* other = std::getenv("QIPU_ALLOWED_SKIPS");
   return other != nullptr && *other != '\0' ? std::string(other)
-                                             : std::string(kReadme);
+                                            : std::string(kReadme);
 }
 constexpr char kBegin[] = "<!-- allowed-skips: begin -->";
 constexpr char kEnd[] = "<!-- allowed-skips: end -->";
@@ -85,8 +85,8 @@ std::string ReadEntries(const std::string& path, Entries* out) {
     out->emplace_back(*glob, *text);
   }
   if (!closed) {
-    return path + " has no section between \"" + kBegin + "\" and \"" +
-           kEnd + "\"";
+    return path + " has no section between \"" + kBegin + "\" and \"" + kEnd +
+           "\"";
   }
   return std::string();
 }

@@ -18,7 +18,8 @@ kinds of loss fail it, with the coordinator's test fault
 
 Usage:
     acks = read_ack_logs(paths)
-    stored = stored_times_from_jsonl(export_path)   # `qipu export --format jsonl`
+    # export_path: `qipu export --format jsonl` of the games
+    stored = stored_times_from_jsonl(export_path)
     result = check_acked_games_stored(acks, stored)  # or assert_...
 """
 
