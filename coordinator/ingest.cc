@@ -9,8 +9,10 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
 #include "spdlog/spdlog.h"
 #include "store/aggregate.h"
+#include "store/game_id.h"
 #include "store/indexer.h"
 #include "store/keys.h"
 #include "store/position_index.h"
@@ -30,6 +32,14 @@ Ingestor::Ingestor(store::Store* store, const IngestOptions& options,
       options_(options),
       on_stored_(std::move(on_stored)),
       known_stored_(std::move(known_stored)) {
+  if (options_.test_fault_drop_acked_every > 0) {
+    spdlog::critical(
+        "ingest: TEST FAULT ENABLED (--test-fault-drop-acked-every {}): "
+        "every {}th batch of new games is acknowledged as stored and NOT "
+        "written; this coordinator loses games on purpose",
+        options_.test_fault_drop_acked_every,
+        options_.test_fault_drop_acked_every);
+  }
   thread_ = std::thread([this] { Run(); });
   // Named for top -H and profilers (at most 15 characters).
   pthread_setname_np(thread_.native_handle(), "qipu-ingest");
@@ -149,6 +159,11 @@ void Ingestor::CommitBatch(std::deque<Item>* batch) {
       fresh[i] = seen.insert((*batch)[i].game.key).second;
     }
   }
+  // The test fault: this batch's new games are acknowledged, not written.
+  const bool drop =
+      options_.test_fault_drop_acked_every > 0 && read_error.ok() &&
+      !seen.empty() &&
+      ++fault_batches_ % options_.test_fault_drop_acked_every == 0;
 
   absl::Status status = read_error;
   uint64_t positions = 0;
@@ -158,7 +173,7 @@ void Ingestor::CommitBatch(std::deque<Item>* batch) {
   store::PositionIndex& index = store_->position_index();
   store::PositionOps ops;
   uint64_t index_batch = 0;
-  if (status.ok()) {
+  if (status.ok() && !drop) {
     rocksdb::WriteBatch wb;
     absl::flat_hash_map<std::string, store::AggregateBuilder> agg;
     std::string unindexed;
@@ -198,7 +213,7 @@ void Ingestor::CommitBatch(std::deque<Item>* batch) {
     }
     if (fresh[i]) {
       ++stored;
-      if (on_stored_) on_stored_(it.game);
+      if (on_stored_ && !drop) on_stored_(it.game);
       it.done(IngestOutcome::kStored);
     } else {
       ++dups;
@@ -208,6 +223,18 @@ void Ingestor::CommitBatch(std::deque<Item>* batch) {
   if (!status.ok()) {
     spdlog::error("ingest: batch of {} games not written: {}", batch->size(),
                   status.ToString());
+  }
+  if (drop) {
+    std::string ids;
+    for (size_t i = 0; i < batch->size(); ++i) {
+      if (fresh[i]) {
+        absl::StrAppend(&ids, " ", store::GameIdText((*batch)[i].game.id));
+      }
+    }
+    spdlog::error(
+        "ingest: TEST FAULT: {} game(s) acknowledged as stored and NOT "
+        "written:{}",
+        stored, ids);
   }
   absl::MutexLock lock(&mu_);
   ++counters_.batches;

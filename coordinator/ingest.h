@@ -36,6 +36,13 @@ struct IngestOptions {
   int max_batch = 1024;
   // Most queued games; Submit() blocks beyond (back-pressure).
   int max_queue = 16384;
+  // TEST FAULT, never for production (qipu-coordinator's hidden
+  // --test-fault-drop-acked-every; tests/ops/acked_write_test.cc): every
+  // nth batch holding new games is acknowledged (kStored) and NOT written,
+  // nor reported to the StoredHook -- a write lost after its ack, as the
+  // tests' "every acknowledged game is stored" check must catch. Logged
+  // at start and for each dropped batch, naming its games. 0: off.
+  int test_fault_drop_acked_every = 0;
 };
 
 // Counters, for metrics. Monotonic.
@@ -106,6 +113,8 @@ class Ingestor {
   KnownStored known_stored_;
   mutable absl::Mutex mu_;
   std::deque<Item> queue_ ABSL_GUARDED_BY(mu_);
+  // Batches with new games so far, for the test fault (committer thread).
+  uint64_t fault_batches_ = 0;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   IngestCounters counters_ ABSL_GUARDED_BY(mu_);
   std::thread thread_;

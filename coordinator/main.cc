@@ -107,6 +107,14 @@ int main(int argc, char** argv) {
                  "port 0 picks a free port, printed at start)");
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error|off")
       ->capture_default_str();
+  // A test fault (ingest.h; tests/ops/acked_write_test.cc), hidden from
+  // --help (the empty group) and logged loudly at start when set.
+  app.add_option("--test-fault-drop-acked-every",
+                 o.ingest.test_fault_drop_acked_every,
+                 "TEST FAULT: acknowledge every nth ingest batch without "
+                 "writing it")
+      ->group("")
+      ->check(CLI::Range(0, 1000000));
   CLI11_PARSE(app, argc, argv);
   if (absl::Status s = qipu::base::InitLogging("coordinator", log_level);
       !s.ok()) {

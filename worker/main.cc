@@ -14,6 +14,8 @@
 //                   deadlines (client.h)
 //   Uploader        queue -> spool -> UploadGames stream, window of
 //                   unacknowledged games, reconnect and resend
+//   AckLog          --ack-log: the id of every acknowledged game, for
+//                   tests (ack_log.h)
 //   Worker          lease loop, renewal loop, graceful stop; owns the rest
 // This file only parses flags into WorkerOptions, sets up logging and
 // turns SIGTERM/SIGINT into Worker::Stop(): a watcher thread
@@ -96,6 +98,11 @@ int main(int argc, char** argv) {
                  "Most games per upload message (1: one game a message)")
       ->check(CLI::Range(1, 4096))
       ->capture_default_str();
+  app.add_option("--ack-log", o.ack_log,
+                 "Append the id of every game the coordinator acknowledges "
+                 "(stored or duplicate) to this file, one line each, written "
+                 "per ack message (for tests that check every acknowledged "
+                 "game is stored; worker/ack_log.h)");
   app.add_option("--token", o.token,
                  "Worker token of the coordinator (--auth required); "
                  "default: the environment's QIPU_TOKEN")

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <memory>
 #include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
@@ -461,6 +462,24 @@ std::string Uploader::ApplyAcks(const qipu::v1::GameAck& message) {
     } else if (trace) {
       spdlog::trace("worker {} lease {} game {}: {}", options_.worker,
                     g.lease_id, g.key.ToString(), AckName(a.ack->status()));
+    }
+  }
+  if (options_.ack_log != nullptr) {
+    // Logged before the spool forgets the games: a kill in between leaves
+    // them in the spool, to be sent (and logged) again.
+    std::vector<AckLog::Entry> logged;
+    logged.reserve(applied.size());
+    for (const Applied& a : applied) {
+      const qipu::v1::AckStatus st = a.ack->status();
+      if (st == qipu::v1::ACK_STATUS_STORED ||
+          st == qipu::v1::ACK_STATUS_DUPLICATE) {
+        logged.push_back(AckLog::Entry{a.item.game->key,
+                                       st == qipu::v1::ACK_STATUS_DUPLICATE});
+      }
+    }
+    if (absl::Status s = options_.ack_log->Write(logged, absl::Now());
+        !s.ok()) {
+      LogSpoolError(std::string(s.message()));
     }
   }
   if (absl::Status s = spool_->AckBatch(keys); !s.ok()) {

@@ -61,6 +61,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "qipu/v1/work.pb.h"
+#include "worker/ack_log.h"
 #include "worker/backoff.h"
 #include "worker/client.h"
 #include "worker/game_queue.h"
@@ -104,6 +105,10 @@ struct UploaderOptions {
   uint64_t seed = 1;
   // Names this worker in log lines.
   std::string worker;
+  // When set, every game acked STORED or DUPLICATE is written to it (one
+  // write per ack message, before the spool forgets the games): the
+  // worker's --ack-log. Not owned; must outlive the uploader.
+  AckLog* ack_log = nullptr;
 };
 
 // Counters since Start(). Plain value.

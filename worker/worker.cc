@@ -56,6 +56,12 @@ absl::Status Worker::Start() {
   }
   absl::MutexLock lock(&mu_);
   if (started_) return absl::FailedPreconditionError("worker already started");
+  if (!options_.ack_log.empty()) {
+    absl::StatusOr<std::unique_ptr<AckLog>> log =
+        AckLog::Open(options_.ack_log, name_);
+    if (!log.ok()) return log.status();
+    ack_log_ = *std::move(log);
+  }
   SpoolOptions so;
   so.dir = options_.spool_dir;
   absl::StatusOr<std::unique_ptr<Spool>> spool = Spool::Open(so);
@@ -76,15 +82,17 @@ absl::Status Worker::Start() {
   UploaderOptions uo = options_.upload;
   uo.worker = name_;
   uo.seed = seed_ + 1;
+  uo.ack_log = ack_log_.get();
   uploader_ = std::make_unique<Uploader>(
       uo, client_.get(), spool_.get(), queue_.get(),
       [this](const GameKey& key, const std::string& lease_id,
              qipu::v1::AckStatus) { OnAck(key, lease_id); });
   spdlog::info(
       "worker {}: coordinator {}, {} thread(s), spool {} ({} "
-      "game(s) to resend)",
+      "game(s) to resend){}",
       name_, options_.coordinator, options_.threads, options_.spool_dir,
-      spool_->pending());
+      spool_->pending(),
+      ack_log_ ? absl::StrCat(", acks logged to ", ack_log_->path()) : "");
   started_ = true;
   uploader_->Start();
   // Named for top -H and profilers (at most 15 characters).

@@ -37,6 +37,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "base/channel.h"
+#include "worker/ack_log.h"
 #include "worker/backoff.h"
 #include "worker/client.h"
 #include "worker/game_queue.h"
@@ -87,8 +88,12 @@ struct WorkerOptions {
   // Delays between failed LeaseWork calls (the uploader has its own in
   // `upload.backoff`).
   BackoffOptions backoff;
-  // Upload stream settings (worker name and seed are filled in).
+  // Upload stream settings (worker name, seed and ack log are filled in).
   UploaderOptions upload;
+  // When not empty, the id of every game the coordinator acknowledges is
+  // appended to this file (worker/ack_log.h; --ack-log), for tests that
+  // check each acknowledged game is stored. Empty: nothing is written.
+  std::string ack_log;
 };
 
 // Counters since Start(). Plain value.
@@ -175,6 +180,8 @@ class Worker {
   // worker's threads and destroyed by Shutdown() (on the lease thread)
   // under mu_, which stats() holds to read them.
   std::unique_ptr<Spool> spool_;
+  // Opened by Start() when options.ack_log is set; outlives the uploader.
+  std::unique_ptr<AckLog> ack_log_;
   std::unique_ptr<CoordinatorClient> client_;
   std::unique_ptr<GameQueue> queue_;
   std::unique_ptr<Uploader> uploader_;

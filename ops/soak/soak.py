@@ -32,7 +32,11 @@ the still running coordinator:
 - nothing lost: every job (all of them, by `qipu job status`: also one
   whose submission was cut off by a kill) is done with done == requested
   and none rejected, and `qipu query results --job J` finds exactly its
-  games;
+  games; and every game the coordinator ever acknowledged to a worker
+  (each worker's `--ack-log`, workers/<name>.acks) is stored, the copy
+  acknowledged or an older one -- not one stored after its ack, which
+  would be a game acknowledged, lost and played again
+  (tests/ops/fleet/ack_check.py);
 - nothing doubled: the exported games (`qipu export --format jsonl`) are
   as many as the jobs asked for, with distinct ids, each job's indices
   0..requested-1 once; `qipu query results|ko|cycles` and the openings
@@ -139,12 +143,15 @@ class Worker:
         self.name = f"w{slot}-g{generation}"
         self.spool = spool
         self.log = os.path.join(soak.root, "workers", f"{self.name}.log")
+        # Every game the coordinator acknowledged to it (the "every acked
+        # game is stored" check, soak_checks.check_acks).
+        self.ack_log = os.path.join(soak.root, "workers", f"{self.name}.acks")
         args = soak.args
         cmd = [ft.worker_bin(), "--coordinator", soak.address,
                "--threads", args.threads, "--name", self.name,
                "--spool", spool, "--lease-games", args.lease_games,
                "--rpc-timeout", 3, "--drain-timeout", 60,
-               "--log-level", "info"]
+               "--ack-log", self.ack_log, "--log-level", "info"]
         if args.worker_nice:
             # A command, not a preexec_fn: this process has gRPC's threads
             # (the health checks), and Popen with a preexec_fn forks
@@ -257,7 +264,7 @@ class Soak:
         a = self.args
         extra = ["--lease-games", a.lease_games, "--lease-ttl-ms",
                  a.lease_ttl_ms, "--block-cache-mb", a.block_cache_mb,
-                 "--memtable-mb", a.memtable_mb]
+                 "--memtable-mb", a.memtable_mb] + a.coordinator_flag
         listen = self.address or "127.0.0.1:0"
         began = now()
         last_error = None
@@ -627,6 +634,9 @@ def parse_args(argv):
                    help="the coordinator's block cache; small, so that it "
                    "is full in the first life")
     p.add_argument("--memtable-mb", type=int, default=32)
+    p.add_argument("--coordinator-flag", action="append", default=[],
+                   metavar="FLAG", help="one more qipu-coordinator argument "
+                   "(repeat for several; --coordinator-flag=--no-sync)")
     p.add_argument("--rss-margin-pct", type=float, default=25.0)
     p.add_argument("--rss-slack-mb", type=float, default=16.0)
     p.add_argument("--drain-timeout", type=float, default=600.0,

@@ -4,6 +4,7 @@ doubled and that the coordinator's memory stayed flat, and the summary
 report through its violation().
 """
 
+import glob
 import json
 import os
 import re
@@ -12,6 +13,8 @@ import sys
 import time
 
 import pytest
+
+import ack_check
 
 # fleet_testing's failures (pytest.fail) outside pytest.
 Failed = pytest.fail.Exception
@@ -89,6 +92,7 @@ def check_all(soak):
     try:
         check_jobs(soak, c)
         check_games(soak, c)
+        check_acks(soak, c)
         check_aggregates(soak, c)
     except Failed as e:
         soak.violation(f"a check could not run: {e}")
@@ -141,6 +145,8 @@ def check_games(soak, c):
     if status != 0:
         pytest.fail(f"qipu export exited {status}: {err[-500:]}")
     ids = set()
+    # provenance.stored_unix_micros of each game, for check_acks().
+    soak.stored_us = {}
     total = 0
     by_size = {}
     by_job = {}
@@ -157,6 +163,7 @@ def check_games(soak, c):
                     doubled.append(gid)
                 continue
             ids.add(gid)
+            soak.stored_us[gid] = int(g["provenance"]["stored_unix_micros"])
             by_size[g["width"]] = by_size.get(g["width"], 0) + 1
             m = re.fullmatch(r"s(\d+)-(\d+)", gid)
             if not m:
@@ -186,6 +193,33 @@ def check_games(soak, c):
                 f"{sorted(have - want)[:10]}")
     for job in sorted(set(by_job) - set(soak.job_status)):
         soak.violation(f"games of job {job}, which no status lists")
+
+
+def check_acks(soak, c):
+    """Every game acknowledged to a worker (the workers' ack logs, also of
+    the killed ones) is among the exported games, stored no later than its
+    first ack."""
+    logs = sorted(glob.glob(os.path.join(soak.root, "workers", "*.acks")))
+    try:
+        acks = ack_check.read_ack_logs(logs)
+    except ack_check.AckLogError as e:
+        soak.violation(f"acks: {e}")
+        return
+    r = ack_check.check_acked_games_stored(acks, soak.stored_us)
+    # The ids themselves, the first 50 of each kind.
+    c["acked"] = {"logs": len(logs), "acks": r["acks"], "games": r["games"],
+                  "not_stored": len(r["missing"]),
+                  "stored_late": len(r["stored_after_ack"]),
+                  "missing": r["missing"][:50],
+                  "stored_after_ack": r["stored_after_ack"][:50]}
+    if not r["ok"]:
+        soak.violation("lost: games acknowledged to a worker and not "
+                       "stored as acknowledged: " + ack_check.describe(r))
+    # Not every stored game was acknowledged to a worker: one whose worker
+    # was killed before its ack came, on a spool no other worker took up,
+    # is stored and never acknowledged. But most are.
+    if c.get("games_requested") and r["games"] == 0:
+        soak.violation(f"acks: the {len(logs)} worker ack logs name no game")
 
 
 def check_aggregates(soak, c):
@@ -362,6 +396,12 @@ def human(s):
             f"queries {c.get('games_stored_by_job_queries')}, exported "
             f"{c.get('games_exported')} with "
             f"{c.get('distinct_ids')} distinct ids")
+    if "acked" in c:
+        a = c["acked"]
+        lines.append(
+            f"  acks: {a['acks']} acks of {a['games']} games in "
+            f"{a['logs']} worker ack logs; {a['not_stored']} not stored, "
+            f"{a['stored_late']} stored after their ack")
     if "aggregates" in c:
         agg = c["aggregates"]
         lines.append(

@@ -3,9 +3,11 @@
 // job, and restarted each time on the same database (on a fresh port; the
 // workers and the test's client reach it through the port of the
 // fixture's proxy, which they keep throughout). Afterwards
-// every game is stored exactly once, the job says so, and every aggregate
-// the queries read counts each game exactly once -- checked against sums
-// recomputed from the stored games themselves.
+// every game is stored exactly once, the job says so, every game the
+// coordinator acknowledged to a worker (their --ack-log files) is stored as
+// acknowledged -- not lost by a kill and played again (ack_check.h) --,
+// and every aggregate the queries read counts each game exactly once --
+// checked against sums recomputed from the stored games themselves.
 #include <signal.h>
 
 #include <cstdint>
@@ -22,6 +24,7 @@
 #include "proto/convert.h"
 #include "qipu/v1/query.grpc.pb.h"
 #include "rules/result.h"
+#include "tests/ops/ack_check.h"
 #include "tests/ops/process_fixture.h"
 
 namespace qipu::testing {
@@ -128,10 +131,14 @@ TEST(OpsCoordinatorKill, TwoSigkillsMidJobStoreAndCountEveryGameOnce) {
   // progress between the last poll and the kill -- to a few dozen: without
   // it one group commit can store a thousand games at once and a kill
   // "at 500" lands after the job has ended.
+  std::vector<std::string> ack_logs;
   for (const std::string& name : names) {
-    auto w = StartWorker(coord.stable_address(), tmp.path(), name,
-                         /*threads=*/2,
-                         /*lease_games=*/50, {"--upload-window", "8"});
+    ack_logs.push_back(tmp.Sub(name + ".acks"));
+    auto w =
+        StartWorker(coord.stable_address(), tmp.path(), name,
+                    /*threads=*/2,
+                    /*lease_games=*/50,
+                    {"--upload-window", "8", "--ack-log", ack_logs.back()});
     ASSERT_TRUE(w.ok()) << w.status();
     workers.push_back(*std::move(w));
   }
@@ -223,6 +230,12 @@ TEST(OpsCoordinatorKill, TwoSigkillsMidJobStoreAndCountEveryGameOnce) {
     ++by_worker[g.provenance().worker()];
   }
   for (const std::string& name : names) EXPECT_GT(by_worker[name], 0u) << name;
+  // Each game was acknowledged to a worker (both stopped with empty
+  // spools), and is stored as acknowledged.
+  auto acked = CheckAckedGamesStoredIn(db, ack_logs);
+  ASSERT_TRUE(acked.ok()) << acked.status();
+  EXPECT_TRUE(acked->ok()) << acked->Summary();
+  EXPECT_EQ(acked->games, kGames) << acked->Summary();
 
   // Each aggregate counts each game once ...
   const qipu::v1::Outcomes& o = results->outcomes();

@@ -14,6 +14,7 @@
 #include "rules/record.h"
 #include "rules/sgf_reader.h"
 #include "rules/types.h"
+#include "tests/common/corpus_dir.h"
 
 namespace qipu::rules {
 namespace {
@@ -199,12 +200,12 @@ TEST(Sgf, ReadingIsIdempotentThroughTheWriter) {
 
 // The Fox corpus (Corpus B): see /work/shared/corpora/fox-pro/STATS.txt.
 TEST(Sgf, ReadsTheFoxCorpusWithTheExpectedNotes) {
+  // <source>/../shared or /work/shared (a worktree elsewhere).
+  const std::string fox = test_util::SharedCorpusDir("fox-pro");
+  if (fox.empty()) GTEST_SKIP() << "the fox-pro corpus is absent";
   const std::filesystem::path root =
-      std::filesystem::path(QIPU_SOURCE_DIR "/../shared/corpora/fox-pro") /
-      "featurecat-go-dataset";
-  if (!std::filesystem::is_directory(root)) {
-    GTEST_SKIP() << "corpus not found at " << root;
-  }
+      std::filesystem::path(fox) / "featurecat-go-dataset";
+  ASSERT_TRUE(std::filesystem::is_directory(root)) << root;
   int files = 0;
   int games = 0;
   int errors = 0;

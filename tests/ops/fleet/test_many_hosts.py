@@ -20,7 +20,9 @@ each host on the bridge through a veth pair, with addresses of its own in
 The job must end `done` with exactly GAMES games stored, none twice: the
 job status, the query engine's count of the job's games, the exported
 games (distinct ids, indices 0..GAMES-1), the coordinator's accepted-games
-counter and the workers' own stored counts all say GAMES, and every
+counter and the workers' own stored counts all say GAMES; every game
+acknowledged to a worker (their --ack-log files) is stored, as the copy
+acknowledged (ack_check.py), and every
 aggregate (results, ko, cycles, the openings root and its continuations)
 counts each game once. Everything the test made is removed by it, also
 when it fails.
@@ -36,6 +38,7 @@ import time
 
 import pytest
 
+import ack_check
 import fleet_testing as ft
 from netns_lab import NetnsLab
 
@@ -157,6 +160,7 @@ def test_job_over_lossy_delayed_and_cut_links_stores_each_game_once(
             30, lambda: "the delay proxy:\n" + read(proxy_log)).group(1)
 
         logs = {w: os.path.join(root, f"{w}.log") for w in WORKERS}
+        acks = {w: os.path.join(root, f"{w}.acks") for w in WORKERS}
         for w in WORKERS:
             target = proxy_address if w == DELAYED else coordinator.address
             procs.start(w, lab.prefix(w) + [
@@ -164,7 +168,7 @@ def test_job_over_lossy_delayed_and_cut_links_stores_each_game_once(
                 "--name", w, "--spool", os.path.join(root, f"spool-{w}"),
                 "--lease-games", LEASE_GAMES, "--job", job,
                 "--rpc-timeout", 3, "--drain-timeout", 60,
-                "--log-level", "debug"], logs[w])
+                "--ack-log", acks[w], "--log-level", "debug"], logs[w])
 
         def all_logs():
             return "\n".join(f"--- {w}\n{read(logs[w])[-2500:]}"
@@ -277,6 +281,14 @@ def test_job_over_lossy_delayed_and_cut_links_stores_each_game_once(
             assert len(ids) == GAMES and len(set(ids)) == GAMES, ids
             assert sorted(int(i.rsplit("-", 1)[1]) for i in ids) == \
                 list(range(GAMES)), ids
+            # Every game acknowledged to a worker is stored, as
+            # acknowledged (not lost and played again); every game was
+            # acknowledged to some worker (each ended with an empty
+            # spool).
+            acked = ack_check.assert_acked_games_stored(
+                [acks[w] for w in WORKERS],
+                ack_check.stored_times_from_jsonl(export))
+            assert acked["games"] == GAMES, acked
 
             # Every aggregate counts each game once.
             source = f"job:{job}"
@@ -304,6 +316,8 @@ def test_job_over_lossy_delayed_and_cut_links_stores_each_game_once(
               f"{done_at_cut}/{done_after_cut} games at cut/restore; "
               f"{DROP_PERCENT}% loss dropped {loss_drops}; workers "
               f"{stopped}; coordinator: {duplicates:.0f} duplicates; "
+              f"{acked['acks']} acks of {acked['games']} games logged, "
+              f"each stored as acknowledged; "
               f"{proxy_out.strip().splitlines()[-1]})")
     finally:
         procs.kill_all()

@@ -10,7 +10,9 @@ The cancelled worker finishes the game in hand, uploads it and returns
 the rest of its lease (lease expiry is set far beyond the test's time, so
 the job can only finish in time if the lease came back); the other three
 tasks finish the job and leave on their own. The job then has exactly
-GAMES games stored, none twice, nothing left in any spool.
+GAMES games stored, none twice, nothing left in any spool, and every game
+acknowledged to a task (the tasks' shared --ack-log) stored as the copy
+acknowledged (ack_check.py).
 """
 
 import os
@@ -20,6 +22,7 @@ import time
 
 import pytest
 
+import ack_check
 import fleet_testing as ft
 from slurm_cluster import SlurmCluster
 
@@ -74,10 +77,14 @@ def test_array_plays_the_job_and_a_cancelled_task_loses_nothing(cluster,
         logs = os.path.join(root, "logs")
         spools = os.path.join(root, "node-local")
         os.makedirs(logs)
+        # One ack log for every task: each ack message is one O_APPEND
+        # write, so the tasks' lines do not mix.
+        acks = os.path.join(root, "acks.log")
         array = cluster.sbatch(
             [f"--array=0-{TASKS - 1}", "--cpus-per-task=1",
              f"--output={logs}/task-%a.log", f"--chdir={root}", SCRIPT,
-             coordinator.address, "--job", job, "--log-level", "debug"],
+             coordinator.address, "--job", job, "--log-level", "debug",
+             "--ack-log", acks],
             env={"QIPU_WORKER": ft.worker_bin(),
                  "QIPU_SPOOL_ROOT": spools,
                  "QIPU_EXIT_WHEN_IDLE": "2",
@@ -128,6 +135,17 @@ def test_array_plays_the_job_and_a_cancelled_task_loses_nothing(cluster,
         assert status["done"] == GAMES, status
         assert status["requested"] == GAMES, status
         assert ft.stored_games(coordinator.address, job) == GAMES
+        # Every game acknowledged to a task is stored, as acknowledged;
+        # every game was acknowledged to some task (each ended with an
+        # empty spool).
+        export = os.path.join(root, "games.jsonl")
+        ft.run_qipu(["export", "--server", coordinator.address, "--job", job,
+                     "--format", "jsonl", "--out", export])
+        acked = ack_check.assert_acked_games_stored(
+            [acks], ack_check.stored_times_from_jsonl(export))
+        assert acked["games"] == GAMES, acked
+        assert len({a["worker"] for a in ack_check.read_ack_logs([acks])}) \
+            >= 2, acked
         metrics = coordinator.metrics_text()
         assert f'qipu_games_total{{outcome="accepted"}} {GAMES}' in metrics
         assert 'qipu_leases{state="expired"} 0' in metrics
@@ -149,7 +167,9 @@ def test_array_plays_the_job_and_a_cancelled_task_loses_nothing(cluster,
         assert played == GAMES  # Deterministic games: none played twice.
         print(f"slurm: array {array} of {TASKS} tasks played {GAMES} games "
               f"in {finished - started:.1f} s (task {victim} cancelled "
-              f"{cancelled_at - started:.1f} s in)")
+              f"{cancelled_at - started:.1f} s in; {acked['acks']} acks of "
+              f"{acked['games']} games logged, each stored as "
+              f"acknowledged)")
     finally:
         status = coordinator.stop()
     assert status == 0, coordinator.log_tail()

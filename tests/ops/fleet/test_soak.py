@@ -5,14 +5,16 @@ soak.py starts the coordinator, three workers and a job feeder on
 127.0.0.1, SIGKILLs on schedule (a worker replaced every other time on the
 killed one's spool, the coordinator restarted on the same database and
 port), then lets every job finish and checks that each game is stored and
-counted exactly once and that the coordinator's heap at equal ages does
-not grow from one life to the next (the lives after the second against
-the second, the first to begin with a crash recovery; the second against
-the first when the third ends too soon; ops/soak/README.md). This test runs it
-and reads its JSON summary: the run held every check, and it did what it
-was asked to (the kills happened, the lives were compared, games of every
-job were stored). Bounded: 32 s of kills, jobs of 150 games, two queued at
-a time; under a minute on two loaded cores.
+counted exactly once, that every game acknowledged to a worker (each
+worker's --ack-log) is stored as the copy acknowledged -- not lost and
+played again (ack_check.py) --, and that the coordinator's heap at equal
+ages does not grow from one life to the next (the lives after the second
+against the second, the first to begin with a crash recovery; the second
+against the first when the third ends too soon; ops/soak/README.md). This
+test runs it and reads its JSON summary: the run held every check, and it
+did what it was asked to (the kills happened, the lives were compared,
+games of every job were stored). Bounded: 32 s of kills, jobs of 150
+games, two queued at a time; under a minute on two loaded cores.
 """
 
 import os
@@ -85,8 +87,16 @@ def test_short_soak_loses_and_doubles_nothing():
         assert l["heap_settled_mb"] and l["heap_end_mb"], l
     for w in s["workers_at_stop"]:
         assert w["status"] == 0 and w["counts"]["rejected"] == 0, w
+    # Every game acknowledged to a worker (the --ack-log of each, killed
+    # ones too) is stored, as the copy acknowledged: not lost and played
+    # again, which the counts above would not see.
+    a = c["acked"]
+    assert a["not_stored"] == 0 and a["stored_late"] == 0, a
+    assert a["logs"] >= 3, a
+    assert 0 < a["games"] <= c["games_requested"], (a, c)
     print(f"soak: {s['worker_kills']} worker and {s['coordinator_kills']} "
           f"coordinator kills, {c['games_requested']} games in {c['jobs']} "
-          f"jobs, heap per life (settled/end MB) " + ", ".join(
-              f"{l['heap_settled_mb']}/{l['heap_end_mb']}"
-              for l in s["lives"]))
+          f"jobs, {a['acks']} acks of {a['games']} games logged and each "
+          f"stored as acknowledged, heap per life (settled/end MB) " +
+          ", ".join(f"{l['heap_settled_mb']}/{l['heap_end_mb']}"
+                    for l in s["lives"]))
