@@ -15,8 +15,8 @@
 #include "arena/penalties.h"
 #include "arena/referee.h"
 #include "client/corpus_client.h"
-#include "client/database.h"
 #include "client/tournament_client.h"
+#include "engine/engine.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtp/policy_factory.h"
 #include "rules/sgf_reader.h"
@@ -263,20 +263,22 @@ void Runner::Report(const ArenaGameEvent& e) {
 }
 
 absl::Status Runner::Import(const Slot& slot, const std::string& sgf) {
-  coordinator::ImportSettings settings;
+  engine::ImportSettings settings;
   settings.source = absl::StrCat("tournament:", t_.id());
   settings.index_depth = static_cast<int>(settings_.index_depth());
   const std::string name = absl::StrCat(
       t_.id(), "-r", slot.round, "-t", slot.table,
       slot.board > 0 ? absl::StrCat("-b", slot.board) : "", ".sgf");
-  if (client::LocalDatabase* db = client_->database(); db != nullptr) {
+  if (engine::Engine* db = client_->database(); db != nullptr) {
     absl::Notification done;
     qipu::v1::ImportResponse response;
-    db->importer().ImportBytes(name, sgf, settings,
-                               [&](qipu::v1::ImportResponse r) {
-                                 response = std::move(r);
-                                 done.Notify();
-                               });
+    auto importer = db->importer();
+    if (!importer.ok()) return importer.status();
+    (*importer)->ImportBytes(name, sgf, settings,
+                             [&](qipu::v1::ImportResponse r) {
+                               response = std::move(r);
+                               done.Notify();
+                             });
     done.WaitForNotification();
     if (response.imported() + response.duplicates() == 1) {
       return absl::OkStatus();

@@ -10,8 +10,8 @@
 #include "absl/time/clock.h"
 #include "base/files.h"
 #include "base/status_macros.h"
-#include "client/database.h"
-#include "coordinator/import_input.h"
+#include "engine/engine.h"
+#include "engine/import_input.h"
 
 namespace qipu::bench {
 
@@ -70,13 +70,13 @@ std::string SgfUnderSymmetry(const std::string& sgf, int t, int n) {
 }
 
 absl::StatusOr<ImportBenchResult> RunImportBench(const ImportBenchOptions& o) {
-  coordinator::ImportFileList list = coordinator::ListImportFiles(o.paths);
+  engine::ImportFileList list = engine::ListImportFiles(o.paths);
   if (list.files.empty()) {
     return absl::InvalidArgumentError("paths: no SGF files found");
   }
   std::vector<std::pair<std::string, std::string>> inputs;
   for (const std::string& f : list.files) {
-    auto data = coordinator::ReadImportFile(f, 64u << 20);
+    auto data = engine::ReadImportFile(f, 64u << 20);
     if (!data.ok()) continue;
     const int n = SgfSquareSize(*data);
     for (int t = 0; t < (n > 0 ? o.symmetries : 1); ++t) {
@@ -84,7 +84,7 @@ absl::StatusOr<ImportBenchResult> RunImportBench(const ImportBenchOptions& o) {
                           t == 0 ? *data : SgfUnderSymmetry(*data, t, n));
     }
   }
-  coordinator::ImportSettings settings;
+  engine::ImportSettings settings;
   settings.source = "bench";
   settings.index_depth = o.index_depth;
   ImportBenchResult r;
@@ -93,20 +93,22 @@ absl::StatusOr<ImportBenchResult> RunImportBench(const ImportBenchOptions& o) {
   r.loops = o.loops;
   r.threads = o.threads;
   r.index_depth = o.index_depth;
-  coordinator::ImportSummary& total = r.total;
+  engine::ImportSummary& total = r.total;
   for (int loop = 0; loop < o.loops; ++loop) {
     QIPU_ASSIGN_OR_RETURN(const base::TempDir dir,
                           base::TempDir::Create("bench-import"));
-    client::LocalDatabaseOptions lo;
+    engine::EngineOptions lo;
     lo.create = true;
-    lo.sync = o.sync;
+    lo.store.sync = o.sync;
     lo.importer.threads = o.threads;
-    auto local = client::LocalDatabase::Open(dir.path(), lo);
+    auto local = engine::Engine::Open(dir.path(), lo);
     if (!local.ok()) {
       return absl::Status(
           local.status().code(),
           absl::StrCat(dir.path(), ": ", local.status().message()));
     }
+    QIPU_ASSIGN_OR_RETURN(engine::Importer* const importer,
+                          (*local)->importer());
     // The importer's own threads parse and replay; this thread hands the
     // files over and waits for the last answer.
     absl::Mutex mu;
@@ -114,13 +116,12 @@ absl::StatusOr<ImportBenchResult> RunImportBench(const ImportBenchOptions& o) {
     std::vector<qipu::v1::ImportResponse> results(inputs.size());
     const absl::Time t0 = absl::Now();
     for (size_t i = 0; i < inputs.size(); ++i) {
-      (*local)->importer().ImportBytes(inputs[i].first, inputs[i].second,
-                                       settings,
-                                       [&, i](qipu::v1::ImportResponse res) {
-                                         absl::MutexLock lock(&mu);
-                                         results[i] = std::move(res);
-                                         ++done;
-                                       });
+      importer->ImportBytes(inputs[i].first, inputs[i].second, settings,
+                            [&, i](qipu::v1::ImportResponse res) {
+                              absl::MutexLock lock(&mu);
+                              results[i] = std::move(res);
+                              ++done;
+                            });
     }
     {
       absl::MutexLock lock(&mu);

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "coordinator/importer.h"
+#include "engine/importer.h"
 #include "nlohmann/json.hpp"
 
 namespace qipu::bench {
@@ -48,7 +48,7 @@ struct ImportBenchResult {
   // Every loop's outcomes added up; seconds is the time of the imports
   // alone (from the first file handed over to the last one done), summed
   // over the loops.
-  coordinator::ImportSummary total;
+  engine::ImportSummary total;
   // total.games / total.seconds (0 when nothing was timed).
   double games_per_sec = 0;
 };

@@ -19,7 +19,7 @@
 #include "base/status_macros.h"
 #include "base/work_pool.h"
 #include "coordinator/coordinator.h"
-#include "coordinator/prepare.h"
+#include "engine/prepare.h"
 #include "proto/convert.h"
 #include "qipu/v1/work.grpc.pb.h"
 #include "rules/selfplay.h"
@@ -129,13 +129,13 @@ absl::StatusOr<IngestBenchResult> RunIngestBench(const IngestBenchOptions& o) {
                         coordinator::Coordinator::Start(co));
   if (o.auth) {
     QIPU_ASSIGN_OR_RETURN(
-        coordinator::TokenRegistry::Created token,
+        engine::TokenRegistry::Created token,
         c->tokens().Create(qipu::v1::ROLE_WORKER, "bench ingest"));
     channel.token = token.token;
   }
   QIPU_ASSIGN_OR_RETURN(const uint64_t job,
                         c->jobs().Submit(o.job.games(), o.job.config()));
-  QIPU_ASSIGN_OR_RETURN(const coordinator::JobInfo info, c->jobs().Find(job));
+  QIPU_ASSIGN_OR_RETURN(const engine::JobInfo info, c->jobs().Find(job));
   if (o.verbose) {
     std::fprintf(stderr, "generating %llu games...\n",
                  static_cast<unsigned long long>(o.job.games()));
@@ -175,12 +175,12 @@ absl::StatusOr<IngestBenchResult> RunIngestBench(const IngestBenchOptions& o) {
   if (o.verbose) {
     std::fprintf(stderr, "writing the same keys with WriteBatch...\n");
   }
-  std::vector<coordinator::PreparedGame> prepared;
+  std::vector<engine::PreparedGame> prepared;
   prepared.reserve(n);
   const absl::Time now = absl::Now();
   for (const auto& u : uploads) {
-    QIPU_ASSIGN_OR_RETURN(coordinator::PreparedGame p,
-                          coordinator::PrepareSelfPlay(u.game(), info, now));
+    QIPU_ASSIGN_OR_RETURN(engine::PreparedGame p,
+                          engine::PrepareSelfPlay(u.game(), info, now));
     prepared.push_back(std::move(p));
   }
   c->Shutdown();

@@ -17,7 +17,7 @@
 #include "base/files.h"
 #include "base/status_macros.h"
 #include "coordinator/coordinator.h"
-#include "coordinator/prepare.h"
+#include "engine/prepare.h"
 #include "proto/convert.h"
 #include "proto/job_policies.h"
 #include "rules/replay.h"
@@ -91,8 +91,7 @@ struct StageCosts {
 
 // Plays games [0, n) of `job` again, one thread, timing each stage over
 // all of them.
-absl::StatusOr<StageCosts> MeasureStages(const coordinator::JobInfo& job,
-                                         int n) {
+absl::StatusOr<StageCosts> MeasureStages(const engine::JobInfo& job, int n) {
   const qipu::v1::JobConfig& cfg = job.config;
   rules::SelfPlaySpec spec = wire::SelfPlaySpecFor(cfg, job.rules);
   rules::Game game(spec.width, spec.height, spec.rules);
@@ -160,7 +159,7 @@ absl::StatusOr<StageCosts> MeasureStages(const coordinator::JobInfo& job,
   const absl::Time now = absl::Now();
   t = absl::Now();
   for (int i = 0; i < n; ++i) {
-    auto p = coordinator::PrepareSelfPlay(uploads[i], job, now);
+    auto p = engine::PrepareSelfPlay(uploads[i], job, now);
     if (!p.ok()) return p.status();
   }
   const absl::Duration prepare = absl::Now() - t;
@@ -190,7 +189,7 @@ absl::StatusOr<LocalBenchResult> RunLocalBench(const LocalBenchOptions& o) {
                         coordinator::Coordinator::Start(co));
   QIPU_ASSIGN_OR_RETURN(const uint64_t job,
                         c->jobs().Submit(o.job.games(), o.job.config()));
-  QIPU_ASSIGN_OR_RETURN(const coordinator::JobInfo info, c->jobs().Find(job));
+  QIPU_ASSIGN_OR_RETURN(const engine::JobInfo info, c->jobs().Find(job));
   LocalBenchResult r;
   r.size = static_cast<int>(info.config.width());
   r.threads = o.threads;

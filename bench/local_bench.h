@@ -12,7 +12,7 @@
 //   3. Where that CPU goes, one game at a time on one thread, over a sample
 //      of the job's games: playing a game, replaying it (the rules check
 //      alone) and everything the coordinator does to a game before storage
-//      (coordinator::PrepareSelfPlay: checks, replay, index entries,
+//      (engine::PrepareSelfPlay: checks, replay, index entries,
 //      encoding). The rest of the CPU per game is storage, the position
 //      index's files, transport and thread hand-offs.
 #ifndef QIPU_BENCH_LOCAL_BENCH_H_

@@ -21,7 +21,7 @@
 #include "base/status_macros.h"
 #include "base/work_pool.h"
 #include "coordinator/coordinator.h"
-#include "coordinator/prepare.h"
+#include "engine/prepare.h"
 #include "grpcpp/completion_queue.h"
 #include "proto/convert.h"
 #include "qipu/v1/query.grpc.pb.h"
@@ -49,7 +49,7 @@ absl::StatusOr<QueryBuildReport> Build(const QueryBenchOptions& o,
   config.set_index_depth(static_cast<uint32_t>(o.depth));
   config.set_seed(o.seed);
   QIPU_ASSIGN_OR_RETURN(const uint64_t job, c.jobs().Submit(o.games, config));
-  QIPU_ASSIGN_OR_RETURN(const coordinator::JobInfo info, c.jobs().Find(job));
+  QIPU_ASSIGN_OR_RETURN(const engine::JobInfo info, c.jobs().Find(job));
 
   const auto t0 = std::chrono::steady_clock::now();
   absl::Mutex mu;
@@ -87,7 +87,7 @@ absl::StatusOr<QueryBuildReport> Build(const QueryBenchOptions& o,
         spec.rules = info.rules;
         spec.job_seed = o.seed;
         spec.index = i;
-        absl::StatusOr<coordinator::PreparedGame> prepared =
+        absl::StatusOr<engine::PreparedGame> prepared =
             absl::UnknownError("not played");
         if (absl::Status s = rules::PlaySelfPlay(spec, &p.game, &p.outcome);
             !s.ok()) {
@@ -96,17 +96,16 @@ absl::StatusOr<QueryBuildReport> Build(const QueryBenchOptions& o,
           p.proto.Clear();
           wire::SelfPlayToProto(p.game, spec, p.outcome, job, "bench",
                                 &p.proto);
-          prepared = coordinator::PrepareSelfPlay(p.proto, info, absl::Now());
+          prepared = engine::PrepareSelfPlay(p.proto, info, absl::Now());
         }
         if (!prepared.ok()) {
           count(prepared.status());
           return;
         }
-        c.ingestor().Submit(
-            *std::move(prepared),
-            [&](absl::StatusOr<coordinator::IngestOutcome> res) {
-              count(res.status());
-            });
+        c.ingestor().Submit(*std::move(prepared),
+                            [&](absl::StatusOr<engine::IngestOutcome> res) {
+                              count(res.status());
+                            });
       });
   {
     absl::MutexLock lock(&mu);

@@ -14,11 +14,12 @@
 #include "base/work_pool.h"
 #include "client/training_client.h"
 #include "coordinator/coordinator.h"
-#include "coordinator/training.h"
+#include "engine/training.h"
 #include "local/local_run.h"
 #include "proto/convert.h"
 #include "rules/rules.h"
 #include "store/store.h"
+#include "train/batch_message.h"
 #include "train/npz_writer.h"
 #include "train/row_stream.h"
 
@@ -60,8 +61,8 @@ absl::StatusOr<RowRate> StreamLocally(const store::Store& store,
   const absl::Time t0 = absl::Now();
   const absl::Time end = t0 + absl::Seconds(seconds);
   while (absl::Now() < end) {
-    QIPU_ASSIGN_OR_RETURN(coordinator::TrainingPlan plan,
-                          coordinator::PlanTraining(store, req));
+    QIPU_ASSIGN_OR_RETURN(engine::TrainingPlan plan,
+                          engine::PlanTraining(store, req));
     train::RowStream stream(store, std::move(plan.filter), plan.options,
                             plan.stream_key, plan.start, pool);
     train::RowBatch rows(plan.options.rows.pos_len);
@@ -74,8 +75,8 @@ absl::StatusOr<RowRate> StreamLocally(const store::Store& store,
         break;
       }
       if (encode) {
-        coordinator::BatchToMessage(rows, stream.cursor(),
-                                    stream.stats().games_done, &message);
+        train::BatchToMessage(rows, stream.cursor(), stream.stats().games_done,
+                              &message);
       }
       pass_rows += static_cast<uint64_t>(rows.rows());
     }
@@ -97,8 +98,8 @@ absl::StatusOr<double> NpzBytesPerRow(const store::Store& store,
                                       qipu::v1::TrainingRequest req,
                                       uint64_t rows) {
   req.set_max_rows(rows);
-  QIPU_ASSIGN_OR_RETURN(coordinator::TrainingPlan plan,
-                        coordinator::PlanTraining(store, req));
+  QIPU_ASSIGN_OR_RETURN(engine::TrainingPlan plan,
+                        engine::PlanTraining(store, req));
   train::RowStream stream(store, std::move(plan.filter), plan.options,
                           plan.stream_key, plan.start);
   train::RowBatch batch(plan.options.rows.pos_len);

@@ -10,10 +10,10 @@
 #include "absl/time/clock.h"
 #include "base/channel.h"
 #include "base/grpc_status.h"
-#include "client/database.h"
 #include "coordinator/corpus_service.h"
-#include "coordinator/exporter.h"
-#include "coordinator/import_input.h"
+#include "engine/engine.h"
+#include "engine/exporter.h"
+#include "engine/import_input.h"
 #include "qipu/v1/query.grpc.pb.h"
 
 namespace qipu::client {
@@ -22,9 +22,9 @@ namespace {
 // Streams the files to CorpusService.Import: a writer thread sends one
 // request per file while this thread reads the responses, which come back
 // in request order. Files that cannot be read are error rows made here.
-absl::StatusOr<coordinator::ImportSummary> RemoteImport(
+absl::StatusOr<engine::ImportSummary> RemoteImport(
     const Target& target, const std::vector<std::string>& paths,
-    const ImportOptions& o, const coordinator::Importer::ProgressFn& progress) {
+    const ImportOptions& o, const engine::Importer::ProgressFn& progress) {
   const std::string& server = target.server;
   const absl::Time t0 = absl::Now();
   base::ChannelOptions co = ChannelOptionsOf(target);
@@ -34,14 +34,14 @@ absl::StatusOr<coordinator::ImportSummary> RemoteImport(
   ctx.set_deadline(absl::ToChronoTime(t0 + o.timeout));
   auto stream = stub->Import(&ctx);
 
-  coordinator::ImportFileList list = coordinator::ListImportFiles(paths);
+  engine::ImportFileList list = engine::ListImportFiles(paths);
   const size_t n = list.files.size();
   std::vector<qipu::v1::ImportResponse> results(n);
   absl::Mutex mu;
   std::deque<size_t> sent;  // Guarded by mu: files awaiting a response.
   std::thread writer([&] {
     for (size_t i = 0; i < n; ++i) {
-      auto data = coordinator::ReadImportFile(list.files[i], o.max_file_bytes);
+      auto data = engine::ReadImportFile(list.files[i], o.max_file_bytes);
       if (!data.ok()) {
         qipu::v1::ImportResponse& r = results[i];
         r.set_file(list.files[i]);
@@ -63,7 +63,7 @@ absl::StatusOr<coordinator::ImportSummary> RemoteImport(
     }
     stream->WritesDone();
   });
-  coordinator::ImportProgress p;
+  engine::ImportProgress p;
   p.files_total = n;
   qipu::v1::ImportResponse resp;
   while (stream->Read(&resp)) {
@@ -91,7 +91,7 @@ absl::StatusOr<coordinator::ImportSummary> RemoteImport(
                      "); files already answered are imported, re-running "
                      "the import is safe"));
   }
-  coordinator::ImportSummary summary;
+  engine::ImportSummary summary;
   summary.errors = std::move(list.errors);
   for (const auto& r : results) summary.Add(r);
   summary.seconds = absl::ToDoubleSeconds(absl::Now() - t0);
@@ -100,26 +100,28 @@ absl::StatusOr<coordinator::ImportSummary> RemoteImport(
 
 }  // namespace
 
-absl::StatusOr<coordinator::ImportSummary> Import(
+absl::StatusOr<engine::ImportSummary> Import(
     const Target& target, const std::vector<std::string>& paths,
     const ImportOptions& options,
-    const coordinator::Importer::ProgressFn& progress) {
+    const engine::Importer::ProgressFn& progress) {
   if (absl::Status s = ValidateTarget(target); !s.ok()) return s;
-  if (absl::Status s = coordinator::ValidateImportSettings(options.settings);
+  if (absl::Status s = engine::ValidateImportSettings(options.settings);
       !s.ok()) {
     return s;
   }
   if (!target.server.empty()) {
     return RemoteImport(target, paths, options, progress);
   }
-  LocalDatabaseOptions lo;
+  engine::EngineOptions lo;
   lo.create = true;
-  lo.sync = options.sync;
+  lo.store.sync = options.sync;
   lo.importer.threads = options.threads;
   lo.importer.max_file_bytes = options.max_file_bytes;
-  auto db = LocalDatabase::Open(target.db, lo);
+  auto db = engine::Engine::Open(target.db, lo);
   if (!db.ok()) return db.status();
-  return (*db)->importer().ImportPaths(paths, options.settings, progress);
+  auto importer = (*db)->importer();
+  if (!importer.ok()) return importer.status();
+  return (*importer)->ImportPaths(paths, options.settings, progress);
 }
 
 absl::Status Export(const Target& target, const qipu::v1::ExportRequest& req,
@@ -127,9 +129,9 @@ absl::Status Export(const Target& target, const qipu::v1::ExportRequest& req,
   if (absl::Status s = ValidateTarget(target); !s.ok()) return s;
   absl::Status sink_status;
   if (!target.db.empty()) {
-    auto db = LocalDatabase::Open(target.db);
+    auto db = engine::Engine::Open(target.db);
     if (!db.ok()) return db.status();
-    coordinator::Exporter exporter(&(*db)->store());
+    engine::Exporter exporter(&(*db)->store());
     const absl::Status s =
         exporter
             .Export(req,
@@ -158,7 +160,7 @@ absl::Status Export(const Target& target, const qipu::v1::ExportRequest& req,
     uint64_t this_call = 0;
     bool reached = false;
     while (reader->Read(&g)) {
-      auto id = coordinator::GameIdOf(g);
+      auto id = engine::GameIdOf(g);
       sink_status = id.ok() ? sink(*id, g) : id.status();
       if (!sink_status.ok()) {
         ctx.TryCancel();

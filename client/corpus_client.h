@@ -14,7 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "client/target.h"
-#include "coordinator/importer.h"
+#include "engine/importer.h"
 #include "qipu/v1/query.pb.h"
 #include "store/game_id.h"
 
@@ -23,7 +23,7 @@ namespace qipu::client {
 // How to import. Plain value.
 struct ImportOptions {
   // Source name and index depth recorded with each game.
-  coordinator::ImportSettings settings;
+  engine::ImportSettings settings;
   // Parse and replay threads (database target).
   int threads = 2;
   // Larger files are refused with an error row.
@@ -41,10 +41,10 @@ struct ImportOptions {
 // returned when the import cannot run (bad settings, a database that
 // cannot be opened, a server that cannot be reached or broke the stream --
 // files already answered are imported then, and running again is safe).
-absl::StatusOr<coordinator::ImportSummary> Import(
+absl::StatusOr<engine::ImportSummary> Import(
     const Target& target, const std::vector<std::string>& paths,
     const ImportOptions& options,
-    const coordinator::Importer::ProgressFn& progress = {});
+    const engine::Importer::ProgressFn& progress = {});
 
 // Receives exported games in key order; a non-OK status stops the export
 // and is returned by Export().

@@ -16,7 +16,7 @@ absl::StatusOr<std::unique_ptr<JobClient>> JobClient::Open(const Target& t) {
         base::Dial(t.server, ChannelOptionsOf(t)));
     return c;
   }
-  auto db = LocalDatabase::Open(t.db);
+  auto db = engine::Engine::Open(t.db);
   if (!db.ok()) return db.status();
   c->db_ = *std::move(db);
   auto jobs = c->db_->jobs();

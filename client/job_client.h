@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "client/database.h"
 #include "client/target.h"
+#include "engine/engine.h"
 #include "qipu/v1/work.grpc.pb.h"
 
 namespace qipu::client {
@@ -35,8 +35,8 @@ class JobClient {
 
   Target target_;
   std::unique_ptr<qipu::v1::JobService::Stub> stub_;
-  std::unique_ptr<LocalDatabase> db_;
-  coordinator::JobManager* jobs_ = nullptr;  // db_'s, when local
+  std::unique_ptr<engine::Engine> db_;
+  engine::JobManager* jobs_ = nullptr;  // db_'s, when local
 };
 
 }  // namespace qipu::client

@@ -17,7 +17,7 @@ absl::StatusOr<std::unique_ptr<QueryClient>> QueryClient::Open(
         base::Dial(t.server, ChannelOptionsOf(t)));
     return c;
   }
-  auto db = LocalDatabase::Open(t.db);
+  auto db = engine::Engine::Open(t.db);
   if (!db.ok()) return db.status();
   c->db_ = *std::move(db);
   return c;
@@ -27,7 +27,7 @@ template <typename Req, typename Resp>
 absl::StatusOr<Resp> QueryClient::Call(
     grpc::Status (qipu::v1::QueryService::Stub::*rpc)(grpc::ClientContext*,
                                                       const Req&, Resp*),
-    absl::StatusOr<Resp> (coordinator::QueryEngine::*local)(const Req&) const,
+    absl::StatusOr<Resp> (engine::QueryEngine::*local)(const Req&) const,
     const Req& req) {
   if (db_ != nullptr) return (db_->queries().*local)(req);
   grpc::ClientContext ctx;
@@ -43,37 +43,36 @@ absl::StatusOr<Resp> QueryClient::Call(
 absl::StatusOr<qipu::v1::OpeningsResponse> QueryClient::Openings(
     const qipu::v1::OpeningsRequest& req) {
   return Call(&qipu::v1::QueryService::Stub::Openings,
-              &coordinator::QueryEngine::Openings, req);
+              &engine::QueryEngine::Openings, req);
 }
 
 absl::StatusOr<qipu::v1::KoResponse> QueryClient::Ko(
     const qipu::v1::KoRequest& req) {
-  return Call(&qipu::v1::QueryService::Stub::Ko, &coordinator::QueryEngine::Ko,
-              req);
+  return Call(&qipu::v1::QueryService::Stub::Ko, &engine::QueryEngine::Ko, req);
 }
 
 absl::StatusOr<qipu::v1::CyclesResponse> QueryClient::Cycles(
     const qipu::v1::CyclesRequest& req) {
   return Call(&qipu::v1::QueryService::Stub::Cycles,
-              &coordinator::QueryEngine::Cycles, req);
+              &engine::QueryEngine::Cycles, req);
 }
 
 absl::StatusOr<qipu::v1::ResultsResponse> QueryClient::Results(
     const qipu::v1::ResultsRequest& req) {
   return Call(&qipu::v1::QueryService::Stub::Results,
-              &coordinator::QueryEngine::Results, req);
+              &engine::QueryEngine::Results, req);
 }
 
 absl::StatusOr<qipu::v1::GetGameResponse> QueryClient::GetGame(
     const qipu::v1::GetGameRequest& req) {
   return Call(&qipu::v1::QueryService::Stub::GetGame,
-              &coordinator::QueryEngine::GetGame, req);
+              &engine::QueryEngine::GetGame, req);
 }
 
 absl::StatusOr<qipu::v1::PatternResponse> QueryClient::Pattern(
     const qipu::v1::PatternRequest& req) {
   return Call(&qipu::v1::QueryService::Stub::Pattern,
-              &coordinator::QueryEngine::Pattern, req);
+              &engine::QueryEngine::Pattern, req);
 }
 
 }  // namespace qipu::client

@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "absl/status/statusor.h"
-#include "client/database.h"
 #include "client/target.h"
+#include "engine/engine.h"
 #include "qipu/v1/query.grpc.pb.h"
 
 namespace qipu::client {
@@ -17,7 +17,7 @@ namespace qipu::client {
 class QueryClient {
  public:
   // Dials the server, or opens the database (it must exist).
-  // InvalidArgument for a bad target; errors of LocalDatabase::Open().
+  // InvalidArgument for a bad target; errors of engine::Engine::Open().
   static absl::StatusOr<std::unique_ptr<QueryClient>> Open(const Target& t);
 
   absl::StatusOr<qipu::v1::OpeningsResponse> Openings(
@@ -41,12 +41,12 @@ class QueryClient {
   absl::StatusOr<Resp> Call(
       grpc::Status (qipu::v1::QueryService::Stub::*rpc)(grpc::ClientContext*,
                                                         const Req&, Resp*),
-      absl::StatusOr<Resp> (coordinator::QueryEngine::*local)(const Req&) const,
+      absl::StatusOr<Resp> (engine::QueryEngine::*local)(const Req&) const,
       const Req& req);
 
   Target target_;
   std::unique_ptr<qipu::v1::QueryService::Stub> stub_;
-  std::unique_ptr<LocalDatabase> db_;
+  std::unique_ptr<engine::Engine> db_;
 };
 
 }  // namespace qipu::client

@@ -17,12 +17,12 @@ absl::StatusOr<std::unique_ptr<TokenClient>> TokenClient::Open(const Target& t,
         base::Dial(t.server, ChannelOptionsOf(t)));
     return c;
   }
-  LocalDatabaseOptions o;
+  engine::EngineOptions o;
   o.create = create;
-  auto db = LocalDatabase::Open(t.db, o);
+  auto db = engine::Engine::Open(t.db, o);
   if (!db.ok()) return db.status();
   c->db_ = *std::move(db);
-  auto tokens = coordinator::TokenRegistry::Load(&c->db_->store());
+  auto tokens = engine::TokenRegistry::Load(&c->db_->store());
   if (!tokens.ok()) return tokens.status();
   c->tokens_ = *std::move(tokens);
   return c;

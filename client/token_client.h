@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "client/database.h"
 #include "client/target.h"
-#include "coordinator/tokens.h"
+#include "engine/engine.h"
+#include "engine/tokens.h"
 #include "qipu/v1/auth.grpc.pb.h"
 
 namespace qipu::client {
@@ -41,8 +41,8 @@ class TokenClient {
   std::unique_ptr<qipu::v1::TokenService::Stub> stub_;
   // With --db: the database and its tokens (registry before database in
   // destruction order).
-  std::unique_ptr<LocalDatabase> db_;
-  std::unique_ptr<coordinator::TokenRegistry> tokens_;
+  std::unique_ptr<engine::Engine> db_;
+  std::unique_ptr<engine::TokenRegistry> tokens_;
 };
 
 }  // namespace qipu::client

@@ -7,7 +7,7 @@
 
 namespace qipu::client {
 
-using coordinator::Tournaments;
+using engine::Tournaments;
 using Stub = qipu::v1::TournamentService::Stub;
 
 absl::StatusOr<std::unique_ptr<TournamentClient>> TournamentClient::Open(
@@ -20,9 +20,9 @@ absl::StatusOr<std::unique_ptr<TournamentClient>> TournamentClient::Open(
         base::Dial(t.server, ChannelOptionsOf(t)));
     return c;
   }
-  LocalDatabaseOptions o;
+  engine::EngineOptions o;
   o.create = create;
-  auto db = LocalDatabase::Open(t.db, o);
+  auto db = engine::Engine::Open(t.db, o);
   if (!db.ok()) return db.status();
   c->db_ = *std::move(db);
   return c;

@@ -8,8 +8,8 @@
 #include <memory>
 
 #include "absl/status/statusor.h"
-#include "client/database.h"
 #include "client/target.h"
+#include "engine/engine.h"
 #include "qipu/v1/tournament_service.grpc.pb.h"
 
 namespace qipu::client {
@@ -19,7 +19,7 @@ class TournamentClient {
  public:
   // Dials the server, or opens the database (created when missing and
   // `create`). InvalidArgument for a bad target; errors of
-  // LocalDatabase::Open().
+  // engine::Engine::Open().
   static absl::StatusOr<std::unique_ptr<TournamentClient>> Open(
       const Target& t, bool create = false);
 
@@ -43,7 +43,7 @@ class TournamentClient {
 
   // The database opened here; nullptr for a server target. Owned by this
   // client.
-  LocalDatabase* database() { return db_.get(); }
+  engine::Engine* database() { return db_.get(); }
 
  private:
   TournamentClient() = default;
@@ -56,7 +56,7 @@ class TournamentClient {
 
   Target target_;
   std::unique_ptr<qipu::v1::TournamentService::Stub> stub_;
-  std::unique_ptr<LocalDatabase> db_;
+  std::unique_ptr<engine::Engine> db_;
 };
 
 }  // namespace qipu::client

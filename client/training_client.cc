@@ -7,10 +7,11 @@
 #include "base/channel.h"
 #include "base/grpc_status.h"
 #include "base/work_pool.h"
-#include "client/database.h"
-#include "coordinator/training.h"
+#include "engine/engine.h"
+#include "engine/training.h"
 #include "grpcpp/grpcpp.h"
 #include "qipu/v1/train.grpc.pb.h"
+#include "train/batch_message.h"
 #include "train/row_stream.h"
 
 namespace qipu::client {
@@ -19,11 +20,11 @@ namespace {
 absl::StatusOr<TrainingPullStats> PullLocal(
     const std::string& dir, const qipu::v1::TrainingRequest& req,
     const TrainingSink& sink) {
-  absl::StatusOr<std::unique_ptr<LocalDatabase>> db = LocalDatabase::Open(dir);
+  absl::StatusOr<std::unique_ptr<engine::Engine>> db =
+      engine::Engine::Open(dir);
   if (!db.ok()) return db.status();
   const store::Store& store = (*db)->store();
-  absl::StatusOr<coordinator::TrainingPlan> plan =
-      coordinator::PlanTraining(store, req);
+  absl::StatusOr<engine::TrainingPlan> plan = engine::PlanTraining(store, req);
   if (!plan.ok()) return plan.status();
   base::WorkPool pool(static_cast<int>(std::thread::hardware_concurrency()) - 1,
                       "qipu-train");
@@ -61,7 +62,7 @@ absl::StatusOr<TrainingPullStats> PullRemote(
   TrainingPullStats stats;
   absl::Status sink_status;
   while (reader->Read(&batch)) {
-    sink_status = coordinator::BatchFromMessage(batch, &rows);
+    sink_status = train::BatchFromMessage(batch, &rows);
     if (sink_status.ok()) {
       stats.cursor = batch.cursor();
       stats.games_done = batch.games_done();

@@ -19,31 +19,22 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
     const CoordinatorOptions& options) {
   std::unique_ptr<Coordinator> c(new Coordinator());
   c->options_ = options;
-  auto store = store::Store::Open(options.db_dir, options.store);
-  if (!store.ok()) return store.status();
-  c->store_ = *std::move(store);
-  c->configs_ = std::make_unique<store::ConfigRegistry>(c->store_.get());
-  if (absl::Status s = c->configs_->Load(); !s.ok()) return s;
-  c->jobs_ = std::make_unique<JobManager>(c->store_.get(), c->configs_.get(),
-                                          options.jobs);
-  if (absl::Status s = c->jobs_->Load(); !s.ok()) return s;
-  JobManager* jobs = c->jobs_.get();
-  // Self-play games are checked for duplicates against the job manager's
-  // record of stored games, not looked up in the database.
-  c->ingest_ = std::make_unique<Ingestor>(
-      c->store_.get(), options.ingest,
-      [jobs](const PreparedGame& g) {
-        if (g.job != 0) jobs->MarkStored(g.job, g.index);
-      },
-      [jobs](const PreparedGame& g) -> std::optional<bool> {
-        if (g.job == 0) return std::nullopt;
-        return jobs->IsStored(g.job, g.index);
-      });
-  auto tokens = TokenRegistry::Load(c->store_.get());
-  if (!tokens.ok()) return tokens.status();
-  c->tokens_ = *std::move(tokens);
+  engine::EngineOptions eo;
+  eo.create = options.store.create_if_missing;
+  eo.store = options.store;
+  eo.jobs = options.jobs;
+  eo.ingest = options.ingest;
+  eo.importer = options.import;
+  eo.eager = true;
+  auto opened = engine::Engine::Open(options.db_dir, eo);
+  if (!opened.ok()) return opened.status();
+  c->engine_ = *std::move(opened);
+  c->jobs_ = *c->engine_->jobs();
+  c->ingest_ = *c->engine_->ingestor();
+  c->importer_ = *c->engine_->importer();
+  engine::JobManager* jobs = c->jobs_;
   if (options.auth_required &&
-      c->tokens_->ActiveCount(qipu::v1::ROLE_OPERATOR) == 0) {
+      c->engine_->tokens()->ActiveCount(qipu::v1::ROLE_OPERATOR) == 0) {
     spdlog::warn(
         "coordinator: --auth required but the database has no operator "
         "token: stop and make one with `qipu token create --role operator "
@@ -52,8 +43,8 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
   }
   if (!options.metrics_listen.empty()) {
     c->metrics_.SetSampler([raw = c.get()] {
-      raw->metrics_.Sample(*raw->jobs_, *raw->ingest_, raw->store_->Sizes(),
-                           !raw->store_->health().failing());
+      raw->metrics_.Sample(*raw->jobs_, *raw->ingest_, raw->store().Sizes(),
+                           !raw->store().health().failing());
     });
     if (absl::Status s = c->metrics_.Serve(options.metrics_listen); !s.ok()) {
       return s;
@@ -65,8 +56,8 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
   grpc::ServerBuilder builder;
   builder.AddListeningPort(
       options.listen,
-      MakeServerCredentials(options.tls,
-                            options.auth_required ? c->tokens_ : nullptr),
+      MakeServerCredentials(
+          options.tls, options.auth_required ? c->engine_->tokens() : nullptr),
       &c->port_);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.SetMaxSendMessageSize(options.max_message_bytes);
@@ -85,31 +76,27 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
   c->services_.push_back(std::make_unique<JobServiceImpl>(jobs));
   WorkServiceOptions work_options = options.work;
   work_options.streams = c->streams_.get();
-  auto work = std::make_unique<WorkServiceImpl>(jobs, c->ingest_.get(),
-                                                &c->metrics_, work_options);
+  auto work = std::make_unique<WorkServiceImpl>(jobs, c->ingest_, &c->metrics_,
+                                                work_options);
   c->work_ = work.get();
   c->services_.push_back(std::move(work));
-  c->queries_ =
-      std::make_unique<QueryEngine>(c->store_.get(), c->configs_.get());
   c->services_.push_back(std::make_unique<QueryServiceImpl>(
-      c->queries_.get(), &c->metrics_.queries()));
-  c->importer_ = std::make_unique<Importer>(c->configs_.get(), c->ingest_.get(),
-                                            options.import);
+      &c->engine_->queries(), &c->metrics_.queries()));
   CorpusServiceOptions corpus;
   corpus.streams = c->streams_.get();
   corpus.max_export_games = options.limits.max_export_games;
   corpus.max_export_time = options.limits.max_export_time;
-  c->services_.push_back(std::make_unique<CorpusServiceImpl>(
-      c->importer_.get(), c->store_.get(), corpus));
+  c->services_.push_back(
+      std::make_unique<CorpusServiceImpl>(c->importer_, &c->store(), corpus));
   TrainingServiceOptions training = options.training;
   training.streams = c->streams_.get();
   c->services_.push_back(
-      std::make_unique<TrainingServiceImpl>(c->store_.get(), training));
-  c->tournaments_ = std::make_unique<Tournaments>(c->store_.get());
+      std::make_unique<TrainingServiceImpl>(&c->store(), training));
   c->services_.push_back(
-      std::make_unique<TournamentServiceImpl>(c->tournaments_.get()));
-  c->services_.push_back(std::make_unique<AdminServiceImpl>(c->store_.get()));
-  c->services_.push_back(std::make_unique<TokenServiceImpl>(c->tokens_.get()));
+      std::make_unique<TournamentServiceImpl>(&c->engine_->tournaments()));
+  c->services_.push_back(std::make_unique<AdminServiceImpl>(&c->store()));
+  c->services_.push_back(
+      std::make_unique<TokenServiceImpl>(c->engine_->tokens().get()));
   for (auto& s : c->services_) builder.RegisterService(s.get());
   c->server_ = builder.BuildAndStart();
   if (c->server_ == nullptr || c->port_ == 0) {
@@ -141,7 +128,7 @@ void Coordinator::Tick() {
   bool serving = true;
   while (!stop_.WaitForNotificationWithTimeout(options_.tick)) {
     jobs_->ExpireLeases(absl::Now());
-    const bool writable = !store_->health().failing();
+    const bool writable = !store().health().failing();
     // Health checks report NOT_SERVING while the store refuses writes, so
     // that load balancers and operators see it; SERVING again after.
     if (writable != serving) {
@@ -184,16 +171,16 @@ void Coordinator::Shutdown(absl::Duration grace) {
   if (ticker_.joinable()) ticker_.join();
   // Scrapes stop sampling what is about to be destroyed.
   metrics_.SetSampler({});
-  importer_.reset();
+  // The importer finishes, queued games are committed, the database is
+  // closed; the server (and its credentials' share of the token registry)
+  // goes first.
   if (ingest_ != nullptr) ingest_->Stop();
   server_.reset();
-  ingest_.reset();
-  queries_.reset();
-  jobs_.reset();
-  configs_.reset();
-  // The server (and its credentials' share of the registry) is gone.
-  tokens_.reset();
-  store_.reset();
+  if (engine_ != nullptr) engine_->Close();
+  jobs_ = nullptr;
+  ingest_ = nullptr;
+  importer_ = nullptr;
+  engine_.reset();
   stopped_.Notify();
 }
 

@@ -1,9 +1,11 @@
-// Coordinator: the whole coordinator in one object -- the RocksDB store,
-// configuration buckets, jobs and leases, the ingest committer, Prometheus
+// Coordinator: the whole coordinator in one object -- the engine over the
+// database (engine/engine.h: store, configuration buckets, jobs and leases,
+// the ingest committer, queries, import, tournaments, tokens), Prometheus
 // metrics and the gRPC server (JobService, WorkService, QueryService,
 // CorpusService, TrainingService, TournamentService, TokenService, health
 // checking and reflection) with its TLS and token check. Used by
-// qipu-coordinator's main(), by `qipu local` in-process, and by tests.
+// qipu-coordinator's main() (ops/coordinator_main.cc), by `qipu local`
+// in-process, and by tests.
 //
 // Start() opens everything and serves; Shutdown() stops accepting RPCs,
 // lets running ones finish (bounded by a deadline), commits queued games
@@ -19,17 +21,18 @@
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "coordinator/call_tracker.h"
-#include "coordinator/importer.h"
-#include "coordinator/ingest.h"
-#include "coordinator/jobs.h"
 #include "coordinator/limits.h"
 #include "coordinator/metrics.h"
-#include "coordinator/queries.h"
 #include "coordinator/server_credentials.h"
-#include "coordinator/tokens.h"
-#include "coordinator/tournaments.h"
 #include "coordinator/training_service.h"
 #include "coordinator/work_service.h"
+#include "engine/engine.h"
+#include "engine/importer.h"
+#include "engine/ingest.h"
+#include "engine/jobs.h"
+#include "engine/queries.h"
+#include "engine/tokens.h"
+#include "engine/tournaments.h"
 #include "grpcpp/server.h"
 #include "store/configs.h"
 #include "store/store.h"
@@ -50,11 +53,11 @@ struct CoordinatorOptions {
   // (`qipu local`, loopback, trusted networks).
   bool auth_required = false;
   store::StoreOptions store;
-  JobManagerOptions jobs;
-  IngestOptions ingest;
+  engine::JobManagerOptions jobs;
+  engine::IngestOptions ingest;
   WorkServiceOptions work;
   // Corpus import (CorpusService): prepare threads, file limits.
-  ImporterOptions import;
+  engine::ImporterOptions import;
   // Training batches (TrainingService): memory of the mixing chunks.
   TrainingServiceOptions training;
   // Largest request message accepted, bytes (an SGF file for import); a
@@ -89,34 +92,33 @@ class Coordinator {
   // Blocks until Shutdown() has completed.
   void Wait();
 
-  JobManager& jobs() { return *jobs_; }
-  Ingestor& ingestor() { return *ingest_; }
-  store::Store& store() { return *store_; }
-  store::ConfigRegistry& configs() { return *configs_; }
+  // The engine the services run on, and its parts (valid until
+  // Shutdown()).
+  engine::Engine& engine() { return *engine_; }
+  engine::JobManager& jobs() { return *jobs_; }
+  engine::Ingestor& ingestor() { return *ingest_; }
+  store::Store& store() { return engine_->store(); }
+  store::ConfigRegistry& configs() { return engine_->configs(); }
   Metrics& metrics() { return metrics_; }
   // The query engine behind QueryService (also usable in-process).
-  QueryEngine& queries() { return *queries_; }
+  engine::QueryEngine& queries() { return engine_->queries(); }
   // The tournaments behind TournamentService (also usable in-process).
-  Tournaments& tournaments() { return *tournaments_; }
+  engine::Tournaments& tournaments() { return engine_->tournaments(); }
   // The importer behind CorpusService.Import (also usable in-process).
-  Importer& importer() { return *importer_; }
+  engine::Importer& importer() { return *importer_; }
   // The access tokens behind TokenService and the per-call check.
-  TokenRegistry& tokens() { return *tokens_; }
+  engine::TokenRegistry& tokens() { return *engine_->tokens(); }
 
  private:
   Coordinator() = default;
   void Tick();
 
   CoordinatorOptions options_;
-  std::unique_ptr<store::Store> store_;
-  std::unique_ptr<store::ConfigRegistry> configs_;
-  std::unique_ptr<JobManager> jobs_;
-  std::unique_ptr<Ingestor> ingest_;
-  std::unique_ptr<QueryEngine> queries_;
-  std::unique_ptr<Tournaments> tournaments_;
-  std::unique_ptr<Importer> importer_;
-  // Shared with the server's credentials (the per-call token check).
-  std::shared_ptr<TokenRegistry> tokens_;
+  std::unique_ptr<engine::Engine> engine_;
+  // The engine's parts, started at Start() (owned by engine_).
+  engine::JobManager* jobs_ = nullptr;
+  engine::Ingestor* ingest_ = nullptr;
+  engine::Importer* importer_ = nullptr;
   Metrics metrics_;
   // Counts the calls in progress for a prompt graceful Shutdown(); before
   // server_, which its interceptors refer to.

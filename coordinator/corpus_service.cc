@@ -132,13 +132,13 @@ grpc::Status CorpusServiceImpl::Import(
     ++files;
     std::string file =
         req.file().empty() ? absl::StrCat("<request ", files, ">") : req.file();
-    ImportSettings settings;
+    engine::ImportSettings settings;
     if (!req.source().empty()) settings.source = req.source();
     if (req.index_depth() != 0) {
       settings.index_depth =
           static_cast<int>(std::min<uint32_t>(req.index_depth(), 1u << 30));
     }
-    if (absl::Status s = ValidateImportSettings(settings); !s.ok()) {
+    if (absl::Status s = engine::ValidateImportSettings(settings); !s.ok()) {
       responses.Fill(slot, Refused(file, s.message()));
       continue;
     }

@@ -4,9 +4,9 @@
 #ifndef QIPU_COORDINATOR_CORPUS_SERVICE_H_
 #define QIPU_COORDINATOR_CORPUS_SERVICE_H_
 
-#include "coordinator/exporter.h"
-#include "coordinator/importer.h"
 #include "coordinator/limits.h"
+#include "engine/exporter.h"
+#include "engine/importer.h"
 #include "qipu/v1/query.grpc.pb.h"
 #include "store/store.h"
 
@@ -33,7 +33,7 @@ inline constexpr char kExportResumeKey[] = "qipu-export-after";
 // outlive it.
 class CorpusServiceImpl final : public qipu::v1::CorpusService::Service {
  public:
-  CorpusServiceImpl(Importer* importer, store::Store* store,
+  CorpusServiceImpl(engine::Importer* importer, store::Store* store,
                     const CorpusServiceOptions& options)
       : importer_(importer), exporter_(store), options_(options) {}
 
@@ -60,8 +60,8 @@ class CorpusServiceImpl final : public qipu::v1::CorpusService::Service {
                       grpc::ServerWriter<qipu::v1::Game>* writer) override;
 
  private:
-  Importer* importer_;
-  const Exporter exporter_;
+  engine::Importer* importer_;
+  const engine::Exporter exporter_;
   const CorpusServiceOptions options_;
 };
 

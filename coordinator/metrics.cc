@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "coordinator/ingest.h"
-#include "coordinator/jobs.h"
+#include "engine/ingest.h"
+#include "engine/jobs.h"
 
 namespace qipu::coordinator {
 
@@ -129,7 +129,8 @@ int Metrics::port() const {
   return ports.empty() ? 0 : ports[0];
 }
 
-void Metrics::Sample(const JobManager& jobs, const Ingestor& ingest,
+void Metrics::Sample(const engine::JobManager& jobs,
+                     const engine::Ingestor& ingest,
                      const store::StoreSizes& sizes, bool storage_writable) {
   storage_writable_->Set(storage_writable ? 1 : 0);
   leases_open_->Set(jobs.open_leases());

@@ -23,10 +23,12 @@
 #include "prometheus/registry.h"
 #include "store/store.h"
 
-namespace qipu::coordinator {
-
+namespace qipu::engine {
 class JobManager;
 class Ingestor;
+}  // namespace qipu::engine
+
+namespace qipu::coordinator {
 
 class Metrics {
  public:
@@ -41,7 +43,7 @@ class Metrics {
 
   // Refreshes the gauges from the job manager, ingestor, store sizes and
   // whether the store takes writes.
-  void Sample(const JobManager& jobs, const Ingestor& ingest,
+  void Sample(const engine::JobManager& jobs, const engine::Ingestor& ingest,
               const store::StoreSizes& sizes, bool storage_writable);
   // `sampler` (typically a call of Sample() with the coordinator's parts)
   // runs before each scrape; an empty function stops that. Replacing it

@@ -2,32 +2,13 @@
 
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "base/grpc_status.h"
 #include "spdlog/spdlog.h"
 
 namespace qipu::coordinator {
 
 using base::ToGrpc;
-namespace {
-
-// Moves the engine's answer into *resp, or maps its error. Storage errors
-// (not the caller's fault) are logged.
-template <typename Response>
-grpc::Status Answer(const char* rpc, absl::StatusOr<Response> r,
-                    Response* resp) {
-  if (!r.ok()) {
-    const absl::StatusCode code = r.status().code();
-    if (code != absl::StatusCode::kInvalidArgument &&
-        code != absl::StatusCode::kNotFound) {
-      spdlog::error("query {}: {}", rpc, r.status().ToString());
-    }
-    return ToGrpc(r.status());
-  }
-  *resp = *std::move(r);
-  return grpc::Status::OK;
-}
-
-}  // namespace
 
 // Finishes the call with Answer()'s status on the context's reactor.
 template <typename Response>
@@ -36,7 +17,8 @@ grpc::ServerUnaryReactor* QueryServiceImpl::Reply(
     absl::StatusOr<Response> r, Response* resp) {
   if (queries_ != nullptr) queries_->Increment();
   grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
-  reactor->Finish(Answer(rpc, std::move(r), resp));
+  reactor->Finish(
+      base::Answer(absl::StrCat("query ", rpc), std::move(r), resp));
   return reactor;
 }
 

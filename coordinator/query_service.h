@@ -6,7 +6,7 @@
 #ifndef QIPU_COORDINATOR_QUERY_SERVICE_H_
 #define QIPU_COORDINATOR_QUERY_SERVICE_H_
 
-#include "coordinator/queries.h"
+#include "engine/queries.h"
 #include "prometheus/counter.h"
 #include "qipu/v1/query.grpc.pb.h"
 
@@ -21,7 +21,7 @@ class QueryServiceImpl final : public qipu::v1::QueryService::CallbackService {
  public:
   // `queries` (may be null; not owned) counts the calls answered
   // (qipu_queries_total).
-  explicit QueryServiceImpl(const QueryEngine* engine,
+  explicit QueryServiceImpl(const engine::QueryEngine* engine,
                             prometheus::Counter* queries = nullptr)
       : engine_(engine), queries_(queries) {}
 
@@ -53,7 +53,7 @@ class QueryServiceImpl final : public qipu::v1::QueryService::CallbackService {
                                   const char* rpc, absl::StatusOr<Response> r,
                                   Response* resp);
 
-  const QueryEngine* engine_;
+  const engine::QueryEngine* engine_;
   prometheus::Counter* queries_;
 };
 

@@ -20,7 +20,7 @@ absl::string_view View(const grpc_slice& s) {
 
 // The processor's state: the registry, shared with the coordinator.
 struct TokenCheck {
-  std::shared_ptr<const TokenRegistry> tokens;
+  std::shared_ptr<const engine::TokenRegistry> tokens;
 };
 
 // Decides one call (see the header); `done` with the verdict. The
@@ -58,7 +58,7 @@ void ProcessCall(void* state, grpc_auth_context* /*context*/,
            "<token>` metadata (qipu: --token or QIPU_TOKEN)");
     return;
   }
-  const std::optional<TokenRegistry::Grant> grant =
+  const std::optional<engine::TokenRegistry::Grant> grant =
       check->tokens->Find(value.substr(kBearer.size()));
   if (!grant.has_value()) {
     refuse(GRPC_STATUS_UNAUTHENTICATED,
@@ -87,7 +87,7 @@ void DestroyCheck(void* state) { delete static_cast<TokenCheck*>(state); }
 class QipuServerCredentials final : public grpc::ServerCredentials {
  public:
   QipuServerCredentials(ServerTls tls,
-                        std::shared_ptr<const TokenRegistry> tokens)
+                        std::shared_ptr<const engine::TokenRegistry> tokens)
       : tls_(std::move(tls)), tokens_(std::move(tokens)) {}
 
   void SetAuthMetadataProcessor(
@@ -123,7 +123,7 @@ class QipuServerCredentials final : public grpc::ServerCredentials {
   }
 
   const ServerTls tls_;
-  const std::shared_ptr<const TokenRegistry> tokens_;
+  const std::shared_ptr<const engine::TokenRegistry> tokens_;
 };
 
 }  // namespace
@@ -160,7 +160,7 @@ absl::Status LoadServerTls(const std::string& cert_file,
 }
 
 std::shared_ptr<grpc::ServerCredentials> MakeServerCredentials(
-    const ServerTls& tls, std::shared_ptr<const TokenRegistry> tokens) {
+    const ServerTls& tls, std::shared_ptr<const engine::TokenRegistry> tokens) {
   if (!tls.enabled() && tokens == nullptr) {
     return grpc::InsecureServerCredentials();
   }

@@ -22,7 +22,7 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "coordinator/tokens.h"
+#include "engine/tokens.h"
 #include "grpcpp/security/server_credentials.h"
 
 namespace qipu::coordinator {
@@ -53,7 +53,7 @@ absl::Status LoadServerTls(const std::string& cert_file,
 // checked against it (shared with the credentials, which the server keeps
 // until it is destroyed). Thread-safe.
 std::shared_ptr<grpc::ServerCredentials> MakeServerCredentials(
-    const ServerTls& tls, std::shared_ptr<const TokenRegistry> tokens);
+    const ServerTls& tls, std::shared_ptr<const engine::TokenRegistry> tokens);
 
 }  // namespace qipu::coordinator
 

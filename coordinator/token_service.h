@@ -6,7 +6,7 @@
 #ifndef QIPU_COORDINATOR_TOKEN_SERVICE_H_
 #define QIPU_COORDINATOR_TOKEN_SERVICE_H_
 
-#include "coordinator/tokens.h"
+#include "engine/tokens.h"
 #include "qipu/v1/auth.grpc.pb.h"
 
 namespace qipu::coordinator {
@@ -15,7 +15,7 @@ namespace qipu::coordinator {
 // not own `tokens`, which must outlive the service.
 class TokenServiceImpl final : public qipu::v1::TokenService::Service {
  public:
-  explicit TokenServiceImpl(TokenRegistry* tokens) : tokens_(tokens) {}
+  explicit TokenServiceImpl(engine::TokenRegistry* tokens) : tokens_(tokens) {}
 
   grpc::Status Create(grpc::ServerContext* ctx,
                       const qipu::v1::CreateTokenRequest* req,
@@ -28,7 +28,7 @@ class TokenServiceImpl final : public qipu::v1::TokenService::Service {
                       qipu::v1::RevokeTokenResponse* resp) override;
 
  private:
-  TokenRegistry* const tokens_;
+  engine::TokenRegistry* const tokens_;
 };
 
 }  // namespace qipu::coordinator

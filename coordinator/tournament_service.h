@@ -9,7 +9,7 @@
 #ifndef QIPU_COORDINATOR_TOURNAMENT_SERVICE_H_
 #define QIPU_COORDINATOR_TOURNAMENT_SERVICE_H_
 
-#include "coordinator/tournaments.h"
+#include "engine/tournaments.h"
 #include "qipu/v1/tournament_service.grpc.pb.h"
 
 namespace qipu::coordinator {
@@ -19,7 +19,7 @@ namespace qipu::coordinator {
 class TournamentServiceImpl final
     : public qipu::v1::TournamentService::Service {
  public:
-  explicit TournamentServiceImpl(Tournaments* tournaments)
+  explicit TournamentServiceImpl(engine::Tournaments* tournaments)
       : tournaments_(tournaments) {}
 
   grpc::Status Create(grpc::ServerContext* ctx,
@@ -50,7 +50,7 @@ class TournamentServiceImpl final
                           qipu::v1::TournamentResponse* resp) override;
 
  private:
-  Tournaments* tournaments_;
+  engine::Tournaments* tournaments_;
 };
 
 }  // namespace qipu::coordinator

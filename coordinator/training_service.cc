@@ -5,8 +5,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/grpc_status.h"
-#include "coordinator/training.h"
+#include "engine/training.h"
 #include "spdlog/spdlog.h"
+#include "train/batch_message.h"
 #include "train/row_batch.h"
 #include "train/row_stream.h"
 
@@ -57,7 +58,8 @@ grpc::Status TrainingServiceImpl::Batches(
     grpc::ServerWriter<qipu::v1::TrainingBatch>* writer) {
   auto slot = AcquireStream(options_.streams, ctx->peer(), "training");
   if (!slot.ok()) return base::ToGrpc(slot.status());
-  absl::StatusOr<TrainingPlan> plan = PlanTraining(*store_, *req);
+  absl::StatusOr<engine::TrainingPlan> plan =
+      engine::PlanTraining(*store_, *req);
   if (!plan.ok()) return base::ToGrpc(plan.status());
   const int64_t bytes = ChunkBytes(plan->options);
   if (!Reserve(bytes)) {
@@ -85,7 +87,8 @@ grpc::Status TrainingServiceImpl::Batches(
       break;
     }
     if (!*more) break;
-    BatchToMessage(rows, stream.cursor(), stream.stats().games_done, &message);
+    train::BatchToMessage(rows, stream.cursor(), stream.stats().games_done,
+                          &message);
     if (!writer->Write(message)) {
       status =
           grpc::Status(grpc::StatusCode::CANCELLED, "the client went away");

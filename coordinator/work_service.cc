@@ -12,7 +12,7 @@
 #include "absl/time/clock.h"
 #include "base/grpc_status.h"
 #include "base/raw_stream.h"
-#include "coordinator/prepare.h"
+#include "engine/prepare.h"
 #include "grpcpp/impl/codegen/proto_utils.h"
 #include "spdlog/spdlog.h"
 
@@ -192,7 +192,7 @@ grpc::Status WorkServiceImpl::LeaseWork(grpc::ServerContext* ctx,
     resp->set_retry_after_ms(static_cast<uint32_t>(options_.retry_after_ms));
     return grpc::Status::OK;
   }
-  const Lease& l = **lease;
+  const engine::Lease& l = **lease;
   resp->set_lease_id(l.id);
   resp->set_job(l.job);
   *resp->mutable_config() = l.config;
@@ -235,7 +235,7 @@ int ValidateThreads(int requested) {
 
 // What validation said about one uploaded game.
 struct Checked {
-  absl::StatusOr<PreparedGame> game = absl::UnknownError("not checked");
+  absl::StatusOr<engine::PreparedGame> game = absl::UnknownError("not checked");
   // The game names a job of this coordinator (so a refusal counts against
   // the job).
   bool known_job = false;
@@ -249,14 +249,14 @@ class RunJobs {
   // Forgets the jobs of the previous run.
   void Clear() { jobs_.clear(); }
   // Looks `job` up in `jobs` unless this run already did.
-  void Add(const JobManager& jobs, uint64_t job) {
+  void Add(const engine::JobManager& jobs, uint64_t job) {
     for (const auto& [id, info] : jobs_) {
       if (id == job) return;
     }
     jobs_.emplace_back(job, jobs.Find(job));
   }
   // What Add() found for `job`. Precondition: Add(.., job) since Clear().
-  const absl::StatusOr<JobInfo>& Get(uint64_t job) const {
+  const absl::StatusOr<engine::JobInfo>& Get(uint64_t job) const {
     for (const auto& [id, info] : jobs_) {
       if (id == job) return info;
     }
@@ -265,22 +265,22 @@ class RunJobs {
 
  private:
   // Few: a worker's games are of one job or two.
-  std::vector<std::pair<uint64_t, absl::StatusOr<JobInfo>>> jobs_;
-  const absl::StatusOr<JobInfo> not_added_ =
+  std::vector<std::pair<uint64_t, absl::StatusOr<engine::JobInfo>>> jobs_;
+  const absl::StatusOr<engine::JobInfo> not_added_ =
       absl::InternalError("job not looked up");
 };
 
 // Validates one uploaded game (replays it) against its job's `info`.
 // Thread-safe.
-Checked Check(const absl::StatusOr<JobInfo>& info, const qipu::v1::Game& game,
-              absl::Time now) {
+Checked Check(const absl::StatusOr<engine::JobInfo>& info,
+              const qipu::v1::Game& game, absl::Time now) {
   Checked c;
   if (!info.ok()) {
     c.game = info.status();
     return c;
   }
   c.known_job = true;
-  c.game = PrepareSelfPlay(game, *info, now);
+  c.game = engine::PrepareSelfPlay(game, *info, now);
   return c;
 }
 
@@ -289,8 +289,8 @@ Checked Check(const absl::StatusOr<JobInfo>& info, const qipu::v1::Game& game,
 // Position of UploadGames among WorkService's methods in work.proto.
 constexpr int kUploadGamesMethod = 3;
 
-WorkServiceImpl::WorkServiceImpl(JobManager* jobs, Ingestor* ingest,
-                                 Metrics* metrics,
+WorkServiceImpl::WorkServiceImpl(engine::JobManager* jobs,
+                                 engine::Ingestor* ingest, Metrics* metrics,
                                  const WorkServiceOptions& options)
     : jobs_(jobs),
       ingest_(ingest),
@@ -357,7 +357,7 @@ grpc::Status WorkServiceImpl::UploadGames(
   });
 
   // Valid games of the current message, handed to the ingestor together.
-  std::vector<Ingestor::Submission> valid;
+  std::vector<engine::Ingestor::Submission> valid;
   auto flush = [&] {
     if (!valid.empty()) ingest_->SubmitBatch(&valid);
   };
@@ -383,9 +383,10 @@ grpc::Status WorkServiceImpl::UploadGames(
       acks.Fill(slot, qipu::v1::ACK_STATUS_REJECTED, reason, std::move(id));
       return;
     }
-    valid.push_back(Ingestor::Submission{
-        std::move(*c.game), [&acks, slot, id = std::move(id),
-                             metrics](absl::StatusOr<IngestOutcome> r) mutable {
+    valid.push_back(engine::Ingestor::Submission{
+        std::move(*c.game),
+        [&acks, slot, id = std::move(id),
+         metrics](absl::StatusOr<engine::IngestOutcome> r) mutable {
           if (!r.ok()) {
             acks.Fill(slot, qipu::v1::ACK_STATUS_NOT_STORED,
                       absl::StrCat("not stored, resend later: ",
@@ -393,7 +394,7 @@ grpc::Status WorkServiceImpl::UploadGames(
                       std::move(id), true);
             return;
           }
-          const bool stored = *r == IngestOutcome::kStored;
+          const bool stored = *r == engine::IngestOutcome::kStored;
           if (metrics != nullptr) {
             (stored ? metrics->games_accepted() : metrics->games_duplicate())
                 .Increment();

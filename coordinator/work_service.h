@@ -10,10 +10,10 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "base/work_pool.h"
-#include "coordinator/ingest.h"
-#include "coordinator/jobs.h"
 #include "coordinator/limits.h"
 #include "coordinator/metrics.h"
+#include "engine/ingest.h"
+#include "engine/jobs.h"
 #include "grpcpp/support/byte_buffer.h"
 #include "qipu/v1/work.grpc.pb.h"
 
@@ -22,7 +22,7 @@ namespace qipu::coordinator {
 // JobService. Thread-safe; does not own its collaborators.
 class JobServiceImpl final : public qipu::v1::JobService::Service {
  public:
-  explicit JobServiceImpl(JobManager* jobs) : jobs_(jobs) {}
+  explicit JobServiceImpl(engine::JobManager* jobs) : jobs_(jobs) {}
 
   grpc::Status SubmitJob(grpc::ServerContext* ctx,
                          const qipu::v1::SubmitJobRequest* req,
@@ -35,7 +35,7 @@ class JobServiceImpl final : public qipu::v1::JobService::Service {
                          qipu::v1::CancelJobResponse* resp) override;
 
  private:
-  JobManager* jobs_;
+  engine::JobManager* jobs_;
 };
 
 struct WorkServiceOptions {
@@ -57,8 +57,8 @@ struct WorkServiceOptions {
 class WorkServiceImpl final : public qipu::v1::WorkService::Service {
  public:
   // Installs UploadGames() as the handler of the UploadGames method.
-  WorkServiceImpl(JobManager* jobs, Ingestor* ingest, Metrics* metrics,
-                  const WorkServiceOptions& options);
+  WorkServiceImpl(engine::JobManager* jobs, engine::Ingestor* ingest,
+                  Metrics* metrics, const WorkServiceOptions& options);
 
   grpc::Status LeaseWork(grpc::ServerContext* ctx,
                          const qipu::v1::LeaseWorkRequest* req,
@@ -92,8 +92,8 @@ class WorkServiceImpl final : public qipu::v1::WorkService::Service {
  private:
   class AckQueue;
 
-  JobManager* jobs_;
-  Ingestor* ingest_;
+  engine::JobManager* jobs_;
+  engine::Ingestor* ingest_;
   Metrics* metrics_;
   const WorkServiceOptions options_;
   // Validates the games of upload messages in parallel.

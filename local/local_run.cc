@@ -41,7 +41,7 @@ absl::StatusOr<std::unique_ptr<LocalRun>> LocalRun::Start(
 }
 
 absl::Status LocalRun::StartJob() {
-  coordinator::JobManager& jobs = coordinator_->jobs();
+  engine::JobManager& jobs = coordinator_->jobs();
   if (options_.resume_job == 0) {
     requested_ = options_.job.games();
     config_ = options_.job.config();
@@ -137,7 +137,7 @@ absl::StatusOr<LocalSummary> LocalRun::Finish(int interrupted_by) {
   filter.set_source(absl::StrCat("job:", job_));
   filter.set_width(config_.width());
   filter.set_height(config_.height());
-  coordinator::QueryEngine& q = coordinator_->queries();
+  engine::QueryEngine& q = coordinator_->queries();
   qipu::v1::ResultsRequest rr;
   *rr.mutable_filter() = filter;
   qipu::v1::KoRequest kr;

@@ -9,7 +9,7 @@
 
 #include "base/console.h"
 #include "bench/import_bench.h"
-#include "coordinator/importer.h"
+#include "engine/importer.h"
 #include "ops/commands.h"
 
 namespace qipu::ops {
@@ -54,7 +54,7 @@ void AddBenchImportCommand(CLI::App& bench, int* exit_code) {
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
   c->add_option("--index-depth", f->run.index_depth, "Plies indexed per game")
-      ->check(CLI::Range(0, coordinator::kMaxIndexDepth))
+      ->check(CLI::Range(0, engine::kMaxIndexDepth))
       ->capture_default_str();
   c->add_flag("--no-sync", f->no_sync, "Do not fsync the WAL per batch");
   c->add_flag("--json", f->json, "Print one JSON object");

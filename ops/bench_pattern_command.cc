@@ -25,7 +25,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "base/console.h"
-#include "client/database.h"
+#include "engine/engine.h"
 #include "local/local_run.h"
 #include "nlohmann/json.hpp"
 #include "ops/commands.h"
@@ -136,7 +136,7 @@ int RunPatternBench(const PatternBenchFlags& f) {
                         absl::IsInvalidArgument(s) ? 2 : 1);
     }
   }
-  auto db = client::LocalDatabase::Open(f.db);
+  auto db = engine::Engine::Open(f.db);
   if (!db.ok()) return base::Fail(kBenchPatternCmd, db.status());
   store::Store& st = (*db)->store();
   // The index's entries: their keys (games to cut patterns from) and bytes.

@@ -19,8 +19,8 @@
 
 #include "base/console.h"
 #include "base/signals.h"
-#include "client/database.h"
-#include "coordinator/tokens.h"
+#include "engine/engine.h"
+#include "engine/tokens.h"
 #include "ops/commands.h"
 #include "spdlog/spdlog.h"
 #include "web/explorer.h"
@@ -40,11 +40,11 @@ struct ExploreFlags {
 int RunExplore(const ExploreFlags& f) {
   // Before the database's threads start, so that they inherit the mask.
   const base::StopSignals signals;
-  auto db = client::LocalDatabase::Open(f.db);
+  auto db = engine::Engine::Open(f.db);
   if (!db.ok()) return base::Fail(kExploreCmd, db.status().message());
-  std::unique_ptr<coordinator::TokenRegistry> tokens;
+  std::unique_ptr<engine::TokenRegistry> tokens;
   if (f.auth == "required") {
-    auto t = coordinator::TokenRegistry::Load(&(*db)->store());
+    auto t = engine::TokenRegistry::Load(&(*db)->store());
     if (!t.ok()) return base::Fail(kExploreCmd, t.status().message());
     tokens = *std::move(t);
   }

@@ -17,7 +17,7 @@
 #include "absl/time/clock.h"
 #include "base/console.h"
 #include "client/corpus_client.h"
-#include "coordinator/game_format.h"
+#include "engine/game_format.h"
 #include "nlohmann/json.hpp"
 #include "ops/commands.h"
 #include "ops/flags.h"
@@ -62,8 +62,8 @@ class GameOutput {
   // Writes one game.
   absl::Status Write(const store::GameId& id, const qipu::v1::Game& game) {
     const std::string text = store::GameIdText(id);
-    auto body = sgf_ ? coordinator::GameToSgf(game)
-                     : coordinator::GameToJsonLine(game, text);
+    auto body =
+        sgf_ ? engine::GameToSgf(game) : engine::GameToJsonLine(game, text);
     if (!body.ok()) {
       return absl::DataLossError(
           absl::StrCat(text, ": ", body.status().message()));

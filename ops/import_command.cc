@@ -42,8 +42,7 @@ int RunImport(const ImportCommandOptions& o) {
   client::ImportOptions io = o.import;
   io.max_file_bytes = static_cast<size_t>(o.max_file_mb) << 20;
   io.timeout = absl::Seconds(o.target.timeout_s);
-  if (absl::Status s = coordinator::ValidateImportSettings(io.settings);
-      !s.ok()) {
+  if (absl::Status s = engine::ValidateImportSettings(io.settings); !s.ok()) {
     return base::Fail("import", "flags", s.message(), 2);
   }
   for (const std::string& p : o.paths) {
@@ -52,12 +51,12 @@ int RunImport(const ImportCommandOptions& o) {
       return base::Fail("import", p, "no such file or directory");
     }
   }
-  absl::StatusOr<coordinator::ImportSummary> summary;
+  absl::StatusOr<engine::ImportSummary> summary;
   {
     base::ProgressBar bar("", 0, !o.no_progress);
     const absl::Time t0 = absl::Now();
     summary = client::Import(
-        *target, o.paths, io, [&](const coordinator::ImportProgress& p) {
+        *target, o.paths, io, [&](const engine::ImportProgress& p) {
           bar.SetTotal(p.files_total);
           bar.Update(p.files_done,
                      report::ImportProgressSuffix(
@@ -96,7 +95,7 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
       ->capture_default_str();
   c->add_option("--index-depth", o->import.settings.index_depth,
                 "Plies of each game indexed")
-      ->check(CLI::Range(0, coordinator::kMaxIndexDepth))
+      ->check(CLI::Range(0, engine::kMaxIndexDepth))
       ->capture_default_str();
   c->add_option("--threads", o->import.threads, "Parse/replay threads (--db)")
       ->check(CLI::Range(1, 64))

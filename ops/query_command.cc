@@ -23,7 +23,7 @@
 #include "base/console.h"
 #include "client/query_args.h"
 #include "client/query_client.h"
-#include "coordinator/queries.h"
+#include "engine/queries.h"
 #include "ops/commands.h"
 #include "ops/flags.h"
 #include "report/query_report.h"

@@ -19,7 +19,7 @@
 #include "absl/time/clock.h"
 #include "base/console.h"
 #include "client/training_client.h"
-#include "coordinator/training.h"
+#include "engine/training.h"
 #include "nlohmann/json.hpp"
 #include "ops/commands.h"
 #include "ops/flags.h"
@@ -100,7 +100,7 @@ int RunTrainExport(const TrainExportOptions& o) {
   const int pos_len = static_cast<int>(o.rows.pos_len);
   const int64_t row_bytes = train::RowShape{std::max(pos_len, 2)}.row_bytes();
   req->set_batch_size(static_cast<uint32_t>(std::clamp<int64_t>(
-      coordinator::kMaxBatchBytes / 2 / row_bytes, 1, o.rows_per_file)));
+      engine::kMaxBatchBytes / 2 / row_bytes, 1, o.rows_per_file)));
   std::error_code ec;
   std::filesystem::create_directories(o.out, ec);
   if (ec) {

@@ -38,7 +38,7 @@ std::string RowText(const qipu::v1::ImportError& e) {
 
 }  // namespace
 
-nlohmann::ordered_json ImportJson(const coordinator::ImportSummary& s) {
+nlohmann::ordered_json ImportJson(const engine::ImportSummary& s) {
   nlohmann::ordered_json errors = Rows(s.errors);
   nlohmann::ordered_json normalised = nlohmann::ordered_json::object();
   for (const auto& [kind, n] : s.normalised) normalised[kind] = n;
@@ -55,7 +55,7 @@ nlohmann::ordered_json ImportJson(const coordinator::ImportSummary& s) {
           {"games_per_sec", s.seconds > 0 ? s.games / s.seconds : 0.0}};
 }
 
-std::string ImportText(const coordinator::ImportSummary& s, size_t max_errors) {
+std::string ImportText(const engine::ImportSummary& s, size_t max_errors) {
   std::string out = absl::StrFormat(
       "files %d  games %d  imported %d  duplicates %d  rejected %d%s  errors "
       "%d  (%.2f s, %.0f games/s)\n",
@@ -92,7 +92,7 @@ std::string ImportText(const coordinator::ImportSummary& s, size_t max_errors) {
   return out;
 }
 
-std::string ImportProgressSuffix(const coordinator::ImportProgress& p,
+std::string ImportProgressSuffix(const engine::ImportProgress& p,
                                  double seconds) {
   return absl::StrFormat(
       "files  %d games  %d new  %d dup  %d rejected  %.0f games/s", p.games,

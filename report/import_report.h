@@ -1,4 +1,4 @@
-// Renderings of an import's summary (coordinator::ImportSummary): the one
+// Renderings of an import's summary (engine::ImportSummary): the one
 // JSON object `qipu import --json` prints, and the text for people.
 #ifndef QIPU_REPORT_IMPORT_REPORT_H_
 #define QIPU_REPORT_IMPORT_REPORT_H_
@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-#include "coordinator/importer.h"
+#include "engine/importer.h"
 #include "nlohmann/json.hpp"
 
 namespace qipu::report {
@@ -14,15 +14,15 @@ namespace qipu::report {
 // {files, games, imported, duplicates, rejected, skipped, errors [{file,
 // game, byte_offset, move, reason}], skipped_games [rows like errors'],
 // normalised {kind: count}, seconds, games_per_sec}. Pure; thread-safe.
-nlohmann::ordered_json ImportJson(const coordinator::ImportSummary& s);
+nlohmann::ordered_json ImportJson(const engine::ImportSummary& s);
 
 // Totals ("skipped N" only when games were skipped), the normalisations by
 // count, and the first `max_errors` rows of skipped games and of errors
 // (then how many more there are). Pure; thread-safe.
-std::string ImportText(const coordinator::ImportSummary& s, size_t max_errors);
+std::string ImportText(const engine::ImportSummary& s, size_t max_errors);
 
 // The progress line's suffix for `p`: "files  N games  N new ...".
-std::string ImportProgressSuffix(const coordinator::ImportProgress& p,
+std::string ImportProgressSuffix(const engine::ImportProgress& p,
                                  double seconds);
 
 }  // namespace qipu::report

@@ -8,7 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "base/console.h"
-#include "coordinator/queries.h"
+#include "engine/queries.h"
 #include "google/protobuf/util/json_util.h"
 #include "proto/convert.h"
 #include "rules/coord.h"
@@ -141,9 +141,9 @@ std::string OpeningsText(const qipu::v1::OpeningsResponse& r,
                          const qipu::v1::OpeningsRequest& req) {
   const qipu::v1::Filter& f = req.filter();
   const int width = f.width() != 0 ? static_cast<int>(f.width())
-                                   : coordinator::kDefaultOpeningsSize;
+                                   : engine::kDefaultOpeningsSize;
   const int height = f.height() != 0 ? static_cast<int>(f.height())
-                                     : coordinator::kDefaultOpeningsSize;
+                                     : engine::kDefaultOpeningsSize;
   std::string after;
   if (req.setup_size() != 0) {
     after = absl::StrCat("setup ", absl::StrJoin(req.setup(), " "),

@@ -19,7 +19,7 @@
 namespace qipu::web {
 namespace {
 
-using coordinator::QueryEngine;
+using engine::QueryEngine;
 
 constexpr char kApiPrefix[] = "/api/v1/";
 constexpr char kGamePrefix[] = "/api/v1/game/";

@@ -23,8 +23,8 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "coordinator/queries.h"
-#include "coordinator/tokens.h"
+#include "engine/queries.h"
+#include "engine/tokens.h"
 #include "web/http_server.h"
 
 namespace qipu::web {
@@ -43,8 +43,7 @@ class Api {
   // is checked (--auth off); otherwise every /api/v1/ call but health
   // needs "Authorization: Bearer <token>" of a reader or operator token
   // (coordinator/access.h), like the gRPC queries.
-  Api(const coordinator::QueryEngine* engine,
-      const coordinator::TokenRegistry* tokens)
+  Api(const engine::QueryEngine* engine, const engine::TokenRegistry* tokens)
       : engine_(engine), tokens_(tokens) {}
 
   // The answer to `req`. Never throws.
@@ -56,8 +55,8 @@ class Api {
   HttpResponse Query(const HttpRequest& req) const;
   HttpResponse Game(const HttpRequest& req, const std::string& rest) const;
 
-  const coordinator::QueryEngine* const engine_;
-  const coordinator::TokenRegistry* const tokens_;
+  const engine::QueryEngine* const engine_;
+  const engine::TokenRegistry* const tokens_;
 };
 
 }  // namespace qipu::web

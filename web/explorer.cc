@@ -11,8 +11,8 @@ bool IsLoopbackHost(const std::string& host) {
 }
 
 absl::StatusOr<std::unique_ptr<Explorer>> Explorer::Start(
-    const ExplorerOptions& options, const coordinator::QueryEngine* engine,
-    const coordinator::TokenRegistry* tokens) {
+    const ExplorerOptions& options, const engine::QueryEngine* engine,
+    const engine::TokenRegistry* tokens) {
   auto explorer = std::unique_ptr<Explorer>(new Explorer(engine, tokens));
   HttpServerOptions http;
   http.listen = options.listen;

@@ -14,8 +14,8 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "coordinator/queries.h"
-#include "coordinator/tokens.h"
+#include "engine/queries.h"
+#include "engine/tokens.h"
 #include "web/api.h"
 #include "web/http_server.h"
 
@@ -40,8 +40,8 @@ class Explorer {
   // `engine` (and `tokens`, null for no token checks) are not owned and
   // must outlive the explorer. Errors of HttpServer::Start().
   static absl::StatusOr<std::unique_ptr<Explorer>> Start(
-      const ExplorerOptions& options, const coordinator::QueryEngine* engine,
-      const coordinator::TokenRegistry* tokens);
+      const ExplorerOptions& options, const engine::QueryEngine* engine,
+      const engine::TokenRegistry* tokens);
 
   // HOST:PORT bound, and its port.
   const std::string& address() const { return server_->address(); }
@@ -50,8 +50,8 @@ class Explorer {
   void Stop() { server_->Stop(); }
 
  private:
-  Explorer(const coordinator::QueryEngine* engine,
-           const coordinator::TokenRegistry* tokens)
+  Explorer(const engine::QueryEngine* engine,
+           const engine::TokenRegistry* tokens)
       : api_(engine, tokens) {}
 
   Api api_;

@@ -12,8 +12,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "arena/referee.h"
-#include "client/database.h"
-#include "coordinator/tournaments.h"
+#include "engine/engine.h"
+#include "engine/tournaments.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "gtp/policy_factory.h"
@@ -49,7 +49,7 @@ ArenaFile File(const std::string& text = kFile) {
 
 // Games stored with source "tournament:<id>".
 uint64_t StoredGames(const std::string& db_dir, const std::string& id) {
-  auto db = client::LocalDatabase::Open(db_dir);
+  auto db = engine::Engine::Open(db_dir);
   EXPECT_TRUE(db.ok()) << db.status();
   if (!db.ok()) return 0;
   qipu::v1::ResultsRequest req;
@@ -157,9 +157,9 @@ TEST(ArenaRunnerTest, StoresAStagedGameInsteadOfPlayingItAgain) {
   {
     // An earlier run: created, paired round 1, played table 1 and staged it
     // -- then died before storing it.
-    auto db = client::LocalDatabase::Open(db_dir, {.create = true});
+    auto db = engine::Engine::Open(db_dir, {.create = true});
     ASSERT_TRUE(db.ok()) << db.status();
-    coordinator::Tournaments& ts = (*db)->tournaments();
+    engine::Tournaments& ts = (*db)->tournaments();
     auto created = ts.Create(file.create);
     ASSERT_TRUE(created.ok()) << created.status();
     id = created->tournament().id();
@@ -212,10 +212,10 @@ TEST(ArenaRunnerTest, StoresAStagedGameInsteadOfPlayingItAgain) {
 
 TEST(ArenaRunnerTest, CompletingTwiceChangesNothing) {
   TempDir dir("arena_complete");
-  auto db = client::LocalDatabase::Open(dir.path() + "/db", {.create = true});
+  auto db = engine::Engine::Open(dir.path() + "/db", {.create = true});
   ASSERT_TRUE(db.ok());
   const ArenaFile file = File();
-  coordinator::Tournaments& ts = (*db)->tournaments();
+  engine::Tournaments& ts = (*db)->tournaments();
   auto created = ts.Create(file.create);
   ASSERT_TRUE(created.ok());
   const std::string id = created->tournament().id();
@@ -258,7 +258,7 @@ TEST(ArenaRunnerTest, RefusesAFileWhoseUnfinishedTournamentHasOtherSettings) {
   TempDir dir("arena_other");
   const std::string db_dir = dir.path() + "/db";
   {
-    auto db = client::LocalDatabase::Open(db_dir, {.create = true});
+    auto db = engine::Engine::Open(db_dir, {.create = true});
     ASSERT_TRUE(db.ok());
     ASSERT_TRUE((*db)->tournaments().Create(File().create).ok());
   }

@@ -79,7 +79,7 @@ TEST(Clients, ServerAndDatabaseGiveTheSameAnswers) {
     server.server = (*c)->address();
     int progress_calls = 0;
     auto summary = Import(server, {dir.Sub("sgf")}, io,
-                          [&](const coordinator::ImportProgress& p) {
+                          [&](const engine::ImportProgress& p) {
                             ++progress_calls;
                             EXPECT_EQ(p.files_total, 3u);
                           });

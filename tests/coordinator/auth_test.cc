@@ -16,7 +16,7 @@
 #include "coordinator/access.h"
 #include "coordinator/coordinator.h"
 #include "coordinator/server_credentials.h"
-#include "coordinator/tokens.h"
+#include "engine/tokens.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "gtest/gtest.h"
 #include "qipu/v1/auth.grpc.pb.h"
@@ -97,7 +97,7 @@ TEST(TokenRegistry, StoresOnlyTheHashAndSurvivesReopen) {
   {
     auto store = store::Store::Open(dir.Sub("db"), {});
     ASSERT_TRUE(store.ok()) << store.status();
-    auto reg = TokenRegistry::Load(store->get());
+    auto reg = engine::TokenRegistry::Load(store->get());
     ASSERT_TRUE(reg.ok()) << reg.status();
     auto c = (*reg)->Create(qipu::v1::ROLE_WORKER, "fleet");
     ASSERT_TRUE(c.ok()) << c.status();
@@ -123,7 +123,7 @@ TEST(TokenRegistry, StoresOnlyTheHashAndSurvivesReopen) {
   }
   auto store = store::Store::Open(dir.Sub("db"), {});
   ASSERT_TRUE(store.ok()) << store.status();
-  auto reg = TokenRegistry::Load(store->get());
+  auto reg = engine::TokenRegistry::Load(store->get());
   ASSERT_TRUE(reg.ok()) << reg.status();
   auto g = (*reg)->Find(token);
   ASSERT_TRUE(g.has_value());
@@ -153,7 +153,7 @@ class AuthServer : public ::testing::Test {
     if (auth) {
       auto store = store::Store::Open(o.db_dir, {});
       ASSERT_TRUE(store.ok()) << store.status();
-      auto reg = TokenRegistry::Load(store->get());
+      auto reg = engine::TokenRegistry::Load(store->get());
       ASSERT_TRUE(reg.ok());
       for (Role r : {qipu::v1::ROLE_READER, qipu::v1::ROLE_WORKER,
                      qipu::v1::ROLE_OPERATOR}) {
@@ -320,7 +320,7 @@ TEST_F(AuthServer, RevokedTokensAndTokensOfAnotherDatabaseAreRefused) {
   test_util::TempDir other("auth-other");
   auto store = store::Store::Open(other.Sub("db"), {});
   ASSERT_TRUE(store.ok());
-  auto reg = TokenRegistry::Load(store->get());
+  auto reg = engine::TokenRegistry::Load(store->get());
   ASSERT_TRUE(reg.ok());
   auto foreign = (*reg)->Create(qipu::v1::ROLE_OPERATOR, "elsewhere");
   ASSERT_TRUE(foreign.ok());

@@ -8,7 +8,7 @@
 #include <random>
 #include <string>
 
-#include "coordinator/jobs.h"
+#include "engine/jobs.h"
 #include "gtest/gtest.h"
 #include "proto/convert.h"
 #include "rules/selfplay.h"
@@ -36,8 +36,8 @@ class CoreTest : public ::testing::Test {
     store_ = *std::move(s);
     configs_ = std::make_unique<store::ConfigRegistry>(store_.get());
     ASSERT_TRUE(configs_->Load().ok());
-    jobs_ = std::make_unique<JobManager>(store_.get(), configs_.get(),
-                                         job_options_);
+    jobs_ = std::make_unique<engine::JobManager>(store_.get(), configs_.get(),
+                                                 job_options_);
     ASSERT_TRUE(jobs_->Load().ok());
   }
   void Close() {
@@ -75,10 +75,10 @@ class CoreTest : public ::testing::Test {
   }
 
   std::filesystem::path dir_;
-  JobManagerOptions job_options_;
+  engine::JobManagerOptions job_options_;
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<store::ConfigRegistry> configs_;
-  std::unique_ptr<JobManager> jobs_;
+  std::unique_ptr<engine::JobManager> jobs_;
 };
 
 }  // namespace qipu::coordinator

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "coordinator/importer.h"
-#include "coordinator/ingest.h"
+#include "engine/importer.h"
+#include "engine/ingest.h"
 #include "gtest/gtest.h"
 #include "proto/convert.h"
 #include "rules/result.h"
@@ -49,7 +49,8 @@ inline std::string ReadAll(const std::string& path) {
 // A database opened in-process with an Importer on it.
 class CorpusDb {
  public:
-  explicit CorpusDb(const std::string& dir, ImporterOptions options = {}) {
+  explicit CorpusDb(const std::string& dir,
+                    engine::ImporterOptions options = {}) {
     store::StoreOptions so;
     so.sync = false;
     so.block_cache_bytes = 16u << 20;
@@ -58,10 +59,10 @@ class CorpusDb {
     store_ = *std::move(s);
     configs_ = std::make_unique<store::ConfigRegistry>(store_.get());
     EXPECT_TRUE(configs_->Load().ok());
-    ingest_ =
-        std::make_unique<Ingestor>(store_.get(), IngestOptions{}, nullptr);
-    importer_ =
-        std::make_unique<Importer>(configs_.get(), ingest_.get(), options);
+    ingest_ = std::make_unique<engine::Ingestor>(
+        store_.get(), engine::IngestOptions{}, nullptr);
+    importer_ = std::make_unique<engine::Importer>(configs_.get(),
+                                                   ingest_.get(), options);
   }
   ~CorpusDb() {
     importer_.reset();
@@ -70,11 +71,11 @@ class CorpusDb {
 
   store::Store& store() { return *store_; }
   store::ConfigRegistry& configs() { return *configs_; }
-  Importer& importer() { return *importer_; }
+  engine::Importer& importer() { return *importer_; }
 
   // ImportPaths() with default settings unless given.
-  ImportSummary Import(const std::vector<std::string>& paths,
-                       const ImportSettings& s = {}) {
+  engine::ImportSummary Import(const std::vector<std::string>& paths,
+                               const engine::ImportSettings& s = {}) {
     return importer_->ImportPaths(paths, s);
   }
 
@@ -88,8 +89,8 @@ class CorpusDb {
  private:
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<store::ConfigRegistry> configs_;
-  std::unique_ptr<Ingestor> ingest_;
-  std::unique_ptr<Importer> importer_;
+  std::unique_ptr<engine::Ingestor> ingest_;
+  std::unique_ptr<engine::Importer> importer_;
 };
 
 inline void WriteFile(const std::string& path, const std::string& data) {

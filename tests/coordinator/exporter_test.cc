@@ -1,7 +1,7 @@
 // Exporter (coordinator/exporter.h) and the exchange formats
 // (coordinator/game_format.h): exported SGF and JSONL re-import as the same
 // games; filters select exactly the games the queries count.
-#include "coordinator/exporter.h"
+#include "engine/exporter.h"
 
 #include <map>
 #include <set>
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "absl/strings/match.h"
-#include "coordinator/game_format.h"
-#include "coordinator/queries.h"
+#include "engine/game_format.h"
+#include "engine/queries.h"
 #include "gtest/gtest.h"
 #include "store/configs.h"
 #include "tests/coordinator/corpus_test_util.h"
@@ -22,17 +22,18 @@ namespace {
 uint64_t ExportTo(store::Store& store, const qipu::v1::ExportRequest& req,
                   const std::string& path, bool sgf) {
   std::string out;
-  Exporter exporter(&store);
-  auto stats = exporter.Export(req, [&](const store::GameId& id,
-                                        const qipu::v1::Game& g) {
-    auto text = sgf ? GameToSgf(g) : GameToJsonLine(g, store::GameIdText(id));
-    EXPECT_TRUE(text.ok()) << text.status();
-    if (text.ok()) out += *text + (sgf ? "" : "\n");
-    // The id computed from the game is the stored one.
-    auto computed = GameIdOf(g);
-    EXPECT_TRUE(computed.ok() && *computed == id);
-    return true;
-  });
+  engine::Exporter exporter(&store);
+  auto stats = exporter.Export(
+      req, [&](const store::GameId& id, const qipu::v1::Game& g) {
+        auto text = sgf ? engine::GameToSgf(g)
+                        : engine::GameToJsonLine(g, store::GameIdText(id));
+        EXPECT_TRUE(text.ok()) << text.status();
+        if (text.ok()) out += *text + (sgf ? "" : "\n");
+        // The id computed from the game is the stored one.
+        auto computed = engine::GameIdOf(g);
+        EXPECT_TRUE(computed.ok() && *computed == id);
+        return true;
+      });
   EXPECT_TRUE(stats.ok()) << stats.status();
   WriteFile(path, out);
   return stats.ok() ? stats->games : 0;
@@ -59,7 +60,7 @@ TEST(Export, SgfAndJsonlReimportAsTheSameGames) {
     inputs.push_back(fox);
   }
   CorpusDb db(tmp.Sub("db"));
-  const ImportSummary s = db.Import(inputs);
+  const engine::ImportSummary s = db.Import(inputs);
   ASSERT_GE(s.imported, 40u);
   const std::set<store::GameId> ids = db.Ids();
   EXPECT_EQ(ids.size(), s.imported);
@@ -71,14 +72,14 @@ TEST(Export, SgfAndJsonlReimportAsTheSameGames) {
     const std::string file = tmp.Sub(sgf ? "out.sgf" : "out.jsonl");
     EXPECT_EQ(ExportTo(db.store(), {}, file, sgf), ids.size());
     // Into the same database: all duplicates.
-    const ImportSummary again = db.Import({file});
+    const engine::ImportSummary again = db.Import({file});
     EXPECT_EQ(again.games, ids.size());
     EXPECT_EQ(again.imported, 0u);
     EXPECT_EQ(again.duplicates, ids.size());
     EXPECT_TRUE(again.errors.empty());
     // Into a fresh one: the same ids, results, komi and metadata.
     CorpusDb fresh(tmp.Sub(sgf ? "db_sgf" : "db_jsonl"));
-    const ImportSummary into = fresh.Import({file});
+    const engine::ImportSummary into = fresh.Import({file});
     EXPECT_EQ(into.imported, ids.size());
     EXPECT_EQ(fresh.Ids(), ids);
     // Exported rules read back as a preset (komi 6.5 games included).
@@ -95,14 +96,14 @@ TEST(Export, SgfAndJsonlReimportAsTheSameGames) {
       EXPECT_EQ(g.game.ko_captures(), o.ko_captures());
       EXPECT_EQ(g.game.meta().black_player(), o.meta().black_player());
       EXPECT_EQ(g.game.meta().date_ymd(), o.meta().date_ymd());
-      EXPECT_EQ(GameDimensions(g.game).handicap(),
-                GameDimensions(o).handicap());
+      EXPECT_EQ(engine::GameDimensions(g.game).handicap(),
+                engine::GameDimensions(o).handicap());
     }
   }
 }
 
 // The number of games the Results query counts under `f`.
-uint64_t QueryCount(QueryEngine& q, const qipu::v1::Filter& f) {
+uint64_t QueryCount(engine::QueryEngine& q, const qipu::v1::Filter& f) {
   qipu::v1::ResultsRequest req;
   *req.mutable_filter() = f;
   auto r = q.Results(req);
@@ -117,7 +118,7 @@ TEST(Export, FiltersSelectWhatTheQueriesCount) {
   PlayJob(*c, JobConfigFor(9, "chinese", 10, 5), 12);
   PlayJob(*c, JobConfigFor(9, "tromp-taylor", 10, 6), 6);
   WriteCorpus(tmp.Sub("in"));
-  const ImportSummary s =
+  const engine::ImportSummary s =
       c->importer().ImportPaths({tmp.Sub("in")}, {"gen", 60});
   ASSERT_EQ(s.imported, 40u);
   if (const std::string fox = FoxCorpusDir(); !fox.empty()) {
@@ -129,9 +130,10 @@ TEST(Export, FiltersSelectWhatTheQueriesCount) {
     tuples.insert(store::ConfigTuple(cfg));
   }
   for (const StoredGame& g : StoredGames(c->store())) {
-    EXPECT_TRUE(tuples.count(store::ConfigTuple(GameDimensions(g.game))))
+    EXPECT_TRUE(
+        tuples.count(store::ConfigTuple(engine::GameDimensions(g.game))))
         << store::GameIdText(g.id) << " "
-        << GameDimensions(g.game).DebugString();
+        << engine::GameDimensions(g.game).DebugString();
   }
 
   std::vector<qipu::v1::Filter> filters(11);
@@ -150,8 +152,8 @@ TEST(Export, FiltersSelectWhatTheQueriesCount) {
   filters[9].set_has_komi(true);
   filters[9].set_komi(6.5);
   filters[10].set_source("job:1");
-  QueryEngine q(&c->store(), &c->configs());
-  Exporter exporter(&c->store());
+  engine::QueryEngine q(&c->store(), &c->configs());
+  engine::Exporter exporter(&c->store());
   for (size_t i = 0; i < filters.size(); ++i) {
     qipu::v1::ExportRequest req;
     *req.mutable_filter() = filters[i];
@@ -194,17 +196,18 @@ TEST(GameFormat, SelfPlayExportsCarryProvenance) {
   const uint64_t job = PlayJob(*c, JobConfigFor(9, "chinese", 10, 5), 2);
   const auto games = StoredGames(c->store());
   ASSERT_EQ(games.size(), 2u);
-  auto sgf = GameToSgf(games[1].game);
+  auto sgf = engine::GameToSgf(games[1].game);
   ASSERT_TRUE(sgf.ok());
   EXPECT_TRUE(absl::StrContains(*sgf, "QJ[" + std::to_string(job) + "]"));
   EXPECT_TRUE(absl::StrContains(*sgf, "QI[1]"));
   EXPECT_TRUE(absl::StrContains(*sgf, "QP[random]"));
   EXPECT_TRUE(absl::StrContains(*sgf, "RU[chinese]"));
-  auto json = GameToJsonLine(games[1].game, store::GameIdText(games[1].id));
+  auto json =
+      engine::GameToJsonLine(games[1].game, store::GameIdText(games[1].id));
   ASSERT_TRUE(json.ok());
   EXPECT_TRUE(
       absl::StartsWith(*json, "{\"id\":\"s" + std::to_string(job) + "-1\""));
-  auto back = JsonLineToRecord(*json);
+  auto back = engine::JsonLineToRecord(*json);
   ASSERT_TRUE(back.ok()) << back.status();
   auto original = wire::GameToRecord(games[1].game);
   ASSERT_TRUE(original.ok());
@@ -213,53 +216,53 @@ TEST(GameFormat, SelfPlayExportsCarryProvenance) {
 }
 
 TEST(GameFormat, JsonLineErrorsNameTheField) {
-  EXPECT_FALSE(JsonLineToRecord("{").ok());
-  EXPECT_FALSE(JsonLineToRecord("[1,2]").ok());
-  auto e = JsonLineToRecord(R"({"height":9,"moves":[]})");
+  EXPECT_FALSE(engine::JsonLineToRecord("{").ok());
+  EXPECT_FALSE(engine::JsonLineToRecord("[1,2]").ok());
+  auto e = engine::JsonLineToRecord(R"({"height":9,"moves":[]})");
   EXPECT_TRUE(absl::StrContains(e.status().message(), "'width'"));
-  e = JsonLineToRecord(R"({"width":30,"height":9,"moves":[]})");
+  e = engine::JsonLineToRecord(R"({"width":30,"height":9,"moves":[]})");
   EXPECT_TRUE(absl::StrContains(e.status().message(), "'width'"));
-  e = JsonLineToRecord(R"({"width":9,"height":9})");
+  e = engine::JsonLineToRecord(R"({"width":9,"height":9})");
   EXPECT_TRUE(absl::StrContains(e.status().message(), "'moves'"));
-  e = JsonLineToRecord(R"({"width":9,"height":9,"moves":["A1",7]})");
+  e = engine::JsonLineToRecord(R"({"width":9,"height":9,"moves":["A1",7]})");
   EXPECT_TRUE(absl::StrContains(e.status().message(), "'moves[1]'"));
-  e = JsonLineToRecord(
+  e = engine::JsonLineToRecord(
       R"({"width":9,"height":9,"moves":["A1"],"first_color":"X"})");
   EXPECT_TRUE(absl::StrContains(e.status().message(), "'first_color'"));
-  e = JsonLineToRecord(
+  e = engine::JsonLineToRecord(
       R"({"width":9,"height":9,"moves":["A1","B1"],"same_color_moves":[5]})");
   EXPECT_TRUE(absl::StrContains(e.status().message(), "'same_color_moves'"));
-  e = JsonLineToRecord(
+  e = engine::JsonLineToRecord(
       R"({"width":9,"height":9,"moves":[],"setup":[{"black":["pass"]}]})");
   EXPECT_TRUE(absl::StrContains(e.status().message(), "'black[0]'"));
   // Search visits: a move index past the moves, points and visits of
   // different lengths, a zero count, a point off the board.
-  e = JsonLineToRecord(
+  e = engine::JsonLineToRecord(
       R"({"width":9,"height":9,"moves":["A1"],"searches":[{"move":1,)"
       R"("points":["A1"],"visits":[3]}]})");
   EXPECT_TRUE(absl::StrContains(e.status().message(), "'searches[0]'"));
   EXPECT_TRUE(absl::StrContains(e.status().message(), "'move'"));
-  e = JsonLineToRecord(
+  e = engine::JsonLineToRecord(
       R"({"width":9,"height":9,"moves":["A1"],"searches":[{"move":0,)"
       R"("points":["A1","B1"],"visits":[3]}]})");
   EXPECT_TRUE(absl::StrContains(e.status().message(), "one count"));
-  e = JsonLineToRecord(
+  e = engine::JsonLineToRecord(
       R"({"width":9,"height":9,"moves":["A1"],"searches":[{"move":0,)"
       R"("points":["A1"],"visits":[0]}]})");
   EXPECT_TRUE(absl::StrContains(e.status().message(), "'searches[0]'"));
-  e = JsonLineToRecord(
+  e = engine::JsonLineToRecord(
       R"({"width":9,"height":9,"moves":["A1"],"searches":[{"move":0,)"
       R"("points":["Z1"],"visits":[2]}]})");
   EXPECT_TRUE(absl::StrContains(e.status().message(), "'points[0]'"));
-  auto visits = JsonLineToRecord(
+  auto visits = engine::JsonLineToRecord(
       R"({"width":9,"height":9,"moves":["A1","B2"],"searches":[{"move":1,)"
       R"("points":["B2","pass"],"visits":[7,1]}]})");
   ASSERT_TRUE(visits.ok()) << visits.status();
   ASSERT_EQ(visits->move_extra.size(), 1u);
   EXPECT_EQ(visits->move_extra[0].move, 1);
-  EXPECT_EQ(visits->move_extra[0].name, kSearchProperty);
+  EXPECT_EQ(visits->move_extra[0].name, engine::kSearchProperty);
   EXPECT_EQ(visits->move_extra[0].value, "bh:7 pass:1");
-  auto ok = JsonLineToRecord(
+  auto ok = engine::JsonLineToRecord(
       R"({"width":9,"height":9,"handicap":2,"setup":[{"black":["C3","G7"]}],)"
       R"("first_color":"W","moves":["E5","pass","D4"],"same_color_moves":[2],)"
       R"("komi":0.5,"rules":"aga","result":"W+R","meta":{"black_player":"b"}})");

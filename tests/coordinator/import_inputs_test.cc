@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "absl/strings/match.h"
-#include "coordinator/game_format.h"
-#include "coordinator/importer.h"
-#include "coordinator/queries.h"
+#include "engine/game_format.h"
+#include "engine/importer.h"
+#include "engine/queries.h"
 #include "gtest/gtest.h"
 #include "tests/coordinator/corpus_test_util.h"
 
@@ -27,7 +27,8 @@ std::string Corpus(const std::string& name) {
 TEST(ImportInputs, PlainWinnersWithOtherReasonsAreWinsNoted) {
   TempDir tmp;
   CorpusDb db(tmp.Sub("db"));
-  const ImportSummary s = db.Import({Corpus("results_nonstandard.sgf")});
+  const engine::ImportSummary s =
+      db.Import({Corpus("results_nonstandard.sgf")});
   // W+Illegal, B+Illegal, W+J, W, B, B+AW, ?, Void, (empty), garbage.
   ASSERT_EQ(s.imported, 10u) << (s.errors.empty() ? "" : s.errors[0].reason());
   EXPECT_TRUE(s.errors.empty());
@@ -94,13 +95,13 @@ TEST(ImportInputs, PlainWinnersWithOtherReasonsAreWinsNoted) {
     EXPECT_EQ(g.result().winner(), r.winner);
     EXPECT_EQ(g.result().reason(), r.reason);
     EXPECT_EQ(g.result().margin(), 0);
-    auto exported = ExportRecord(g);
+    auto exported = engine::ExportRecord(g);
     ASSERT_TRUE(exported.ok()) << exported.status();
     EXPECT_EQ(exported->result, r.exported);
     // Exported as JSON Lines, it reads back as the same RE.
-    auto line = GameToJsonLine(g, "id");
+    auto line = engine::GameToJsonLine(g, "id");
     ASSERT_TRUE(line.ok()) << line.status();
-    auto back = JsonLineToRecord(*line);
+    auto back = engine::JsonLineToRecord(*line);
     ASSERT_TRUE(back.ok()) << back.status();
     EXPECT_EQ(back->result, r.exported);
   }
@@ -111,7 +112,7 @@ TEST(ImportInputs, PlainWinnersWithOtherReasonsAreWinsNoted) {
   EXPECT_TRUE(noted);
 
   // Results counts them by winner and by reason.
-  QueryEngine engine(&db.store(), &db.configs());
+  engine::QueryEngine engine(&db.store(), &db.configs());
   auto res = engine.Results(qipu::v1::ResultsRequest());
   ASSERT_TRUE(res.ok()) << res.status();
   EXPECT_EQ(Counts::Of(res->outcomes()), (Counts{10, 3, 3, 0, 4}));
@@ -126,7 +127,7 @@ TEST(ImportInputs, Utf16FilesImportAsTheirUtf8Twin) {
   TempDir tmp;
   CorpusDb db(tmp.Sub("db"));
   // The UTF-8 file first: the UTF-16 ones hold the same two games.
-  const ImportSummary s = db.Import(
+  const engine::ImportSummary s = db.Import(
       {Corpus("unicode_utf8.sgf"), Corpus("unicode_utf16le_bom.sgf"),
        Corpus("unicode_utf16be_bom.sgf"), Corpus("unicode_utf16le.sgf"),
        Corpus("unicode_utf16be_ca.sgf"), Corpus("utf16le_truncated.sgf")});
@@ -170,7 +171,7 @@ TEST(ImportInputs, OtherGamesOfACollectionAreSkippedNotRejected) {
   TempDir tmp;
   CorpusDb db(tmp.Sub("db"));
   const std::string file = Corpus("mixed_games.sgf");
-  const ImportSummary s = db.Import({file});
+  const engine::ImportSummary s = db.Import({file});
   EXPECT_EQ(s.games, 4u);
   EXPECT_EQ(s.imported, 2u);
   EXPECT_EQ(s.rejected, 0u);

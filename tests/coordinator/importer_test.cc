@@ -2,7 +2,7 @@
 // computed here from the SGF files with a separate, deliberately simple
 // reader; every malformed-input path; order and duplicates across threads;
 // the Fox result rule and note kinds.
-#include "coordinator/importer.h"
+#include "engine/importer.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
-#include "coordinator/queries.h"
+#include "engine/queries.h"
 #include "gtest/gtest.h"
 #include "rules/record_note.h"
 #include "rules/sgf_reader.h"
@@ -127,7 +127,7 @@ TEST(Importer, FoxProCorpusMatchesIndependentCounts) {
   if (dir.empty()) GTEST_SKIP() << "corpus not in this checkout";
   TempDir tmp;
   CorpusDb db(tmp.Sub("db"));
-  const ImportSummary first = db.Import({dir});
+  const engine::ImportSummary first = db.Import({dir});
   EXPECT_EQ(first.files, 679u);
   EXPECT_EQ(first.games, 679u);
   EXPECT_EQ(first.imported + first.duplicates + first.rejected, first.games);
@@ -156,7 +156,7 @@ TEST(Importer, FoxProCorpusMatchesIndependentCounts) {
       18u);
 
   // The same files again: nothing new.
-  const ImportSummary again = db.Import({dir});
+  const engine::ImportSummary again = db.Import({dir});
   EXPECT_EQ(again.games, 679u);
   EXPECT_EQ(again.imported, 0u);
   EXPECT_EQ(again.duplicates, 678u);
@@ -181,7 +181,7 @@ TEST(Importer, FoxProCorpusMatchesIndependentCounts) {
   }
   EXPECT_EQ(lines.size(), first.imported);
 
-  QueryEngine engine(&db.store(), &db.configs());
+  engine::QueryEngine engine(&db.store(), &db.configs());
   qipu::v1::OpeningsRequest req;
   auto resp = engine.Openings(req);
   ASSERT_TRUE(resp.ok()) << resp.status();
@@ -205,7 +205,7 @@ TEST(Importer, FoxProCorpusMatchesIndependentCounts) {
 // --- Malformed inputs ------------------------------------------------------
 
 // The error rows of `file` in `s`.
-std::vector<qipu::v1::ImportError> RowsOf(const ImportSummary& s,
+std::vector<qipu::v1::ImportError> RowsOf(const engine::ImportSummary& s,
                                           const std::string& file) {
   std::vector<qipu::v1::ImportError> out;
   for (const auto& e : s.errors) {
@@ -240,10 +240,10 @@ TEST(Importer, EveryMalformedInputIsOneCleanErrorRow) {
   std::filesystem::create_symlink(tmp.Sub("nowhere.sgf"),
                                   path("m_dangling.sgf"));
   std::filesystem::create_directories(tmp.Sub("empty_folder"));
-  ImporterOptions options;
+  engine::ImporterOptions options;
   options.max_file_bytes = 4096;
   CorpusDb db(tmp.Sub("db"), options);
-  const ImportSummary s = db.Import(
+  const engine::ImportSummary s = db.Import(
       {in, path("l_bad.jsonl"), tmp.Sub("empty_folder"), tmp.Sub("missing")});
 
   EXPECT_EQ(s.imported + s.duplicates + s.rejected + s.skipped.size(), s.games);
@@ -330,11 +330,11 @@ TEST(Importer, CollectionsSpreadOverThreadsKeepFileOrder) {
   collection += rules::WriteSgf(records[4]);
   WriteFile(tmp.Sub("in/a.sgf"), collection);
   WriteFile(tmp.Sub("in/b.sgf"), rules::WriteSgf(records[7]));
-  ImporterOptions options;
+  engine::ImporterOptions options;
   options.chunk_games = 8;
   options.threads = 3;
   CorpusDb db(tmp.Sub("db"), options);
-  const ImportSummary s = db.Import({tmp.Sub("in")});
+  const engine::ImportSummary s = db.Import({tmp.Sub("in")});
   EXPECT_EQ(s.games, 122u);
   EXPECT_EQ(s.imported, 120u);
   EXPECT_EQ(s.duplicates, 2u);
@@ -356,7 +356,8 @@ TEST(ListImportFiles, RecursiveSortedSgfOnly) {
   WriteFile(tmp.Sub("a/c/d.sgf"), "x");
   WriteFile(tmp.Sub("a/notes.txt"), "x");
   WriteFile(tmp.Sub("e.txt"), "x");
-  const ImportFileList l = ListImportFiles({tmp.path(), tmp.Sub("e.txt")});
+  const engine::ImportFileList l =
+      engine::ListImportFiles({tmp.path(), tmp.Sub("e.txt")});
   EXPECT_TRUE(l.errors.empty());
   EXPECT_EQ(l.files,
             (std::vector<std::string>{tmp.Sub("a/c/d.sgf"), tmp.Sub("b/a.SGF"),
@@ -364,12 +365,13 @@ TEST(ListImportFiles, RecursiveSortedSgfOnly) {
 }
 
 TEST(ImportSettings, Validated) {
-  EXPECT_TRUE(ValidateImportSettings({}).ok());
-  EXPECT_FALSE(ValidateImportSettings({"", 60}).ok());
-  EXPECT_FALSE(ValidateImportSettings({"job:3", 60}).ok());
-  EXPECT_FALSE(ValidateImportSettings({"a\nb", 60}).ok());
-  EXPECT_FALSE(ValidateImportSettings({"x", -1}).ok());
-  EXPECT_FALSE(ValidateImportSettings({"x", kMaxIndexDepth + 1}).ok());
+  EXPECT_TRUE(engine::ValidateImportSettings({}).ok());
+  EXPECT_FALSE(engine::ValidateImportSettings({"", 60}).ok());
+  EXPECT_FALSE(engine::ValidateImportSettings({"job:3", 60}).ok());
+  EXPECT_FALSE(engine::ValidateImportSettings({"a\nb", 60}).ok());
+  EXPECT_FALSE(engine::ValidateImportSettings({"x", -1}).ok());
+  EXPECT_FALSE(
+      engine::ValidateImportSettings({"x", engine::kMaxIndexDepth + 1}).ok());
 }
 
 TEST(Importer, NotesAreCountedByKindAndStoredAsText) {
@@ -380,7 +382,7 @@ TEST(Importer, NotesAreCountedByKindAndStoredAsText) {
             ";GM[1]SZ[9]KM[375]RE[B+R];B[ee];W[cc])\n"
             ";GM[1]SZ[9]PB[x]KM[375]RE[W+R];B[ee];W[dd])\n");
   CorpusDb db(tmp.Sub("db"));
-  const ImportSummary s = db.Import({tmp.Sub("a.sgf")});
+  const engine::ImportSummary s = db.Import({tmp.Sub("a.sgf")});
   ASSERT_EQ(s.imported, 2u) << (s.errors.empty() ? "" : s.errors[0].reason());
   EXPECT_EQ(s.normalised,
             (std::map<std::string, uint64_t>{
@@ -409,7 +411,7 @@ TEST(Importer, IllegalMoveRowCarriesTheMoveNumber) {
   WriteFile(tmp.Sub("a.sgf"),
             "(;GM[1]FF[4]CA[UTF-8]SZ[9];B[ee];W[cc];B[dd];W[ee])");
   CorpusDb db(tmp.Sub("db"));
-  const ImportSummary s = db.Import({tmp.Sub("a.sgf")});
+  const engine::ImportSummary s = db.Import({tmp.Sub("a.sgf")});
   ASSERT_EQ(s.errors.size(), 1u);
   EXPECT_EQ(s.errors[0].game(), 1u);
   EXPECT_EQ(s.errors[0].move(), 4u);
@@ -427,40 +429,40 @@ rules::GameRecord ReadOne(const std::string& sgf) {
 TEST(FoxResult, StoneMarginsDoubledArtefactsDropped) {
   const std::string fox = "(;GM[1]FF[4]SZ[19]AP[GNU Go:3.8]AP[foxwq]";
   rules::GameRecord r = ReadOne(fox + "KM[375]RE[B+0.75];B[pd])");
-  EXPECT_TRUE(NormaliseFoxResult(&r));
+  EXPECT_TRUE(engine::NormaliseFoxResult(&r));
   EXPECT_EQ(r.result, "B+1.5");
   r = ReadOne(fox + "KM[650]RE[W+2.50];B[pd])");
-  EXPECT_FALSE(NormaliseFoxResult(&r));
+  EXPECT_FALSE(engine::NormaliseFoxResult(&r));
   EXPECT_EQ(r.result, "W+2.50");
   for (const char* re : {"B+0.02", "W+0.0"}) {
     r = ReadOne(fox + "KM[0]RE[" + re + "];B[pd])");
-    EXPECT_TRUE(NormaliseFoxResult(&r));
+    EXPECT_TRUE(engine::NormaliseFoxResult(&r));
     EXPECT_EQ(r.result, std::string(re).substr(0, 2));
   }
   r = ReadOne(fox + "KM[375]RE[W+3.2];B[pd])");
-  EXPECT_TRUE(NormaliseFoxResult(&r));
+  EXPECT_TRUE(engine::NormaliseFoxResult(&r));
   EXPECT_EQ(r.result, "W+");
   r = ReadOne(fox + "KM[375]RE[W+R];B[pd])");
-  EXPECT_FALSE(NormaliseFoxResult(&r));
+  EXPECT_FALSE(engine::NormaliseFoxResult(&r));
   // Not Fox: margins are points as written.
   r = ReadOne("(;GM[1]FF[4]SZ[19]KM[7.5]RE[B+0.75];B[pd])");
-  EXPECT_FALSE(NormaliseFoxResult(&r));
+  EXPECT_FALSE(engine::NormaliseFoxResult(&r));
   EXPECT_EQ(r.result, "B+0.75");
   // Nor is a record whose skipped text merely mentions Fox's AP and komi
   // (the note's text holds "AP[foxwq"): only the typed facts count.
   r = ReadOne(
       "AP[foxwq] (Fox: 3.75 stones)\n"
       "(;GM[1]FF[4]SZ[19]KM[7,5]RE[B+0.02];B[pd])");
-  EXPECT_FALSE(NormaliseFoxResult(&r));
+  EXPECT_FALSE(engine::NormaliseFoxResult(&r));
   EXPECT_EQ(r.result, "B+0.02");
   // The notes the rule adds are typed too.
   r = ReadOne(fox + "KM[375]RE[B+0.75];B[pd])");
-  ASSERT_TRUE(NormaliseFoxResult(&r));
+  ASSERT_TRUE(engine::NormaliseFoxResult(&r));
   EXPECT_EQ(r.notes.back().kind, rules::NoteKind::kFoxResultInStones);
   EXPECT_EQ(r.notes.back().value, "B+0.75");
   EXPECT_EQ(r.notes.back().read, "B+1.5");
   r = ReadOne(fox + "KM[375]RE[W+3.2];B[pd])");
-  ASSERT_TRUE(NormaliseFoxResult(&r));
+  ASSERT_TRUE(engine::NormaliseFoxResult(&r));
   EXPECT_EQ(r.notes.back().kind, rules::NoteKind::kFoxResultArtefact);
   EXPECT_TRUE(r.notes.back().stones);
 }
@@ -470,7 +472,7 @@ TEST(FoxResult, StoredResultConvertedRawKept) {
   WriteFile(tmp.Sub("g.sgf"),
             "(;GM[1]FF[4]SZ[19]AP[foxwq]KM[375]RE[B+2.75];B[pd];W[dp])");
   CorpusDb db(tmp.Sub("db"));
-  const ImportSummary s = db.Import({tmp.Sub("g.sgf")});
+  const engine::ImportSummary s = db.Import({tmp.Sub("g.sgf")});
   ASSERT_EQ(s.imported, 1u);
   const auto games = StoredGames(db.store());
   ASSERT_EQ(games.size(), 1u);

@@ -1,6 +1,6 @@
 // Ingestor: games are acknowledged only after commit, stored once (also
 // when repeated inside one batch), and everything they index is written.
-#include "coordinator/ingest.h"
+#include "engine/ingest.h"
 
 #include <atomic>
 #include <optional>
@@ -8,8 +8,8 @@
 
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
-#include "coordinator/prepare.h"
 #include "core_fixture.h"
+#include "engine/prepare.h"
 #include "rules/symmetry.h"
 #include "store/keys.h"
 #include "store/position_value.h"
@@ -24,24 +24,26 @@ class IngestTest : public CoreTest {
     job_ = jobs_->Submit(200, Config(9)).value();
     info_ = jobs_->Find(job_).value();
   }
-  PreparedGame Prepared(uint64_t i) {
-    auto p = PrepareSelfPlay(Play(job_, i), info_, absl::Now());
+  engine::PreparedGame Prepared(uint64_t i) {
+    auto p = engine::PrepareSelfPlay(Play(job_, i), info_, absl::Now());
     EXPECT_TRUE(p.ok()) << p.status();
     return *std::move(p);
   }
   uint64_t job_ = 0;
-  JobInfo info_;
+  engine::JobInfo info_;
 };
 
 TEST_F(IngestTest, StoresOnceAndReportsDuplicates) {
   std::atomic<int> hooks{0};
-  Ingestor ingest(store_.get(), IngestOptions{}, [&](const PreparedGame& g) {
-    ++hooks;
-    jobs_->MarkStored(g.job, g.index);
-  });
-  EXPECT_EQ(ingest.SubmitAndWait(Prepared(0)).value(), IngestOutcome::kStored);
+  engine::Ingestor ingest(store_.get(), engine::IngestOptions{},
+                          [&](const engine::PreparedGame& g) {
+                            ++hooks;
+                            jobs_->MarkStored(g.job, g.index);
+                          });
   EXPECT_EQ(ingest.SubmitAndWait(Prepared(0)).value(),
-            IngestOutcome::kDuplicate);
+            engine::IngestOutcome::kStored);
+  EXPECT_EQ(ingest.SubmitAndWait(Prepared(0)).value(),
+            engine::IngestOutcome::kDuplicate);
   EXPECT_EQ(hooks, 1);
   auto v = store_->Get(store_->games(),
                        store::GameKey(store::GameId::SelfPlay(job_, 0)));
@@ -55,38 +57,40 @@ TEST_F(IngestTest, StoresOnceAndReportsDuplicates) {
 // not is stored, and an unknown one is looked up in the database. Across a
 // restart the job manager's answer comes from the stored games.
 TEST_F(IngestTest, KnownStoredAnswersReplaceTheLookup) {
-  auto known = [&](const PreparedGame& g) -> std::optional<bool> {
+  auto known = [&](const engine::PreparedGame& g) -> std::optional<bool> {
     if (g.index == 5) return true;          // claimed stored (it is not)
     if (g.index == 6) return std::nullopt;  // unknown: looked up
     return jobs_->IsStored(g.job, g.index);
   };
   {
-    Ingestor ingest(
-        store_.get(), IngestOptions{},
-        [&](const PreparedGame& g) { jobs_->MarkStored(g.job, g.index); },
+    engine::Ingestor ingest(
+        store_.get(), engine::IngestOptions{},
+        [&](const engine::PreparedGame& g) {
+          jobs_->MarkStored(g.job, g.index);
+        },
         known);
     EXPECT_EQ(ingest.SubmitAndWait(Prepared(5)).value(),
-              IngestOutcome::kDuplicate);
+              engine::IngestOutcome::kDuplicate);
     auto v = store_->Get(store_->games(),
                          store::GameKey(store::GameId::SelfPlay(job_, 5)));
     ASSERT_TRUE(v.ok());
     EXPECT_FALSE(v->has_value())
         << "a game the oracle calls stored was written";
     EXPECT_EQ(ingest.SubmitAndWait(Prepared(6)).value(),
-              IngestOutcome::kStored);
+              engine::IngestOutcome::kStored);
     EXPECT_EQ(ingest.SubmitAndWait(Prepared(6)).value(),
-              IngestOutcome::kDuplicate);
+              engine::IngestOutcome::kDuplicate);
     EXPECT_EQ(jobs_->IsStored(job_, 7), std::optional<bool>(false));
     EXPECT_EQ(ingest.SubmitAndWait(Prepared(7)).value(),
-              IngestOutcome::kStored);
+              engine::IngestOutcome::kStored);
     EXPECT_EQ(jobs_->IsStored(job_, 7), std::optional<bool>(true));
     EXPECT_EQ(ingest.SubmitAndWait(Prepared(7)).value(),
-              IngestOutcome::kDuplicate);
+              engine::IngestOutcome::kDuplicate);
   }
   EXPECT_EQ(jobs_->IsStored(job_, 200), std::nullopt);     // outside the job
   EXPECT_EQ(jobs_->IsStored(job_ + 99, 0), std::nullopt);  // no such job
   // A fresh job manager on the same database knows 6 and 7 are stored.
-  JobManager reloaded(store_.get(), configs_.get(), job_options_);
+  engine::JobManager reloaded(store_.get(), configs_.get(), job_options_);
   ASSERT_TRUE(reloaded.Load().ok());
   EXPECT_EQ(reloaded.IsStored(job_, 6), std::optional<bool>(true));
   EXPECT_EQ(reloaded.IsStored(job_, 7), std::optional<bool>(true));
@@ -94,19 +98,19 @@ TEST_F(IngestTest, KnownStoredAnswersReplaceTheLookup) {
 }
 
 TEST_F(IngestTest, DuplicatesWithinOneBatchAndConcurrentSubmitters) {
-  std::vector<PreparedGame> games;
+  std::vector<engine::PreparedGame> games;
   for (uint64_t i = 0; i < 100; ++i) games.push_back(Prepared(i % 50));
   std::atomic<int> stored{0};
   std::atomic<int> dups{0};
   {
-    Ingestor ingest(store_.get(), IngestOptions{}, nullptr);
+    engine::Ingestor ingest(store_.get(), engine::IngestOptions{}, nullptr);
     std::vector<std::thread> threads;
     for (int t = 0; t < 4; ++t) {
       threads.emplace_back([&, t] {
         for (size_t i = t; i < games.size(); i += 4) {
           auto r = ingest.SubmitAndWait(games[i]);
           ASSERT_TRUE(r.ok());
-          (*r == IngestOutcome::kStored ? stored : dups)++;
+          (*r == engine::IngestOutcome::kStored ? stored : dups)++;
         }
       });
     }
@@ -151,10 +155,10 @@ TEST_F(IngestTest, DuplicatesWithinOneBatchAndConcurrentSubmitters) {
 }
 
 TEST_F(IngestTest, StopCommitsWhatIsQueuedThenRefuses) {
-  Ingestor ingest(store_.get(), IngestOptions{}, nullptr);
+  engine::Ingestor ingest(store_.get(), engine::IngestOptions{}, nullptr);
   std::atomic<int> done{0};
   for (uint64_t i = 0; i < 30; ++i) {
-    ingest.Submit(Prepared(i), [&](absl::StatusOr<IngestOutcome> r) {
+    ingest.Submit(Prepared(i), [&](absl::StatusOr<engine::IngestOutcome> r) {
       EXPECT_TRUE(r.ok());
       ++done;
     });
@@ -162,7 +166,7 @@ TEST_F(IngestTest, StopCommitsWhatIsQueuedThenRefuses) {
   ingest.Stop();
   EXPECT_EQ(done, 30);
   absl::Notification refused;
-  ingest.Submit(Prepared(31), [&](absl::StatusOr<IngestOutcome> r) {
+  ingest.Submit(Prepared(31), [&](absl::StatusOr<engine::IngestOutcome> r) {
     EXPECT_TRUE(absl::IsUnavailable(r.status()));
     refused.Notify();
   });

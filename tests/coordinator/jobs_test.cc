@@ -1,7 +1,7 @@
 // JobManager: submission checks, leases (grant -- of any job or of one
 // --, renew, return, expiry), completion, rejections, cancellation, and
 // restoring everything after a restart.
-#include "coordinator/jobs.h"
+#include "engine/jobs.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"

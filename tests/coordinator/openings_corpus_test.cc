@@ -24,7 +24,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
-#include "coordinator/queries.h"
+#include "engine/queries.h"
 #include "gtest/gtest.h"
 #include "tests/common/corpus_dir.h"
 #include "tests/coordinator/corpus_test_util.h"
@@ -455,8 +455,8 @@ TEST(OpeningsCorpus, FoxProCountsMatchAnIndependentCountWithRealColours) {
   }
   TempDir tmp;
   CorpusDb db(tmp.Sub("db"));
-  const ImportSettings settings;
-  const ImportSummary summary = db.Import({dir}, settings);
+  const engine::ImportSettings settings;
+  const engine::ImportSummary summary = db.Import({dir}, settings);
   ASSERT_EQ(summary.games, 679u);
   std::set<std::string> rejected;
   for (const auto& e : summary.errors) rejected.insert(e.file());
@@ -508,7 +508,7 @@ TEST(OpeningsCorpus, FoxProCountsMatchAnIndependentCountWithRealColours) {
   // corpus's setups are root stones), in turn in the three forms.
   EXPECT_EQ(count.queries.size(), count.positions.size());
 
-  QueryEngine engine(&db.store(), &db.configs());
+  engine::QueryEngine engine(&db.store(), &db.configs());
   int form = 0;
   uint64_t games_summed = 0, continuations = 0, off_natural_games = 0;
   for (const auto& [here, q] : count.queries) {

@@ -10,7 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "coordinator/queries.h"
+#include "engine/queries.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "proto/convert.h"
@@ -369,7 +369,7 @@ TEST(Openings, SameColourRunsAreCountedUnderTheirRealColour) {
        }) {
     Import(*c, Sgf(head + game));
   }
-  QueryEngine& q = c->queries();
+  engine::QueryEngine& q = c->queries();
   const qipu::v1::Color kB = qipu::v1::COLOR_BLACK, kW = qipu::v1::COLOR_WHITE;
 
   // White's answers to R16: the two alternating games and the pass; the
@@ -489,7 +489,7 @@ TEST(Openings, BadRequestsNameTheProblem) {
   auto c = StartCoordinator(dir.path());
   ASSERT_NE(c, nullptr);
   Import(*c, RecordOf(9, "E5 C3", "B+R"));
-  QueryEngine& q = c->queries();
+  engine::QueryEngine& q = c->queries();
   struct Case {
     std::string moves;
     std::string message;

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "coordinator/queries.h"
+#include "engine/queries.h"
 #include "gtest/gtest.h"
 #include "proto/convert.h"
 #include "rocksdb/write_batch.h"
@@ -252,7 +252,7 @@ qipu::v1::PatternRequest PatternRequestOf(const BruteQuery& q, int n) {
 
 // All matches of `req`, page after page.
 std::vector<qipu::v1::PatternMatch> AllMatches(
-    const QueryEngine& engine, qipu::v1::PatternRequest req,
+    const engine::QueryEngine& engine, qipu::v1::PatternRequest req,
     qipu::v1::PatternResponse* first = nullptr) {
   std::vector<qipu::v1::PatternMatch> out;
   for (int page = 0; page < 10000; ++page) {
@@ -269,7 +269,7 @@ std::vector<qipu::v1::PatternMatch> AllMatches(
 
 // Compares the engine with the brute force on one query; returns the
 // number of matches.
-size_t ExpectSameAsBruteForce(const QueryEngine& engine,
+size_t ExpectSameAsBruteForce(const engine::QueryEngine& engine,
                               const std::vector<BruteGame>& games,
                               const BruteQuery& q, int n) {
   const std::map<std::string, BruteHit> want = BruteSearch(games, q, n);
@@ -331,7 +331,7 @@ class PatternQueryTest : public ::testing::Test {
     ASSERT_NE(coordinator_, nullptr);
     const std::string fox = test_util::SharedCorpusDir("fox-pro");
     if (!fox.empty()) {
-      const ImportSummary summary =
+      const engine::ImportSummary summary =
           coordinator_->importer().ImportPaths({fox}, {});
       EXPECT_GT(summary.imported, 600u);
     }
@@ -361,13 +361,13 @@ class PatternQueryTest : public ::testing::Test {
 
   static TempDir* tmp_;
   static Coordinator* coordinator_;
-  static const QueryEngine* engine_;
+  static const engine::QueryEngine* engine_;
   static std::vector<BruteGame>* games_;
 };
 
 TempDir* PatternQueryTest::tmp_ = nullptr;
 Coordinator* PatternQueryTest::coordinator_ = nullptr;
-const QueryEngine* PatternQueryTest::engine_ = nullptr;
+const engine::QueryEngine* PatternQueryTest::engine_ = nullptr;
 std::vector<BruteGame>* PatternQueryTest::games_ = new std::vector<BruteGame>();
 
 TEST_F(PatternQueryTest, CutPatternsAgreeWithBruteForce) {

@@ -3,7 +3,7 @@
 // Meta, plus the coordinator's provenance); each kind of lie is refused
 // with its own reason. PrepareImport: an illegal move is named in the
 // message and as a number; notes are typed and stored as text.
-#include "coordinator/prepare.h"
+#include "engine/prepare.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -26,21 +26,21 @@ class PrepareTest : public CoreTest {
   }
   // The message of the refusal of `g` (InvalidArgument expected).
   std::string Reject(const qipu::v1::Game& g) { return Reject(g, info_); }
-  std::string Reject(const qipu::v1::Game& g, const JobInfo& info) {
-    auto p = PrepareSelfPlay(g, info, absl::Now());
+  std::string Reject(const qipu::v1::Game& g, const engine::JobInfo& info) {
+    auto p = engine::PrepareSelfPlay(g, info, absl::Now());
     EXPECT_FALSE(p.ok());
     if (p.ok()) return "";
     EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
     return std::string(p.status().message());
   }
   uint64_t job_ = 0;
-  JobInfo info_;
+  engine::JobInfo info_;
 };
 
 TEST_F(PrepareTest, ValidGamesAreAcceptedAndIndexed) {
   for (uint64_t i = 0; i < 20; ++i) {
     const qipu::v1::Game g = Play(job_, i);
-    auto p = PrepareSelfPlay(g, info_, absl::Now());
+    auto p = engine::PrepareSelfPlay(g, info_, absl::Now());
     ASSERT_TRUE(p.ok()) << i << ": " << p.status();
     EXPECT_EQ(p->id, store::GameId::SelfPlay(job_, i));
     EXPECT_EQ(p->config_id, info_.config_id);
@@ -63,7 +63,7 @@ TEST_F(PrepareTest, StoredGameIsTheValidatedUpload) {
   for (uint64_t i = 0; i < 10; ++i) {
     qipu::v1::Game g = Play(job_, i);
     g.mutable_meta()->set_black_player("not stored");
-    auto p = PrepareSelfPlay(g, info_, now);
+    auto p = engine::PrepareSelfPlay(g, info_, now);
     ASSERT_TRUE(p.ok()) << i << ": " << p.status();
     qipu::v1::Game want = g;
     want.clear_meta();
@@ -81,7 +81,7 @@ TEST_F(PrepareTest, StoredGameIsTheValidatedUpload) {
     auto u = wire::SelfPlayFromProto(g);
     ASSERT_TRUE(u.ok()) << u.status();
     EXPECT_EQ(u->record.black_player, "not stored");
-    auto q = PrepareSelfPlay(*u, info_, now);
+    auto q = engine::PrepareSelfPlay(*u, info_, now);
     ASSERT_TRUE(q.ok()) << q.status();
     EXPECT_EQ(q->value, p->value) << i;
     EXPECT_EQ(q->key, p->key);
@@ -99,14 +99,14 @@ TEST_F(PrepareTest, HandicapAndVoidedAttemptsAreStoredAsUploaded) {
   *cfg.mutable_rules() = wire::RulesToProto(r);
   cfg.set_handicap(2);
   const uint64_t job = jobs_->Submit(3000, cfg).value();
-  const JobInfo info = jobs_->Find(job).value();
+  const engine::JobInfo info = jobs_->Find(job).value();
   const absl::Time now = absl::FromUnixMicros(1700000000000000);
   bool voided = false;
   for (uint64_t i = 0; i < 3000 && !voided; ++i) {
     const qipu::v1::Game g = Play(job, i);
     if (i >= 5 && g.provenance().attempt() == 0) continue;
     voided = g.provenance().attempt() > 0;
-    auto p = PrepareSelfPlay(g, info, now);
+    auto p = engine::PrepareSelfPlay(g, info, now);
     ASSERT_TRUE(p.ok()) << i << ": " << p.status();
     EXPECT_EQ(p->facts.cycles.size(),
               static_cast<size_t>(g.cycles_size() + g.voided_cycles_size()));
@@ -260,10 +260,10 @@ TEST_F(PrepareTest, ImportRefusalNamesTheIllegalMove) {
   r.moves = {{rules::Color::kBlack, rules::MakePoint(4, 4)},
              {rules::Color::kWhite, rules::MakePoint(2, 2)},
              {rules::Color::kBlack, rules::MakePoint(2, 2)}};
-  ImportContext ctx;
+  engine::ImportContext ctx;
   ctx.now = absl::Now();
   int move = -1;
-  auto p = PrepareImport(r, ctx, configs_.get(), &move);
+  auto p = engine::PrepareImport(r, ctx, configs_.get(), &move);
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(p.status().message(),
@@ -274,7 +274,7 @@ TEST_F(PrepareTest, ImportRefusalNamesTheIllegalMove) {
   r.rules = "Japanese";
   r.result = "Black won";
   r.notes.push_back({.kind = rules::NoteKind::kNoCharset});
-  p = PrepareImport(r, ctx, configs_.get(), &move);
+  p = engine::PrepareImport(r, ctx, configs_.get(), &move);
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ(move, 0);
   ASSERT_EQ(p->notes.size(), 3u);
@@ -296,7 +296,7 @@ TEST_F(PrepareTest, ImportRefusalNamesTheIllegalMove) {
   // A caller that normalised the RE keeps the RE as written.
   ctx.record_result = "B+0.75";
   r.result = "B+1.5";
-  p = PrepareImport(r, ctx, configs_.get());
+  p = engine::PrepareImport(r, ctx, configs_.get());
   ASSERT_TRUE(p.ok()) << p.status();
   ASSERT_TRUE(stored.ParseFromString(p->game.value));
   EXPECT_EQ(stored.meta().record_result(), "B+0.75");
@@ -304,13 +304,13 @@ TEST_F(PrepareTest, ImportRefusalNamesTheIllegalMove) {
 }
 
 TEST(DayOf, ParsesSgfDates) {
-  EXPECT_EQ(DayOfSgfDate("2018-05-03"), 20180503u);
-  EXPECT_EQ(DayOfSgfDate("2018-05-03,04"), 20180503u);
-  EXPECT_EQ(DayOfSgfDate("1975"), 19750000u);
-  EXPECT_EQ(DayOfSgfDate("1975-11"), 19751100u);
-  EXPECT_EQ(DayOfSgfDate(""), 0u);
-  EXPECT_EQ(DayOfSgfDate("unknown"), 0u);
-  EXPECT_EQ(DayOf(absl::FromUnixSeconds(0)), 19700101u);
+  EXPECT_EQ(engine::DayOfSgfDate("2018-05-03"), 20180503u);
+  EXPECT_EQ(engine::DayOfSgfDate("2018-05-03,04"), 20180503u);
+  EXPECT_EQ(engine::DayOfSgfDate("1975"), 19750000u);
+  EXPECT_EQ(engine::DayOfSgfDate("1975-11"), 19751100u);
+  EXPECT_EQ(engine::DayOfSgfDate(""), 0u);
+  EXPECT_EQ(engine::DayOfSgfDate("unknown"), 0u);
+  EXPECT_EQ(engine::DayOf(absl::FromUnixSeconds(0)), 19700101u);
 }
 
 }  // namespace

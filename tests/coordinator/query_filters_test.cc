@@ -7,8 +7,8 @@
 
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "coordinator/prepare.h"
-#include "coordinator/queries.h"
+#include "engine/prepare.h"
+#include "engine/queries.h"
 #include "gtest/gtest.h"
 #include "proto/convert.h"
 #include "tests/coordinator/query_fixture.h"
@@ -29,7 +29,8 @@ using testing::TempDir;
 // The day a stored game is filed under, read from the game.
 uint32_t DayOfGame(const qipu::v1::Game& g) {
   if (g.provenance().job() != 0) {
-    return DayOf(absl::FromUnixMicros(g.provenance().stored_unix_micros()));
+    return engine::DayOf(
+        absl::FromUnixMicros(g.provenance().stored_unix_micros()));
   }
   return g.meta().date_ymd();
 }
@@ -62,7 +63,7 @@ TEST(QueryFilters, IncludeAndExcludeBuckets) {
   Import(*c, RecordOf(9, "G7", "?"));
   const std::vector<StoredGame> games = StoredGames(c->store());
   ASSERT_EQ(games.size(), 137u);
-  const uint32_t today = DayOf(absl::Now());
+  const uint32_t today = engine::DayOf(absl::Now());
 
   struct Case {
     std::string name;
@@ -123,7 +124,7 @@ TEST(QueryFilters, IncludeAndExcludeBuckets) {
       {"nothing", [](F f) { f->set_source("job:999"); },
        [](G) { return false; }},
   };
-  QueryEngine& q = c->queries();
+  engine::QueryEngine& q = c->queries();
   for (const Case& k : cases) {
     SCOPED_TRACE(k.name);
     qipu::v1::Filter filter;

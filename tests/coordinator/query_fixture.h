@@ -23,8 +23,8 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "coordinator/coordinator.h"
-#include "coordinator/exporter.h"
-#include "coordinator/prepare.h"
+#include "engine/exporter.h"
+#include "engine/prepare.h"
 #include "gtest/gtest.h"
 #include "proto/convert.h"
 #include "qipu/v1/game.pb.h"
@@ -116,7 +116,7 @@ inline uint64_t PlayJob(Coordinator& c, const qipu::v1::JobConfig& config,
       }
       qipu::v1::Game proto;
       wire::SelfPlayToProto(game, spec, outcome, *job, "test", &proto);
-      auto prepared = PrepareSelfPlay(proto, *info, absl::Now());
+      auto prepared = engine::PrepareSelfPlay(proto, *info, absl::Now());
       if (!prepared.ok()) {
         ADD_FAILURE() << prepared.status();
         ++failed;
@@ -124,8 +124,9 @@ inline uint64_t PlayJob(Coordinator& c, const qipu::v1::JobConfig& config,
       }
       ++pending;
       c.ingestor().Submit(
-          *std::move(prepared), [&](absl::StatusOr<IngestOutcome> stored) {
-            if (!stored.ok() || *stored != IngestOutcome::kStored) {
+          *std::move(prepared),
+          [&](absl::StatusOr<engine::IngestOutcome> stored) {
+            if (!stored.ok() || *stored != engine::IngestOutcome::kStored) {
               ++failed;
             }
             --pending;
@@ -163,17 +164,17 @@ inline rules::GameRecord RecordOf(int size, const std::string& moves,
 inline store::GameId Import(Coordinator& c, const rules::GameRecord& record,
                             const std::string& source = "import",
                             int depth = 60) {
-  ImportContext ctx;
+  engine::ImportContext ctx;
   ctx.source = source;
   ctx.file = "test.sgf";
   ctx.index_depth = depth;
   ctx.now = absl::Now();
-  auto prepared = PrepareImport(record, ctx, &c.configs());
+  auto prepared = engine::PrepareImport(record, ctx, &c.configs());
   EXPECT_TRUE(prepared.ok()) << prepared.status();
   if (!prepared.ok()) return {};
   const store::GameId id = prepared->game.id;
   auto stored = c.ingestor().SubmitAndWait(std::move(prepared->game));
-  EXPECT_TRUE(stored.ok() && *stored == IngestOutcome::kStored);
+  EXPECT_TRUE(stored.ok() && *stored == engine::IngestOutcome::kStored);
   return id;
 }
 
@@ -204,7 +205,7 @@ inline std::vector<StoredGame> StoredGames(store::Store& s) {
 // Every game as the exporter (coordinator/exporter.h) streams it out.
 inline std::vector<StoredGame> ExportedGames(store::Store& s) {
   std::vector<StoredGame> out;
-  Exporter exporter(&s);
+  engine::Exporter exporter(&s);
   auto stats =
       exporter.Export(qipu::v1::ExportRequest(),
                       [&](const store::GameId& id, const qipu::v1::Game& g) {

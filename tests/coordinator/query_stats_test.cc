@@ -11,8 +11,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
-#include "coordinator/prepare.h"
-#include "coordinator/queries.h"
+#include "engine/prepare.h"
+#include "engine/queries.h"
 #include "gtest/gtest.h"
 #include "proto/convert.h"
 #include "rules/rules.h"
@@ -130,7 +130,7 @@ TEST(QueryStats, KoCyclesAndResultsMatchTheStoredGames) {
           cell.results.Add(w);
           cell.ids.push_back(store::GameIdText(g.id));
           ++cell.per_bucket[{game.provenance().job(),
-                             DayOf(absl::FromUnixMicros(
+                             engine::DayOf(absl::FromUnixMicros(
                                  game.provenance().stored_unix_micros()))}];
         }
       }
@@ -138,7 +138,7 @@ TEST(QueryStats, KoCyclesAndResultsMatchTheStoredGames) {
     if (!seen.empty()) with_cycle.Add(w);
   }
 
-  QueryEngine& q = c->queries();
+  engine::QueryEngine& q = c->queries();
   // Ko.
   auto ko = q.Ko(qipu::v1::KoRequest());
   ASSERT_TRUE(ko.ok()) << ko.status();

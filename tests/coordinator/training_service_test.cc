@@ -14,7 +14,7 @@
 #include "base/channel.h"
 #include "base/files.h"
 #include "client/training_client.h"
-#include "coordinator/training.h"
+#include "engine/training.h"
 #include "gtest/gtest.h"
 #include "tests/coordinator/query_fixture.h"
 #include "train/npz_writer.h"

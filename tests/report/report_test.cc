@@ -159,7 +159,7 @@ TEST(QueryReport, KoAndResults) {
 }
 
 TEST(ImportReport, SummaryJsonAndText) {
-  coordinator::ImportSummary s;
+  engine::ImportSummary s;
   s.files = 2;
   s.games = 5;
   s.imported = 3;

@@ -54,7 +54,7 @@ class WebApiTest : public ::testing::Test {
     const std::vector<std::string> first(
         files_.begin(),
         files_.begin() + std::min(kWebFirstFiles, files_.size()));
-    const coordinator::ImportSummary s =
+    const engine::ImportSummary s =
         coordinator_->importer().ImportPaths(first, {"fox", 60});
     ASSERT_GT(s.imported, 100u);
     auto e = Explorer::Start({}, &coordinator_->queries(), nullptr);
@@ -97,7 +97,7 @@ class WebApiTest : public ::testing::Test {
     return nlohmann::json::parse(r.body, nullptr, false);
   }
 
-  static coordinator::QueryEngine& engine() { return coordinator_->queries(); }
+  static engine::QueryEngine& engine() { return coordinator_->queries(); }
 
   static inline std::string corpus_;
   static inline std::vector<std::string> files_;
@@ -421,7 +421,7 @@ TEST_F(WebApiTest, ConcurrentReadersWhileImporting) {
   }
   const std::vector<std::string> rest(
       files_.begin() + std::min(kWebFirstFiles, files_.size()), files_.end());
-  const coordinator::ImportSummary s =
+  const engine::ImportSummary s =
       coordinator_->importer().ImportPaths(rest, {"fox", 60});
   importing = false;
   for (std::thread& t : readers) t.join();

@@ -11,8 +11,8 @@
 #include <sstream>
 #include <string>
 
-#include "coordinator/game_format.h"
-#include "coordinator/prepare.h"
+#include "engine/game_format.h"
+#include "engine/prepare.h"
 #include "gtest/gtest.h"
 #include "proto/search_visits.h"
 #include "rules/sgf_reader.h"
@@ -98,16 +98,15 @@ TEST(PolicyWorker, PlaysPolicyJobsAndStoresTheirSearches) {
     EXPECT_NE(got->sgf().find("QM["), std::string::npos) << got->sgf();
 
     // Export as SGF, then import: the same moves and the same visits.
-    auto sgf = coordinator::GameToSgf(g);
+    auto sgf = engine::GameToSgf(g);
     ASSERT_TRUE(sgf.ok()) << sgf.status();
     EXPECT_NE(sgf->find("QB[mcts:playouts=30]QW[random]"), std::string::npos)
         << *sgf;
     rules::SgfCollection read = rules::ReadSgf(*sgf);
     ASSERT_EQ(read.games.size(), 1u);
-    coordinator::ImportContext ctx;
+    engine::ImportContext ctx;
     ctx.now = absl::Now();
-    auto imported =
-        coordinator::PrepareImport(read.games[0], ctx, &c->configs());
+    auto imported = engine::PrepareImport(read.games[0], ctx, &c->configs());
     ASSERT_TRUE(imported.ok()) << imported.status();
     qipu::v1::Game back;
     ASSERT_TRUE(back.ParseFromString(imported->game.value));
@@ -116,7 +115,7 @@ TEST(PolicyWorker, PlaysPolicyJobsAndStoresTheirSearches) {
 
     // The same through JSONL: policies in the provenance, visits in
     // `searches`.
-    auto line = coordinator::GameToJsonLine(g, req.id());
+    auto line = engine::GameToJsonLine(g, req.id());
     ASSERT_TRUE(line.ok()) << line.status();
     EXPECT_NE(line->find("\"black_policy\":\"mcts:playouts=30\""),
               std::string::npos)
@@ -124,9 +123,9 @@ TEST(PolicyWorker, PlaysPolicyJobsAndStoresTheirSearches) {
     EXPECT_NE(line->find("\"searches\":[{\"move\":0,\"points\":["),
               std::string::npos)
         << *line;
-    auto record = coordinator::JsonLineToRecord(*line);
+    auto record = engine::JsonLineToRecord(*line);
     ASSERT_TRUE(record.ok()) << record.status();
-    auto jsonl_import = coordinator::PrepareImport(*record, ctx, &c->configs());
+    auto jsonl_import = engine::PrepareImport(*record, ctx, &c->configs());
     ASSERT_TRUE(jsonl_import.ok()) << jsonl_import.status();
     qipu::v1::Game back_jsonl;
     ASSERT_TRUE(back_jsonl.ParseFromString(jsonl_import->game.value));

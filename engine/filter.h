@@ -1,0 +1,55 @@
+// Query filters: which configuration buckets and days a query covers.
+// Queries read aggregates and position-index entries per (configuration,
+// day) bucket, so a filter is decided per bucket, never per game: board
+// size, rules, komi, handicap, source and policy are dimensions of the
+// configuration (store/configs.h), dates are the bucket day.
+#ifndef QIPU_ENGINE_FILTER_H_
+#define QIPU_ENGINE_FILTER_H_
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "qipu/v1/query.pb.h"
+#include "qipu/v1/store.pb.h"
+
+namespace qipu::engine {
+
+// A validated filter. Plain value type.
+class Filter {
+ public:
+  // Checks `f`: both or neither of width/height, sizes in range, rules a
+  // preset name or "axis=value" list (axes: ko, cycle, suicide, dame,
+  // hcomp, cap; komi has its own field), dates YYYYMMDD with from <= to.
+  // InvalidArgument names the bad field.
+  static absl::StatusOr<Filter> Compile(const qipu::v1::Filter& f);
+
+  // True when games of configuration `c` can match.
+  bool MatchesConfig(const qipu::v1::ConfigRecord& c) const;
+  // True when games of bucket day `day` (0 = unknown) match. With a date
+  // range, unknown days do not match.
+  bool MatchesDay(uint32_t day) const;
+
+  // Board size when the filter fixes one (else 0, 0).
+  uint32_t width() const { return proto_.width(); }
+  uint32_t height() const { return proto_.height(); }
+  const qipu::v1::Filter& proto() const { return proto_; }
+
+ private:
+  qipu::v1::Filter proto_;
+  // The policy filter, canonical when qipu can read it (empty: any); a
+  // configuration matches when either colour's spec equals it or starts
+  // with it at a token boundary (wire::PolicyMatches).
+  std::string policy_;
+  // The filter named a policy whose arguments were all defaults: only
+  // that canonical spec matches, not the specs it prefixes.
+  bool policy_exact_ = false;
+  // Required "axis=value" tokens of the configuration's rules key.
+  std::vector<std::string> rule_tokens_;
+};
+
+}  // namespace qipu::engine
+
+#endif  // QIPU_ENGINE_FILTER_H_

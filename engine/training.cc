@@ -1,0 +1,137 @@
+#include "engine/training.h"
+
+#include <bit>
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "engine/exporter.h"
+#include "engine/queries.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "train/npz_writer.h"
+#include "train/row_builder.h"
+
+namespace qipu::engine {
+namespace {
+
+// Largest int a uint32 request field may hold for an int option.
+constexpr uint32_t kMaxIntOption = 1u << 30;
+
+absl::Status Bad(absl::string_view field, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat(field, ": ", why));
+}
+
+bool IsVoid(const qipu::v1::Game& game) {
+  const qipu::v1::Winner w = game.result().winner();
+  return w == qipu::v1::WINNER_NONE || w == qipu::v1::WINNER_UNSPECIFIED;
+}
+
+bool HasCycles(const qipu::v1::Game& game) {
+  return game.cycles_size() > 0 || game.voided_cycles_size() > 0;
+}
+
+}  // namespace
+
+uint64_t TrainingStreamKey(const qipu::v1::TrainingRequest& req) {
+  qipu::v1::TrainingRequest k;
+  *k.mutable_filter() = req.filter();
+  k.set_cycles(req.cycles());
+  k.set_drop_void(req.drop_void());
+  k.set_pos_len(req.pos_len() == 0 ? train::kDefaultPosLen : req.pos_len());
+  k.set_symmetries(req.symmetries() == 0 ? 1 : req.symmetries());
+  k.set_seed(req.seed());
+  k.set_positions_per_game(req.positions_per_game());
+  k.set_min_move(req.min_move());
+  k.set_shuffle_window(req.shuffle_window() <= 1 ? 0 : req.shuffle_window());
+  std::string bytes;
+  {
+    google::protobuf::io::StringOutputStream raw(&bytes);
+    google::protobuf::io::CodedOutputStream out(&raw);
+    out.SetSerializationDeterministic(true);
+    k.SerializeToCodedStream(&out);
+  }
+  uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a 64
+  for (const char c : bytes) {
+    h ^= static_cast<uint8_t>(c);
+    h *= 0x100000001b3ULL;
+  }
+  return train::Mix(h);
+}
+
+absl::StatusOr<TrainingPlan> PlanTraining(
+    const store::Store& store, const qipu::v1::TrainingRequest& req) {
+  absl::StatusOr<Filter> filter = CompileQueryFilter(req.filter());
+  // Its errors name the field ("filter.rules: ...").
+  if (!filter.ok()) return filter.status();
+  if (!qipu::v1::CycleSelection_IsValid(req.cycles())) {
+    return Bad("cycles", absl::StrCat("unknown selection ", req.cycles(),
+                                      " (any, with or without)"));
+  }
+  for (const auto& [name, v] :
+       {std::pair<const char*, uint32_t>{"pos_len", req.pos_len()},
+        {"symmetries", req.symmetries()},
+        {"positions_per_game", req.positions_per_game()},
+        {"min_move", req.min_move()},
+        {"batch_size", req.batch_size()},
+        {"shuffle_window", req.shuffle_window()}}) {
+    if (v > kMaxIntOption) return Bad(name, absl::StrCat(v, " is too large"));
+  }
+  TrainingPlan plan;
+  train::StreamOptions& o = plan.options;
+  o.rows.pos_len = req.pos_len() == 0 ? train::kDefaultPosLen
+                                      : static_cast<int>(req.pos_len());
+  o.rows.symmetries =
+      req.symmetries() == 0 ? 1 : static_cast<int>(req.symmetries());
+  o.rows.seed = req.seed();
+  o.rows.positions_per_game = static_cast<int>(req.positions_per_game());
+  o.rows.min_move = static_cast<int>(req.min_move());
+  o.batch_size = static_cast<int>(req.batch_size());
+  o.shuffle_window = static_cast<int>(req.shuffle_window());
+  o.max_rows = req.max_rows();
+  QIPU_RETURN_IF_ERROR(train::ValidateStreamOptions(o));
+  const uint32_t pos_len = static_cast<uint32_t>(o.rows.pos_len);
+  if (filter->width() > pos_len || filter->height() > pos_len) {
+    return Bad("pos_len", absl::StrCat(pos_len, " is smaller than the ",
+                                       filter->width(), "x", filter->height(),
+                                       " board the filter selects"));
+  }
+  const int64_t batch_bytes =
+      int64_t{o.batch_size} * train::RowShape{o.rows.pos_len}.row_bytes();
+  if (batch_bytes > kMaxBatchBytes) {
+    return Bad("batch_size",
+               absl::StrCat(
+                   o.batch_size, " rows at pos_len ", o.rows.pos_len, " make ",
+                   batch_bytes >> 20, " MiB messages; at most ",
+                   kMaxBatchBytes / train::RowShape{o.rows.pos_len}.row_bytes(),
+                   " rows"));
+  }
+  plan.stream_key = TrainingStreamKey(req);
+  const qipu::v1::CycleSelection cycles = req.cycles();
+  const bool drop_void = req.drop_void();
+  plan.filter = [f = *std::move(filter), cycles, drop_void, pos_len](
+                    const store::GameId&, const qipu::v1::Game& game) {
+    if (game.width() > pos_len || game.height() > pos_len) return false;
+    if (drop_void && IsVoid(game)) return false;
+    if (cycles == qipu::v1::CYCLE_SELECTION_WITH && !HasCycles(game)) {
+      return false;
+    }
+    if (cycles == qipu::v1::CYCLE_SELECTION_WITHOUT && HasCycles(game)) {
+      return false;
+    }
+    return f.MatchesDay(GameDay(game)) && f.MatchesConfig(GameDimensions(game));
+  };
+  if (!req.cursor().empty()) {
+    QIPU_ASSIGN_OR_RETURN(
+        plan.start, train::DecodeStreamCursor(req.cursor(), plan.stream_key));
+  } else if (req.recent_games() > 0) {
+    QIPU_ASSIGN_OR_RETURN(
+        plan.start.done_through,
+        train::RecentWindowStart(store, plan.filter, req.recent_games()));
+  }
+  return plan;
+}
+
+}  // namespace qipu::engine
