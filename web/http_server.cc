@@ -612,7 +612,9 @@ absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(
     if (ec) {
       return absl::InvalidArgumentError(
           absl::StrCat("--http-tls-key: '", options.tls_key,
-                       "' is not a readable PEM private key: ", ec.message()));
+                       "' is not a readable PEM private key of the "
+                       "certificate '",
+                       options.tls_cert, "': ", ec.message()));
     }
     if (SSL_CTX_check_private_key(ctx->native_handle()) != 1) {
       return absl::InvalidArgumentError(absl::StrCat(
