@@ -90,16 +90,13 @@ void AddExploreCommand(CLI::App& app, int* exit_code) {
                   "HOST:PORT to serve on (port 0 picks a free port, "
                   "printed); plain HTTP unless --http-tls-cert is given")
       ->capture_default_str();
-  CLI::Option* cert =
-      cmd->add_option("--http-tls-cert", f->tls_cert,
-                      "HTTPS: the server's certificate chain (PEM); with "
-                      "--http-tls-key, and then HTTPS only")
-          ->check(CLI::ExistingFile);
-  CLI::Option* key = cmd->add_option("--http-tls-key", f->tls_key,
-                                     "HTTPS: the server's private key (PEM)")
-                         ->check(CLI::ExistingFile);
-  cert->needs(key);
-  key->needs(cert);
+  // Checked by the server (a missing, unreadable or mismatched file is
+  // status 2, the flag named).
+  cmd->add_option("--http-tls-cert", f->tls_cert,
+                  "HTTPS: the server's certificate chain (PEM); with "
+                  "--http-tls-key, and then HTTPS only");
+  cmd->add_option("--http-tls-key", f->tls_key,
+                  "HTTPS: the server's private key (PEM)");
   cmd->add_option("--auth", f->auth,
                   "required: the API wants a reader or operator token of "
                   "the database (Authorization: Bearer); off: none")
