@@ -7,9 +7,7 @@
 #include <chrono>
 #include <deque>
 #include <exception>
-#include <optional>
 #include <thread>
-#include <type_traits>
 #include <unordered_map>
 
 #include "absl/base/thread_annotations.h"
@@ -18,25 +16,19 @@
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
-#include "boost/asio/dispatch.hpp"
 #include "boost/asio/ip/tcp.hpp"
 #include "boost/asio/post.hpp"
 #include "boost/asio/ssl.hpp"
 #include "boost/asio/steady_timer.hpp"
 #include "boost/asio/strand.hpp"
-#include "boost/asio/write.hpp"
-#include "boost/beast/core.hpp"
-#include "boost/beast/http.hpp"
-#include "boost/beast/ssl.hpp"
 #include "spdlog/spdlog.h"
+#include "web/http_connection.h"
 
 namespace qipu::web {
 namespace {
 
 namespace net = boost::asio;
 namespace ssl = boost::asio::ssl;
-namespace beast = boost::beast;
-namespace http = boost::beast::http;
 using tcp = boost::asio::ip::tcp;
 using ErrorCode = boost::system::error_code;
 
@@ -45,48 +37,6 @@ int HexValue(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
-}
-
-std::chrono::steady_clock::duration Chrono(absl::Duration d) {
-  return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-      absl::ToChronoNanoseconds(d));
-}
-
-// How long a closing connection waits for the client to take the last
-// answer (and, over TLS, for its close_notify) before the socket goes.
-constexpr absl::Duration kLinger = absl::Seconds(2);
-
-// The bytes of `r` on the wire: status line, headers, body (none for
-// HEAD). One buffer, written at once: headers and body in separate
-// segments would wait for the client's delayed ACK (Nagle), 40 ms on every
-// kept-alive answer (the sockets have TCP_NODELAY as well).
-std::string Serialize(const HttpResponse& r, bool head, bool keep_alive,
-                      bool http10) {
-  std::string out = absl::StrCat(
-      "HTTP/1.1 ", r.status, " ",
-      std::string(http::obsolete_reason(http::int_to_status(r.status))),
-      "\r\nContent-Type: ", r.content_type,
-      "\r\nContent-Length: ", r.body.size(),
-      "\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n");
-  for (const auto& [name, value] : r.headers) {
-    absl::StrAppend(&out, name, ": ", value, "\r\n");
-  }
-  if (!keep_alive) {
-    out += "Connection: close\r\n";
-  } else if (http10) {
-    out += "Connection: keep-alive\r\n";
-  }
-  out += "\r\n";
-  if (!head) out += r.body;
-  return out;
-}
-
-// An error answer of the server itself (before any handler ran).
-std::string ErrorWire(int status, const std::string& message) {
-  HttpResponse r;
-  r.status = status;
-  r.body = absl::StrCat(R"json({"error":")json", message, R"json("})json");
-  return Serialize(r, false, false, false);
 }
 
 // A fixed set of threads running tasks in order of submission.
@@ -182,7 +132,7 @@ bool ParseQueryString(const std::string& query,
   return true;
 }
 
-struct HttpServer::Impl {
+struct HttpServer::Impl final : ConnectionHost {
   // The asynchronous machinery; destroyed (every connection with it) by
   // Stop() once the IO threads are joined.
   struct Io {
@@ -194,7 +144,7 @@ struct HttpServer::Impl {
   };
 
   Impl(const HttpServerOptions& o, HttpHandler h)
-      : options(o), handler(std::move(h)), pool(std::max(1, o.threads)) {}
+      : opts(o), handler(std::move(h)), pool(std::max(1, o.threads)) {}
 
   // Accepts the next connection, forever (until the acceptor closes).
   void Accept() {
@@ -221,31 +171,36 @@ struct HttpServer::Impl {
   // Starts a session on `socket`, or refuses it over a cap.
   void Admit(tcp::socket socket);
 
-  // A session's end: its connection no longer counts.
-  void Release(const std::string& address) {
+  // ConnectionHost:
+  const HttpServerOptions& options() const override { return opts; }
+  void Submit(std::function<void()> task) override {
+    pool.Submit(std::move(task));
+  }
+  bool Stopping() const override {
+    absl::MutexLock lock(&mu);
+    return stopping;
+  }
+  void TimedOut() override { ++timed_out; }
+  void Release(const std::string& address) override {
     absl::MutexLock lock(&mu);
     --open;
     auto it = per_address.find(address);
     if (it != per_address.end() && --it->second == 0) per_address.erase(it);
   }
 
-  // A request about to be handed to the pool; false (not counted) when
-  // stopping.
-  bool BeginRequest() {
+  bool BeginRequest() override {
     absl::MutexLock lock(&mu);
     if (stopping) return false;
     ++in_flight;
     ++requests;
     return true;
   }
-  // Its answer written (or failed).
-  void EndRequest() {
+  void EndRequest() override {
     absl::MutexLock lock(&mu);
     --in_flight;
   }
 
-  // The handler's answer to `req`; an exception is a 500.
-  HttpResponse Call(const HttpRequest& req) {
+  HttpResponse Call(const HttpRequest& req) override {
     try {
       return handler(req);
     } catch (const std::exception& e) {
@@ -257,7 +212,7 @@ struct HttpServer::Impl {
     }
   }
 
-  const HttpServerOptions options;
+  const HttpServerOptions opts;
   const HttpHandler handler;
   // The total cap in force (see HttpServerOptions::max_connections).
   int max_connections = 0;
@@ -283,242 +238,6 @@ struct HttpServer::Impl {
   bool stopped = false;
 };
 
-namespace {
-
-// One connection: reads a request, hands it to the pool, writes the
-// answer, and again while the client keeps it alive. Everything runs on
-// the connection's strand; the session lives as long as an operation of
-// it is pending (shared_from_this in every handler).
-template <class Stream>
-class Session : public std::enable_shared_from_this<Session<Stream>> {
- public:
-  static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
-
-  // `impl` outlives the session (it owns the io_context running it).
-  template <class... StreamArgs>
-  Session(HttpServer::Impl* impl, std::string address, StreamArgs&&... args)
-      : impl_(impl),
-        address_(std::move(address)),
-        stream_(std::forward<StreamArgs>(args)...) {}
-  ~Session() { impl_->Release(address_); }
-
-  // Begins on the connection's strand.
-  void Start() {
-    net::dispatch(
-        stream_.get_executor(),
-        beast::bind_front_handler(&Session::Run, this->shared_from_this()));
-  }
-
- private:
-  beast::tcp_stream& lowest() { return beast::get_lowest_layer(stream_); }
-
-  void Run() {
-    // One deadline for the handshake and the first header.
-    lowest().expires_after(Chrono(impl_->options.header_deadline));
-    if constexpr (kTls) {
-      stream_.async_handshake(
-          ssl::stream_base::server,
-          beast::bind_front_handler(&Session::OnHandshake,
-                                    this->shared_from_this()));
-    } else {
-      ReadHeader();
-    }
-  }
-
-  void OnHandshake(ErrorCode ec) {
-    if (ec) return Drop(ec, "TLS handshake");
-    ReadHeader();
-  }
-
-  // A kept-alive connection: waits (idle timeout) for the next request's
-  // first bytes, then gives its header the header deadline.
-  void WaitNext() {
-    if (buffer_.size() > 0) {
-      lowest().expires_after(Chrono(impl_->options.header_deadline));
-      return ReadHeader();
-    }
-    lowest().expires_after(Chrono(impl_->options.idle_timeout));
-    stream_.async_read_some(
-        buffer_.prepare(4096),
-        beast::bind_front_handler(&Session::OnFirstBytes,
-                                  this->shared_from_this()));
-  }
-
-  void OnFirstBytes(ErrorCode ec, size_t n) {
-    if (ec) return Drop(ec, "idle");
-    buffer_.commit(n);
-    lowest().expires_after(Chrono(impl_->options.header_deadline));
-    ReadHeader();
-  }
-
-  void ReadHeader() {
-    parser_.emplace();
-    parser_->header_limit(
-        static_cast<uint32_t>(impl_->options.max_header_bytes));
-    parser_->body_limit(impl_->options.max_body_bytes);
-    http::async_read_header(stream_, buffer_, *parser_,
-                            beast::bind_front_handler(
-                                &Session::OnHeader, this->shared_from_this()));
-  }
-
-  void OnHeader(ErrorCode ec, size_t) {
-    if (ec) return OnReadError(ec);
-    if (parser_->is_done()) return OnRequest();
-    lowest().expires_after(Chrono(impl_->options.body_deadline));
-    http::async_read(
-        stream_, buffer_, *parser_,
-        beast::bind_front_handler(&Session::OnBody, this->shared_from_this()));
-  }
-
-  void OnBody(ErrorCode ec, size_t) {
-    if (ec) return OnReadError(ec);
-    OnRequest();
-  }
-
-  void OnReadError(ErrorCode ec) {
-    if (ec == http::error::header_limit) {
-      return Reply(ErrorWire(
-          431, absl::StrCat("request header over ",
-                            impl_->options.max_header_bytes, " bytes")));
-    }
-    if (ec == http::error::body_limit) {
-      return Reply(ErrorWire(
-          413, absl::StrCat("request body over ", impl_->options.max_body_bytes,
-                            " bytes")));
-    }
-    if (ec.category() == ErrorCode(http::error::bad_target).category() &&
-        ec != http::error::end_of_stream &&
-        ec != http::error::partial_message) {
-      return Reply(ErrorWire(
-          400, absl::StrCat("malformed HTTP request: ", ec.message())));
-    }
-    Drop(ec, "read");
-  }
-
-  // A full request: to the pool, unless the server is stopping.
-  void OnRequest() {
-    http::request<http::string_body> msg = parser_->release();
-    parser_.reset();
-    keep_alive_ = msg.keep_alive();
-    const bool http10 = msg.version() < 11;
-    HttpRequest req;
-    req.method = std::string(msg.method_string());
-    const std::string target(msg.target());
-    const size_t q = target.find('?');
-    if (!PercentDecode(target.substr(0, q), false, &req.path)) {
-      return Reply(ErrorWire(400, "malformed path (a bad %XX escape)"));
-    }
-    if (q != std::string::npos &&
-        !ParseQueryString(target.substr(q + 1), &req.query)) {
-      return Reply(ErrorWire(400, "malformed query string (a bad %XX escape)"));
-    }
-    if (auto it = msg.find(http::field::authorization); it != msg.end()) {
-      req.authorization = std::string(it->value());
-    }
-    if (!impl_->BeginRequest()) return Close();
-    // The handler may take its time: no deadline until the answer.
-    lowest().expires_never();
-    impl_->pool.Submit(
-        [self = this->shared_from_this(), req = std::move(req), http10] {
-          const HttpResponse r = self->impl_->Call(req);
-          std::string wire =
-              Serialize(r, req.method == "HEAD", self->keep_alive_, http10);
-          net::post(self->stream_.get_executor(),
-                    [self, wire = std::move(wire)]() mutable {
-                      self->Write(std::move(wire));
-                    });
-        });
-  }
-
-  // Writes the handler's answer (one of the requests in flight).
-  void Write(std::string wire) {
-    out_ = std::move(wire);
-    lowest().expires_after(Chrono(impl_->options.write_deadline));
-    net::async_write(
-        stream_, net::buffer(out_),
-        beast::bind_front_handler(&Session::OnWrite, this->shared_from_this()));
-  }
-
-  void OnWrite(ErrorCode ec, size_t) {
-    impl_->EndRequest();
-    out_.clear();
-    if (ec) return Drop(ec, "write");
-    if (!keep_alive_) return Close();
-    {
-      absl::MutexLock lock(&impl_->mu);
-      if (impl_->stopping) return Close();
-    }
-    WaitNext();
-  }
-
-  // Writes an error answer of the server, then closes.
-  void Reply(std::string wire) {
-    out_ = std::move(wire);
-    lowest().expires_after(Chrono(impl_->options.write_deadline));
-    net::async_write(stream_, net::buffer(out_),
-                     [self = this->shared_from_this()](ErrorCode ec, size_t) {
-                       if (ec) return self->Drop(ec, "write");
-                       self->Close();
-                     });
-  }
-
-  // Ends the connection politely: TLS close_notify, or a shutdown of the
-  // sending side and reading what the client still sends (so that the
-  // kernel does not answer it with a reset that could destroy the last
-  // answer on its way), within kLinger.
-  void Close() {
-    lowest().expires_after(Chrono(kLinger));
-    if constexpr (kTls) {
-      stream_.async_shutdown([self = this->shared_from_this()](ErrorCode) {
-        self->lowest().close();
-      });
-    } else {
-      ErrorCode ignored;
-      lowest().socket().shutdown(tcp::socket::shutdown_send, ignored);
-      Drain();
-    }
-  }
-
-  void Drain() {
-    lowest().async_read_some(
-        net::buffer(drain_),
-        [self = this->shared_from_this()](ErrorCode ec, size_t) {
-          if (ec) return self->lowest().close();
-          self->Drain();
-        });
-  }
-
-  // The connection ends without a word (the client left, a deadline
-  // passed, the TLS handshake failed).
-  void Drop(ErrorCode ec, const char* stage) {
-    if (ec == beast::error::timeout) {
-      ++impl_->timed_out;
-      spdlog::debug("http: {}: {} timed out", address_, stage);
-    } else if (ec != http::error::end_of_stream && ec != net::error::eof &&
-               ec != net::error::operation_aborted) {
-      spdlog::debug("http: {}: {}: {}", address_, stage, ec.message());
-    }
-    ErrorCode ignored;
-    lowest().socket().shutdown(tcp::socket::shutdown_both, ignored);
-    lowest().close();
-  }
-
-  HttpServer::Impl* const impl_;
-  // The client's IP address (the per-address cap's key).
-  const std::string address_;
-  Stream stream_;
-  beast::flat_buffer buffer_;
-  // The request being read; empty between requests.
-  std::optional<http::request_parser<http::string_body>> parser_;
-  // The answer being written (alive until its write completes).
-  std::string out_;
-  // Whether the connection stays open after the current answer.
-  bool keep_alive_ = false;
-  char drain_[1024];
-};
-
-}  // namespace
-
 void HttpServer::Impl::Admit(tcp::socket socket) {
   ErrorCode ec;
   const tcp::endpoint remote = socket.remote_endpoint(ec);
@@ -531,7 +250,7 @@ void HttpServer::Impl::Admit(tcp::socket socket) {
     int& mine = per_address[address];
     if (open >= max_connections) {
       over = "total";
-    } else if (mine >= options.max_connections_per_address) {
+    } else if (mine >= opts.max_connections_per_address) {
       over = "per-address";
     }
     if (over != nullptr) {
@@ -554,7 +273,7 @@ void HttpServer::Impl::Admit(tcp::socket socket) {
     }
     if (!tls) {
       static const std::string kBusy =
-          ErrorWire(503, "too many connections; try again later");
+          ErrorBytes(503, "too many connections; try again later");
       socket.non_blocking(true, ec);
       socket.write_some(net::buffer(kBusy), ec);
     }
@@ -563,15 +282,7 @@ void HttpServer::Impl::Admit(tcp::socket socket) {
     return;
   }
   socket.set_option(tcp::no_delay(true), ec);
-  if (tls) {
-    std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(
-        this, std::move(address), std::move(socket), *tls)
-        ->Start();
-  } else {
-    std::make_shared<Session<beast::tcp_stream>>(this, std::move(address),
-                                                 std::move(socket))
-        ->Start();
-  }
+  ServeConnection(this, std::move(socket), tls.get(), std::move(address));
 }
 
 absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(
