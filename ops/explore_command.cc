@@ -11,8 +11,8 @@
 // finish) and closes the database.
 //
 //   qipu explore --db ./qipu-data --http 127.0.0.1:8080
-//   qipu explore --db ./qipu-data --http 0.0.0.0:8443 \
-//       --http-tls-cert server.pem --http-tls-key server.key --auth required
+//   qipu explore --db ./qipu-data --http 0.0.0.0:8443 --auth required
+//       --http-tls-cert server.pem --http-tls-key server.key
 //
 // Exit status: 0 stopped by a signal, 1 the database or the address
 // failed, 2 bad flags.
