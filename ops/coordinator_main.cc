@@ -42,6 +42,8 @@ int main(int argc, char** argv) {
   std::string tls_client_ca;
   std::string auth = "off";
   std::string http;
+  std::string http_tls_cert;
+  std::string http_tls_key;
   app.add_option("--db", o.db_dir, "Database directory")->required();
   app.add_option("--listen", o.listen, "gRPC address HOST:PORT")
       ->capture_default_str();
@@ -103,8 +105,18 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"required", "off"}))
       ->capture_default_str();
   app.add_option("--http", http,
-                 "Web explorer and HTTP JSON API on HOST:PORT (plain HTTP; "
-                 "port 0 picks a free port, printed at start)");
+                 "Web explorer and HTTP JSON API on HOST:PORT (port 0 picks "
+                 "a free port, printed at start); HTTPS with "
+                 "--http-tls-cert/--http-tls-key or --tls-cert/--tls-key");
+  CLI::Option* http_cert =
+      app.add_option("--http-tls-cert", http_tls_cert,
+                     "HTTPS for --http: the certificate chain (PEM); default "
+                     "--tls-cert");
+  CLI::Option* http_key = app.add_option(
+      "--http-tls-key", http_tls_key,
+      "HTTPS for --http: the private key (PEM); default --tls-key");
+  http_cert->needs(http_key);
+  http_key->needs(http_cert);
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error|off")
       ->capture_default_str();
   // A test fault (ingest.h; tests/ops/acked_write_test.cc), hidden from
@@ -161,7 +173,10 @@ int main(int argc, char** argv) {
   std::unique_ptr<qipu::web::Explorer> explorer;
   if (!http.empty()) {
     qipu::web::ExplorerOptions eo;
-    eo.listen = http;
+    eo.http.listen = http;
+    // The gRPC certificate by default: TLS on one port, TLS on both.
+    eo.http.tls_cert = http_tls_cert.empty() ? tls_cert : http_tls_cert;
+    eo.http.tls_key = http_tls_key.empty() ? tls_key : http_tls_key;
     eo.grpc_protected = o.tls.enabled() || o.auth_required;
     auto e = qipu::web::Explorer::Start(
         eo, &(*c)->queries(), o.auth_required ? &(*c)->tokens() : nullptr);
@@ -169,10 +184,12 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "qipu-coordinator: %s\n",
                    std::string(e.status().message()).c_str());
       (*c)->Shutdown();
-      return 1;
+      // A malformed address or unusable TLS files are bad flags.
+      return absl::IsInvalidArgument(e.status()) ? 2 : 1;
     }
     explorer = *std::move(e);
-    std::printf("qipu-coordinator http on %s\n", explorer->address().c_str());
+    std::printf("qipu-coordinator http on %s%s\n", explorer->address().c_str(),
+                explorer->server().tls() ? " (https)" : "");
   }
   std::fflush(stdout);
   // Waits for a signal, watching the store meanwhile: after an error

@@ -4,12 +4,15 @@
 // this process's query engine. The database must not be held by a
 // running coordinator (`qipu-coordinator --http` serves the same pages).
 // With --auth required the API wants a reader or operator token of the
-// database (Authorization: Bearer), as the coordinator's gRPC does.
+// database (Authorization: Bearer), as the coordinator's gRPC does. With
+// --http-tls-cert and --http-tls-key it speaks HTTPS only.
 //
 // Runs until SIGINT or SIGTERM, then stops serving (requests in progress
 // finish) and closes the database.
 //
 //   qipu explore --db ./qipu-data --http 127.0.0.1:8080
+//   qipu explore --db ./qipu-data --http 0.0.0.0:8443 --auth required
+//       --http-tls-cert server.pem --http-tls-key server.key
 //
 // Exit status: 0 stopped by a signal, 1 the database or the address
 // failed, 2 bad flags.
@@ -34,6 +37,8 @@ struct ExploreFlags {
   std::string db;
   std::string http = "127.0.0.1:8080";
   std::string auth = "off";
+  std::string tls_cert;
+  std::string tls_key;
   int threads = 8;
 };
 
@@ -49,17 +54,18 @@ int RunExplore(const ExploreFlags& f) {
     tokens = *std::move(t);
   }
   web::ExplorerOptions o;
-  o.listen = f.http;
-  o.threads = f.threads;
+  o.http.listen = f.http;
+  o.http.threads = f.threads;
+  o.http.tls_cert = f.tls_cert;
+  o.http.tls_key = f.tls_key;
   o.grpc_protected = tokens != nullptr;
   auto explorer = web::Explorer::Start(o, &(*db)->queries(), tokens.get());
   if (!explorer.ok()) {
     return base::Fail(kExploreCmd, explorer.status().message(),
                       absl::IsInvalidArgument(explorer.status()) ? 2 : 1);
   }
-  std::printf("qipu explore: http://%s/ (database %s%s)\n",
-              (*explorer)->address().c_str(), f.db.c_str(),
-              tokens != nullptr ? ", tokens required" : "");
+  std::printf("qipu explore: %s/ (database %s%s)\n", (*explorer)->url().c_str(),
+              f.db.c_str(), tokens != nullptr ? ", tokens required" : "");
   std::fflush(stdout);
   int sig = 0;
   while ((sig = signals.Wait(absl::Seconds(1))) == 0) {
@@ -81,9 +87,16 @@ void AddExploreCommand(CLI::App& app, int* exit_code) {
                   "Database directory (not one a running coordinator holds)")
       ->required();
   cmd->add_option("--http", f->http,
-                  "HOST:PORT to serve on (plain HTTP; port 0 picks a free "
-                  "port, printed)")
+                  "HOST:PORT to serve on (port 0 picks a free port, "
+                  "printed); plain HTTP unless --http-tls-cert is given")
       ->capture_default_str();
+  // Checked by the server (a missing, unreadable or mismatched file is
+  // status 2, the flag named).
+  cmd->add_option("--http-tls-cert", f->tls_cert,
+                  "HTTPS: the server's certificate chain (PEM); with "
+                  "--http-tls-key, and then HTTPS only");
+  cmd->add_option("--http-tls-key", f->tls_key,
+                  "HTTPS: the server's private key (PEM)");
   cmd->add_option("--auth", f->auth,
                   "required: the API wants a reader or operator token of "
                   "the database (Authorization: Bearer); off: none")

@@ -3,10 +3,11 @@
 // HttpServer (http_server.h). What `qipu-coordinator --http` and `qipu
 // explore --http` start.
 //
-// HTTP is plain (civetweb in Debian 12 has no working TLS with OpenSSL
-// 3): Start() warns (spdlog) when the address is not a loopback one while
-// the gRPC side is protected by TLS or tokens, since bearer tokens and
-// answers would then cross the network in clear.
+// HTTPS when given a certificate and key (--http-tls-cert/--http-tls-key,
+// or the gRPC ones); plain HTTP otherwise, and then Start() warns (spdlog)
+// when the address is not a loopback one while the gRPC side is protected
+// by TLS or tokens, since bearer tokens and answers would cross the
+// network in clear.
 #ifndef QIPU_WEB_EXPLORER_H_
 #define QIPU_WEB_EXPLORER_H_
 
@@ -22,10 +23,9 @@
 namespace qipu::web {
 
 struct ExplorerOptions {
-  // HOST:PORT (port 0: a free port).
-  std::string listen = "127.0.0.1:0";
-  // Requests answered at once.
-  int threads = 8;
+  // The server: address (port 0: a free port), TLS files (both empty:
+  // plain HTTP), threads, deadlines and connection caps.
+  HttpServerOptions http;
   // Whether the gRPC port uses TLS or tokens (for the warning).
   bool grpc_protected = false;
 };
@@ -46,6 +46,10 @@ class Explorer {
   // HOST:PORT bound, and its port.
   const std::string& address() const { return server_->address(); }
   int port() const { return server_->port(); }
+  // "https://HOST:PORT" or "http://HOST:PORT".
+  std::string url() const;
+  // The server (its counters, whether it speaks TLS).
+  const HttpServer& server() const { return *server_; }
   // Stops serving (requests in progress finish first); idempotent.
   void Stop() { server_->Stop(); }
 

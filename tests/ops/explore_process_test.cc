@@ -2,17 +2,22 @@
 // explore --db --http` on a database filled by `qipu import` with fox-pro
 // games; their HTTP API read over a socket and compared with `qipu query
 // --json`; a clean stop on SIGTERM; tokens with --auth required; bad
-// --http addresses.
+// --http addresses; HTTPS (--http-tls-cert/--http-tls-key, and the
+// coordinator's --tls-cert/--tls-key by default) read by a client that
+// verifies the server against the test CA (ops/tls/make-certs).
 #include <csignal>
 #include <string>
 #include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "base/files.h"
+#include "grpcpp/security/credentials.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/common/corpus_dir.h"
 #include "tests/common/http_get.h"
+#include "tests/common/test_certs.h"
 #include "tests/ops/process_fixture.h"
 
 namespace qipu::testing {
@@ -180,6 +185,104 @@ TEST(OpsExplore, TokensAndBadAddresses) {
   ASSERT_TRUE((*explore)->Kill(SIGTERM));
   EXPECT_EQ((*explore)->Wait(absl::Seconds(20 * kSlowdown)), 0)
       << (*explore)->Stderr();
+}
+
+TEST(OpsExplore, HttpsWithTlsFlags) {
+  TempDir tmp;
+  if (!ImportFox(tmp, 20)) GTEST_SKIP() << "the fox-pro corpus is absent";
+  const test_util::TestCerts certs =
+      test_util::TestCerts::Make(tmp.Sub("certs"), {});
+  const test_util::HttpTls trusted{certs.ca()};
+  auto https = [&](int port, const std::string& target,
+                   const std::vector<std::pair<std::string, std::string>>&
+                       headers = {}) {
+    return test_util::HttpRequest(port, target, headers, "GET",
+                                  absl::Seconds(20), &trusted);
+  };
+  const Ran token = RunQipu(tmp.path(), "token",
+                            {"token", "create", "--role", "reader", "--name",
+                             "web", "--db", tmp.Sub("db"), "--json"});
+  ASSERT_EQ(token.status, 0) << token.err;
+  const std::string reader = LastJsonLine(token.out).value("token", "");
+  ASSERT_FALSE(reader.empty());
+
+  // Half the TLS flags: a usage error.
+  const Ran half =
+      RunQipu(tmp.path(), "half",
+              {"explore", "--db", tmp.Sub("db"), "--http", "127.0.0.1:0",
+               "--http-tls-cert", certs.server_cert()});
+  EXPECT_EQ(half.status, 2) << half.err;
+  EXPECT_NE(half.err.find("--http-tls-key"), std::string::npos) << half.err;
+  // A key that is not the certificate's: status 2, the flag named.
+  const Ran mismatch = RunQipu(
+      tmp.path(), "mismatch",
+      {"explore", "--db", tmp.Sub("db"), "--http", "127.0.0.1:0",
+       "--http-tls-cert", certs.ca(), "--http-tls-key", certs.server_key()});
+  EXPECT_EQ(mismatch.status, 2) << mismatch.err;
+  EXPECT_NE(mismatch.err.find("--http-tls-key"), std::string::npos)
+      << mismatch.err;
+
+  // qipu explore on every interface with tokens over HTTPS: no warning.
+  auto explore = Subprocess::Start(
+      {kQipuBinary, "explore", "--db", tmp.Sub("db"), "--http", "0.0.0.0:0",
+       "--auth", "required", "--http-tls-cert", certs.server_cert(),
+       "--http-tls-key", certs.server_key()},
+      tmp.Sub("explore.out"), tmp.Sub("explore.err"));
+  ASSERT_TRUE(explore.ok()) << explore.status();
+  int port = 0;
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        port = ExplorePort((*explore)->Stdout(), "https://0.0.0.0:");
+        return port != 0 || !(*explore)->IsRunning();
+      },
+      absl::Seconds(30 * kSlowdown)))
+      << (*explore)->Stdout() << (*explore)->Stderr();
+  ASSERT_NE(port, 0) << (*explore)->Stderr();
+  EXPECT_EQ((*explore)->Stderr().find("plain HTTP"), std::string::npos)
+      << (*explore)->Stderr();
+  auto health = https(port, "/api/v1/health");
+  ASSERT_TRUE(health.ok()) << health.status();
+  EXPECT_EQ(health->status, 200);
+  EXPECT_EQ(nlohmann::json::parse(health->body)["auth"], true);
+  auto denied = https(port, "/api/v1/ko");
+  ASSERT_TRUE(denied.ok()) << denied.status();
+  EXPECT_EQ(denied->status, 401);
+  auto ko = https(port, "/api/v1/ko", {{"Authorization", "Bearer " + reader}});
+  ASSERT_TRUE(ko.ok()) << ko.status();
+  EXPECT_EQ(ko->status, 200) << ko->body;
+  const nlohmann::json ko_json = nlohmann::json::parse(ko->body);
+  EXPECT_GT(ko_json["games"].get<int>(), 0);
+  // HTTPS only: plain HTTP gets no answer.
+  EXPECT_FALSE(test_util::HttpRequest(port, "/api/v1/health").ok());
+  ASSERT_TRUE((*explore)->Kill(SIGTERM));
+  EXPECT_EQ((*explore)->Wait(absl::Seconds(20 * kSlowdown)), 0)
+      << (*explore)->Stderr();
+
+  // qipu-coordinator with gRPC TLS: the explorer takes its certificate
+  // by default and answers what `qipu query --json` prints.
+  CoordinatorProcess coordinator(
+      tmp.Sub("db"), tmp.Sub("coordinator"),
+      {"--http", "127.0.0.1:0", "--tls-cert", certs.server_cert(), "--tls-key",
+       certs.server_key()});
+  grpc::SslCredentialsOptions probe;
+  probe.pem_root_certs = *base::ReadFile(certs.ca());
+  coordinator.set_probe_credentials(grpc::SslCredentials(probe));
+  ASSERT_TRUE(coordinator.Start().ok()) << coordinator.LogTail();
+  const std::string out = coordinator.process()->Stdout();
+  const int http = ExplorePort(out, "http on 127.0.0.1:");
+  ASSERT_NE(http, 0) << out;
+  EXPECT_NE(out.find("(https)"), std::string::npos) << out;
+  auto ko_again = https(http, "/api/v1/ko");
+  ASSERT_TRUE(ko_again.ok()) << ko_again.status();
+  EXPECT_EQ(ko_again->status, 200);
+  const Ran cli = RunQipu(tmp.path(), "query",
+                          {"query", "ko", "--server", coordinator.address(),
+                           "--tls-ca", certs.ca(), "--json"});
+  ASSERT_EQ(cli.status, 0) << cli.err;
+  EXPECT_EQ(nlohmann::json::parse(ko_again->body), LastJsonLine(cli.out));
+  EXPECT_EQ(nlohmann::json::parse(ko_again->body), ko_json);
+  EXPECT_FALSE(test_util::HttpRequest(http, "/api/v1/health").ok());
+  EXPECT_EQ(coordinator.Stop(), 0) << coordinator.LogTail();
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 // The explorer's HTTP API (web/api.h, web/explorer.h) over a real
 // coordinator: its QueryEngine on a RocksDB in a temp dir holding fox-pro
-// games imported through the real importer, served by the real civetweb
-// server on 127.0.0.1 (a free port) and read over plain sockets.
+// games imported through the real importer, served by the real HTTP
+// server on 127.0.0.1 (a free port), every case twice: over plain HTTP and
+// over HTTPS (a certificate of ops/tls/make-certs, the client verifying it
+// against the test CA).
 //   - every query endpoint answers exactly the report JSON of `qipu query
 //     --json` for the same request, the game endpoints the game, its SGF
 //     and a replay consistent with the stored record;
@@ -26,25 +28,30 @@
 #include "tests/common/corpus_dir.h"
 #include "tests/common/http_get.h"
 #include "tests/common/temp_dir.h"
+#include "tests/common/test_certs.h"
 #include "web/explorer.h"
 
 namespace qipu::web {
 namespace {
 
-using test_util::HttpRequest;
 using test_util::HttpResult;
 
 // Files of the corpus imported before the tests; the rest are imported
 // while the concurrency test reads.
 constexpr size_t kWebFirstFiles = 150;
 
-class WebApiTest : public ::testing::Test {
+// The parameter: whether the explorer speaks HTTPS. Each instantiation has
+// its own coordinator and database (made by its first test's SetUp(), as
+// a static SetUpTestSuite() cannot see the parameter).
+class WebApiTest : public ::testing::TestWithParam<bool> {
  protected:
-  static void SetUpTestSuite() {
+  static void SetUpServers(bool tls) {
     corpus_ = test_util::SharedCorpusDir("fox-pro");
     if (corpus_.empty()) return;
     files_ = test_util::SgfFilesUnder(corpus_);
     tmp_ = new test_util::TempDir();
+    tls_ = tls;
+    if (tls_) certs_ = test_util::TestCerts::Make(tmp_->Sub("certs"), {});
     coordinator::CoordinatorOptions o;
     o.db_dir = tmp_->Sub("db");
     o.store.sync = false;
@@ -57,9 +64,10 @@ class WebApiTest : public ::testing::Test {
     const engine::ImportSummary s =
         coordinator_->importer().ImportPaths(first, {"fox", 60});
     ASSERT_GT(s.imported, 100u);
-    auto e = Explorer::Start({}, &coordinator_->queries(), nullptr);
+    auto e = Explorer::Start(Options(), &coordinator_->queries(), nullptr);
     ASSERT_TRUE(e.ok()) << e.status();
     explorer_ = e->release();
+    ASSERT_EQ(explorer_->server().tls(), tls_);
   }
   static void TearDownTestSuite() {
     delete explorer_;
@@ -69,8 +77,14 @@ class WebApiTest : public ::testing::Test {
     coordinator_ = nullptr;
     delete tmp_;
     tmp_ = nullptr;
+    set_up_ = false;
   }
   void SetUp() override {
+    if (!set_up_ || tls_ != GetParam()) {
+      TearDownTestSuite();
+      set_up_ = true;
+      SetUpServers(GetParam());
+    }
     if (corpus_.empty()) {
       GTEST_SKIP() << "the fox-pro corpus is absent (neither "
                    << QIPU_SOURCE_DIR
@@ -78,6 +92,26 @@ class WebApiTest : public ::testing::Test {
                       "fox-pro)";
     }
     ASSERT_NE(explorer_, nullptr);
+  }
+
+  // The explorer's options: HTTPS with the test certificate when tls_.
+  static ExplorerOptions Options() {
+    ExplorerOptions o;
+    if (tls_) {
+      o.http.tls_cert = certs_.server_cert();
+      o.http.tls_key = certs_.server_key();
+    }
+    return o;
+  }
+  // test_util::HttpRequest over HTTPS (verifying the server against the
+  // test CA) when tls_.
+  static absl::StatusOr<HttpResult> HttpRequest(
+      int port, const std::string& target,
+      const std::vector<std::pair<std::string, std::string>>& headers = {},
+      const std::string& method = "GET") {
+    const test_util::HttpTls tls{certs_.ca()};
+    return test_util::HttpRequest(port, target, headers, method,
+                                  absl::Seconds(20), tls_ ? &tls : nullptr);
   }
 
   static HttpResult Get(
@@ -104,7 +138,16 @@ class WebApiTest : public ::testing::Test {
   static inline test_util::TempDir* tmp_ = nullptr;
   static inline coordinator::Coordinator* coordinator_ = nullptr;
   static inline Explorer* explorer_ = nullptr;
+  // Whether this instantiation's servers are up (SetUpServers() ran).
+  static inline bool set_up_ = false;
+  static inline bool tls_ = false;
+  static inline test_util::TestCerts certs_;
 };
+
+// Two suites ("Plain/WebApiTest", "Https/WebApiTest"), each torn down
+// before the next begins.
+INSTANTIATE_TEST_SUITE_P(Plain, WebApiTest, ::testing::Values(false));
+INSTANTIATE_TEST_SUITE_P(Https, WebApiTest, ::testing::Values(true));
 
 // The request the API builds for `query` (same mapping as the CLI).
 client::QueryArgs ArgsOf(const std::string& query) {
@@ -113,7 +156,7 @@ client::QueryArgs ArgsOf(const std::string& query) {
   return out;
 }
 
-TEST_F(WebApiTest, OpeningsEqualReportJson) {
+TEST_P(WebApiTest, OpeningsEqualReportJson) {
   // The empty board, then down the most played line, then a side line.
   std::vector<std::string> line;
   for (int depth = 0; depth < 5; ++depth) {
@@ -151,7 +194,7 @@ TEST_F(WebApiTest, OpeningsEqualReportJson) {
   EXPECT_EQ(GetJson("/api/v1/openings?" + q)["to_play"], "B");
 }
 
-TEST_F(WebApiTest, AggregatesEqualReportJson) {
+TEST_P(WebApiTest, AggregatesEqualReportJson) {
   for (const std::string& query :
        {std::string(""), std::string("size=19"), std::string("source=fox"),
         std::string("rules=chinese&size=19x19"), std::string("policy=import"),
@@ -173,7 +216,7 @@ TEST_F(WebApiTest, AggregatesEqualReportJson) {
   EXPECT_GT(GetJson("/api/v1/results")["games"].get<int>(), 100);
 }
 
-TEST_F(WebApiTest, PatternEqualsReportJsonAndPages) {
+TEST_P(WebApiTest, PatternEqualsReportJsonAndPages) {
   for (const std::string& query :
        {std::string("pattern=.X./.../...&placement=corner"),
         std::string("pattern=....../..X.../......&anchor=A19"),
@@ -205,7 +248,7 @@ TEST_F(WebApiTest, PatternEqualsReportJsonAndPages) {
   EXPECT_EQ(seen.size(), total);
 }
 
-TEST_F(WebApiTest, GameJsonSgfAndReplay) {
+TEST_P(WebApiTest, GameJsonSgfAndReplay) {
   auto openings = engine().Openings(*client::OpeningsFromArgs({}, ""));
   ASSERT_TRUE(openings.ok());
   std::vector<std::string> ids;
@@ -262,7 +305,7 @@ TEST_F(WebApiTest, GameJsonSgfAndReplay) {
   }
 }
 
-TEST_F(WebApiTest, BadInputIs4xxNamingTheParameter) {
+TEST_P(WebApiTest, BadInputIs4xxNamingTheParameter) {
   struct BadCase {
     std::string target;
     int status;
@@ -356,7 +399,7 @@ TEST_F(WebApiTest, BadInputIs4xxNamingTheParameter) {
   EXPECT_TRUE(head->body.empty());
 }
 
-TEST_F(WebApiTest, PagesAreServedFromTheBinary) {
+TEST_P(WebApiTest, PagesAreServedFromTheBinary) {
   HttpResult index = Get("/");
   EXPECT_EQ(index.status, 200);
   EXPECT_EQ(index.headers["content-type"], "text/html; charset=utf-8");
@@ -376,7 +419,7 @@ TEST_F(WebApiTest, PagesAreServedFromTheBinary) {
   EXPECT_EQ(health["auth"], false);
 }
 
-TEST_F(WebApiTest, ConcurrentReadersWhileImporting) {
+TEST_P(WebApiTest, ConcurrentReadersWhileImporting) {
   const nlohmann::json before = GetJson("/api/v1/results");
   const int games_before = before["games"].get<int>();
   const std::vector<std::string> targets = {
@@ -439,7 +482,7 @@ TEST_F(WebApiTest, ConcurrentReadersWhileImporting) {
   EXPECT_EQ(after, report::ResultsJson(*want));
 }
 
-TEST_F(WebApiTest, TokensWhenRequired) {
+TEST_P(WebApiTest, TokensWhenRequired) {
   auto reader = coordinator_->tokens().Create(qipu::v1::ROLE_READER, "web");
   ASSERT_TRUE(reader.ok()) << reader.status();
   auto worker = coordinator_->tokens().Create(qipu::v1::ROLE_WORKER, "w");
@@ -449,8 +492,8 @@ TEST_F(WebApiTest, TokensWhenRequired) {
   auto revoked = coordinator_->tokens().Create(qipu::v1::ROLE_READER, "old");
   ASSERT_TRUE(revoked.ok());
   ASSERT_TRUE(coordinator_->tokens().Revoke(revoked->info.id()).ok());
-  auto secured =
-      Explorer::Start({}, &coordinator_->queries(), &coordinator_->tokens());
+  auto secured = Explorer::Start(Options(), &coordinator_->queries(),
+                                 &coordinator_->tokens());
   ASSERT_TRUE(secured.ok()) << secured.status();
   const int port = (*secured)->port();
   auto bearer = [](const std::string& t) {

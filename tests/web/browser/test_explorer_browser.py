@@ -1,6 +1,9 @@
 """The web explorer as a person uses it: headless Chromium (Debian's
 chromium + chromium-driver through python3-selenium) against a
-qipu-coordinator --http filled with the shared fox-pro corpus.
+qipu-coordinator --http filled with the shared fox-pro corpus, over HTTPS
+(--http-tls-cert/--http-tls-key with a certificate of ops/tls/make-certs;
+Chromium is told to accept it, Python's ssl verifies it against the CA)
+and over plain HTTP: the page tests run once for each.
 
 Openings: the continuation table the page shows equals `qipu query
 openings --json` for the same position, on the empty board and after
@@ -19,10 +22,12 @@ Screenshots go to $QIPU_BINARY_DIR/tests/web/screenshots/ (the build tree).
 import json
 import os
 import re
+import ssl
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 import pytest
 
@@ -41,8 +46,30 @@ def _corpus():
     pytest.skip("the fox-pro corpus is absent")
 
 
-@pytest.fixture(scope="module")
-def server():
+def _https_flags(tmp):
+    """make-certs into tmp/certs: the coordinator's --http-tls-* flags and
+    the CA's path."""
+    certs = os.path.join(tmp, "certs")
+    subprocess.run([os.path.join(ft.SOURCE_DIR, "ops/tls/make-certs"),
+                    "--out", certs], check=True, capture_output=True,
+                   timeout=60)
+    return (["--http-tls-cert", os.path.join(certs, "server.pem"),
+             "--http-tls-key", os.path.join(certs, "server.key")],
+            os.path.join(certs, "ca.pem"))
+
+
+def _check_https(url, ca):
+    """The explorer at `url` answers /api/v1/health over HTTPS with a
+    certificate that verifies against `ca` for 127.0.0.1."""
+    ctx = ssl.create_default_context(cafile=ca)
+    with urllib.request.urlopen(url + "/api/v1/health", context=ctx,
+                                timeout=30) as r:
+        assert r.status == 200
+        assert json.loads(r.read())["status"] == "ok"
+
+
+@pytest.fixture(scope="module", params=["https", "http"])
+def server(request):
     qipu = ft.qipu_bin()
     coordinator = ft.coordinator_bin()
     corpus = _corpus()
@@ -51,11 +78,14 @@ def server():
     r = subprocess.run([qipu, "import", "--db", db, corpus, "--source", "fox",
                         "--json"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
+    https_flags, ca = _https_flags(tmp.name)
+    if request.param == "http":
+        https_flags = []
     out = open(os.path.join(tmp.name, "coordinator.out"), "w")
     err = open(os.path.join(tmp.name, "coordinator.err"), "w")
     proc = subprocess.Popen(
         [coordinator, "--db", db, "--listen", "127.0.0.1:0", "--http",
-         "127.0.0.1:0"], stdout=out, stderr=err)
+         "127.0.0.1:0", *https_flags], stdout=out, stderr=err)
     grpc_addr = http_port = None
     deadline = time.time() + 60
     while time.time() < deadline and proc.poll() is None:
@@ -75,7 +105,10 @@ def server():
         assert r.returncode == 0, r.stderr
         return json.loads(r.stdout.strip().splitlines()[-1])
 
-    yield {"url": f"http://127.0.0.1:{http_port}", "query": query}
+    url = f"{request.param}://127.0.0.1:{http_port}"
+    if request.param == "https":
+        _check_https(url, ca)
+    yield {"url": url, "query": query}
     proc.terminate()
     assert proc.wait(timeout=60) == 0, open(err.name).read()
     tmp.cleanup()
@@ -89,8 +122,11 @@ def browser():
     from selenium.webdriver.chrome.service import Service
     opts = webdriver.ChromeOptions()
     opts.binary_location = "/usr/bin/chromium"
+    # The explorer's certificate is of the test's own CA (checked by
+    # _check_https); Chromium is told to accept it.
     for a in ("--headless=new", "--no-sandbox", "--disable-gpu",
-              "--disable-dev-shm-usage", "--window-size=1500,1100"):
+              "--disable-dev-shm-usage", "--window-size=1500,1100",
+              "--ignore-certificate-errors"):
         opts.add_argument(a)
     d = webdriver.Chrome(service=Service(executable_path=driver_path),
                          options=opts)
@@ -160,6 +196,8 @@ def test_openings_board_matches_cli(server, browser):
     d = browser
     d.get(server["url"] + "/openings.html#size=19")
     want = expect_table(d, server, [])
+    scheme = server["url"].split(":")[0]
+    assert d.execute_script("return location.protocol") == scheme + ":"
     shot(d, "openings-0")
     moves = []
     # Click the most played continuation on the board, three times.
@@ -312,13 +350,14 @@ def test_token_dialog(browser):
                            capture_output=True, text=True, timeout=60)
         assert r.returncode == 0, r.stderr
         token = json.loads(r.stdout.strip().splitlines()[-1])["token"]
+        https_flags, ca = _https_flags(tmp)
         out_path = os.path.join(tmp, "out")
         with open(out_path, "w") as out, \
                 open(os.path.join(tmp, "err"), "w") as err:
             proc = subprocess.Popen(
                 [coordinator, "--db", db, "--listen", "127.0.0.1:0",
-                 "--auth", "required", "--http", "127.0.0.1:0"],
-                stdout=out, stderr=err)
+                 "--auth", "required", "--http", "127.0.0.1:0",
+                 *https_flags], stdout=out, stderr=err)
         try:
             port = None
             deadline = time.time() + 60
@@ -330,10 +369,11 @@ def test_token_dialog(browser):
                     break
                 time.sleep(0.1)
             assert port, open(os.path.join(tmp, "err")).read()
+            _check_https(f"https://127.0.0.1:{port}", ca)
             d = browser
-            d.get(f"http://127.0.0.1:{port}/stats.html")
+            d.get(f"https://127.0.0.1:{port}/stats.html")
             d.execute_script("sessionStorage.clear()")
-            d.get(f"http://127.0.0.1:{port}/stats.html")
+            d.get(f"https://127.0.0.1:{port}/stats.html")
             dialog = wait(d, lambda d: d.find_element(By.ID, "token-dialog")
                           if d.find_elements(By.CSS_SELECTOR,
                                              "#token-dialog[open]") else None,
