@@ -47,8 +47,13 @@ struct CoordinatorOptions {
   ServerTls tls;
   // Every call but health checks needs a valid token of a role allowed to
   // make it (access.h, server_credentials.h); off: no token is checked
-  // (`qipu local`, loopback, trusted networks).
+  // (`qipu local`, loopback, trusted networks), and TokenService and
+  // AdminService answer only callers on this host (CheckLocalCaller).
   bool auth_required = false;
+  // With auth off, Start() refuses a `listen` address that is not
+  // loopback (CheckExposure) unless this is set: whoever reaches such a
+  // port could submit, cancel and import. `--insecure`.
+  bool insecure = false;
   store::StoreOptions store;
   JobManagerOptions jobs;
   IngestOptions ingest;
@@ -66,10 +71,18 @@ struct CoordinatorOptions {
   absl::Duration tick = absl::Milliseconds(200);
 };
 
+// OK when serving `address` (`flag` names it: "--listen", "--http") is
+// safe as asked: auth required, a loopback address (base::IsLoopbackListen)
+// or `insecure`. Otherwise FailedPrecondition, one line saying what and
+// how to fix it. Thread-safe (pure).
+absl::Status CheckExposure(absl::string_view flag, absl::string_view address,
+                           bool auth_required, bool insecure);
+
 class Coordinator {
  public:
-  // Opens the store and starts serving. Errors: the store's (see
-  // store::Store::Open), Unavailable when the address cannot be bound.
+  // Opens the store and starts serving. Errors: CheckExposure()'s for
+  // options.listen, the store's (see store::Store::Open), Unavailable when
+  // the address cannot be bound.
   static absl::StatusOr<std::unique_ptr<Coordinator>> Start(
       const CoordinatorOptions& options);
   // Shuts down if still running.

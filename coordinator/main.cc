@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "CLI/CLI.hpp"
 #include "base/logging.h"
@@ -102,6 +103,10 @@ int main(int argc, char** argv) {
                  "no tokens checked")
       ->check(CLI::IsMember({"required", "off"}))
       ->capture_default_str();
+  app.add_flag("--insecure", o.insecure,
+               "With --auth off, serve --listen and --http on a non-loopback "
+               "address anyway (anyone who reaches them may submit, cancel "
+               "and import); without it such an address is refused");
   app.add_option("--http", http,
                  "Web explorer and HTTP JSON API on HOST:PORT (plain HTTP; "
                  "port 0 picks a free port, printed at start)");
@@ -131,6 +136,19 @@ int main(int argc, char** argv) {
     return 2;
   }
   o.auth_required = auth == "required";
+  // A non-loopback address with auth off only when asked for by name.
+  for (const auto& [flag, address] :
+       {std::pair<const char*, const std::string*>{"--listen", &o.listen},
+        {"--http", &http}}) {
+    if (address->empty()) continue;
+    if (absl::Status s = qipu::coordinator::CheckExposure(
+            flag, *address, o.auth_required, o.insecure);
+        !s.ok()) {
+      std::fprintf(stderr, "qipu-coordinator: %s\n",
+                   std::string(s.message()).c_str());
+      return 2;
+    }
+  }
 
   // SIGINT and SIGTERM wait for the loop below (before any thread starts:
   // the coordinator's threads inherit the mask).
