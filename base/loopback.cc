@@ -73,7 +73,7 @@ bool IsLoopbackListen(absl::string_view address) {
 }
 
 bool IsLocalPeer(absl::string_view peer) {
-  if (peer == "inproc" || absl::StartsWith(peer, "unix:") ||
+  if (absl::StartsWith(peer, "unix:") ||
       absl::StartsWith(peer, "unix-abstract:")) {
     return true;
   }

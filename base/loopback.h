@@ -1,9 +1,9 @@
 // Which addresses stay on this host: the coordinator refuses to serve a
 // non-loopback address with --auth off unless told --insecure, and with
 // --auth off takes token and admin calls only from callers on this host.
-// Loopback: 127.0.0.0/8, ::1 (also as ::ffff:127.x.y.z), `localhost`,
-// Unix domain sockets and gRPC's in-process transport. 0.0.0.0 and [::]
-// are every interface: not loopback.
+// Loopback: 127.0.0.0/8, ::1 (also as ::ffff:127.x.y.z), `localhost` and
+// Unix domain sockets. 0.0.0.0 and [::] are every interface: not
+// loopback.
 #ifndef QIPU_BASE_LOOPBACK_H_
 #define QIPU_BASE_LOOPBACK_H_
 

@@ -65,7 +65,7 @@ std::string AccessName(Access access);
 // calls are as open as --auth off says; the coordinator binds a
 // non-loopback address with auth off only when told --insecure.)
 // OK when `peer` (grpc::ServerContext::peer()) is on this host
-// (base::IsLocalPeer: loopback, Unix socket, in-process); otherwise
+// (base::IsLocalPeer: loopback or a Unix socket); otherwise
 // PermissionDenied naming `rpc` ("TokenService.Create"), the peer, why
 // and what to do. Thread-safe (pure).
 absl::Status CheckLocalCaller(absl::string_view peer, absl::string_view rpc);

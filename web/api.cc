@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/bearer.h"
+#include "base/quote.h"
 #include "base/version.h"
 #include "client/query_args.h"
 #include "coordinator/access.h"
@@ -228,7 +229,7 @@ HttpResponse Api::Game(const HttpRequest& req, const std::string& rest) const {
         sgf = true;
       } else if (value != "0" && value != "false") {
         return ErrorResponse(absl::InvalidArgumentError(
-            absl::StrCat("sgf: '", value, "' is not 0 or 1")));
+            absl::StrCat("sgf: ", base::QuoteInput(value), " is not 0 or 1")));
       }
     } else {
       return ErrorResponse(absl::InvalidArgumentError(

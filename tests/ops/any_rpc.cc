@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/channel.h"
 #include "base/raw_stream.h"
+#include "coordinator/coordinator.h"
 #include "google/protobuf/dynamic_message.h"
 #include "google/protobuf/text_format.h"
 #include "grpcpp/client_context.h"
@@ -17,6 +18,11 @@ namespace qipu::testing {
 namespace pb = ::google::protobuf;
 
 std::vector<const pb::MethodDescriptor*> QipuMethods() {
+  // The coordinator serves every service: referencing it links in their
+  // generated code, which registers their descriptors.
+  static auto* volatile const link_coordinator =
+      &coordinator::Coordinator::Start;
+  (void)link_coordinator;
   std::vector<std::string> files;
   for (const auto& e : std::filesystem::directory_iterator(
            std::string(QIPU_SOURCE_DIR) + "/proto/qipu/v1")) {
@@ -31,8 +37,8 @@ std::vector<const pb::MethodDescriptor*> QipuMethods() {
         pb::DescriptorPool::generated_pool()->FindFileByName(name);
     if (f == nullptr) {
       ADD_FAILURE() << name
-                    << " is not linked into this test (no service of it in "
-                       "qipu_coordinator?)";
+                    << " is not linked into this test: no service of it is "
+                       "served by coordinator::Coordinator?";
       continue;
     }
     for (int s = 0; s < f->service_count(); ++s) {

@@ -26,6 +26,7 @@
 #include "tests/common/corpus_dir.h"
 #include "tests/common/http_get.h"
 #include "tests/common/temp_dir.h"
+#include "web/api.h"
 #include "web/explorer.h"
 
 namespace qipu::web {
@@ -477,6 +478,37 @@ TEST_F(WebApiTest, TokensWhenRequired) {
   EXPECT_EQ(Get("/api/v1/health", {}, port).status, 200);
   EXPECT_EQ(Get("/openings.html", {}, port).status, 200);
   EXPECT_EQ(Get("/common.js", {}, port).status, 200);
+}
+
+TEST_F(WebApiTest, AuthorizationIsReadLikeTheGrpcPort) {
+  // base::ParseBearer() on both sides: the scheme in any case, exactly one
+  // header. (The count of headers comes from the transport,
+  // HttpRequest::authorization_count; Api is asked directly here.)
+  auto reader = coordinator_->tokens().Create(qipu::v1::ROLE_READER, "web");
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  const Api api(&coordinator_->queries(), &coordinator_->tokens());
+  auto ask = [&](const std::string& authorization, int count) {
+    ::qipu::web::HttpRequest req;
+    req.method = "GET";
+    req.path = "/api/v1/ko";
+    req.authorization = authorization;
+    req.authorization_count = count;
+    return api.Handle(req);
+  };
+  for (const std::string& v :
+       {"Bearer " + reader->token, "bearer " + reader->token,
+        "BEARER  " + reader->token + " "}) {
+    EXPECT_EQ(ask(v, 1).status, 200) << v;
+    EXPECT_EQ(ask(v, -1).status, 200) << v;  // not counted: one
+  }
+  const HttpResponse two = ask("Bearer " + reader->token, 2);
+  EXPECT_EQ(two.status, 401);
+  EXPECT_NE(two.body.find("2 authorization headers"), std::string::npos)
+      << two.body;
+  EXPECT_EQ(ask("", 0).status, 401);
+  EXPECT_EQ(ask(reader->token, 1).status, 401);  // no scheme
+  EXPECT_EQ(ask(reader->token, 1).body.find(reader->token.substr(5, 12)),
+            std::string::npos);
 }
 
 TEST(WebQueryString, DecodesAndRefusesBadEscapes) {

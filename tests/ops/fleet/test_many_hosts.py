@@ -22,8 +22,10 @@ job status, the query engine's count of the job's games, the exported
 games (distinct ids, indices 0..GAMES-1), the coordinator's accepted-games
 counter and the workers' own stored counts all say GAMES, and every
 aggregate (results, ko, cycles, the openings root and its continuations)
-counts each game once. Everything the test made is removed by it, also
-when it fails.
+counts each game once. The coordinator serves its lab address with
+--auth off, which takes --insecure; a `qipu token list` from that address
+(not loopback) is refused. Everything the test made is removed by it,
+also when it fails.
 """
 
 import json
@@ -135,10 +137,12 @@ def test_job_over_lossy_delayed_and_cut_links_stores_each_game_once(
         # The test itself talks to the coordinator from the coordinator's
         # host: `qipu` commands, the health check, the metrics page.
         with lab.entered("coord"):
+            # A non-loopback address with --auth off: the lab's bridge is
+            # the trusted network --insecure is for.
             coordinator = ft.Coordinator(
                 os.path.join(root, "coordinator"),
                 ["--lease-games", LEASE_GAMES, "--lease-ttl-ms",
-                 LEASE_TTL_MS],
+                 LEASE_TTL_MS, "--insecure"],
                 listen=f"{lab.address('coord')}:0").start()
             # MCTS games (a fraction of a second of a core each): a lease
             # of 3 lasts long enough to be cut in the middle of.
@@ -277,6 +281,13 @@ def test_job_over_lossy_delayed_and_cut_links_stores_each_game_once(
             assert len(ids) == GAMES and len(set(ids)) == GAMES, ids
             assert sorted(int(i.rsplit("-", 1)[1]) for i in ids) == \
                 list(range(GAMES)), ids
+
+            # --auth off: token and admin calls only from the coordinator's
+            # own host (loopback); this one comes from its lab address.
+            refused = ft.run([ft.qipu_bin(), "token", "list", "--server",
+                              coordinator.address], check=False)
+            assert refused.returncode == 1, refused.stdout + refused.stderr
+            assert "--auth off" in refused.stderr, refused.stderr
 
             # Every aggregate counts each game once.
             source = f"job:{job}"
