@@ -19,8 +19,8 @@
 namespace qipu::coordinator {
 
 absl::Status CheckExposure(absl::string_view flag, absl::string_view address,
-                           bool auth_required, bool insecure) {
-  if (auth_required || insecure || base::IsLoopbackListen(address)) {
+                           bool guarded, bool insecure) {
+  if (guarded || insecure || base::IsLoopbackListen(address)) {
     return absl::OkStatus();
   }
   const absl::string_view exposed = flag == "--http"
@@ -31,13 +31,19 @@ absl::Status CheckExposure(absl::string_view flag, absl::string_view address,
       " is not a loopback address and --auth is off: anyone who reaches it ",
       exposed,
       "; give --auth required (first operator token: `qipu token create "
-      "--role operator --db DIR`), or --insecure on a network you trust"));
+      "--role operator --db DIR`)",
+      flag == "--http" ? "" : ", client certificates (--tls-client-ca)",
+      ", or --insecure on a network you trust"));
+}
+
+bool GrpcGuarded(const CoordinatorOptions& options) {
+  return options.auth_required || !options.tls.client_ca_pem.empty();
 }
 
 absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
     const CoordinatorOptions& options) {
   if (absl::Status s = CheckExposure("--listen", options.listen,
-                                     options.auth_required, options.insecure);
+                                     GrpcGuarded(options), options.insecure);
       !s.ok()) {
     return s;
   }

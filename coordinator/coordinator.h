@@ -50,9 +50,10 @@ struct CoordinatorOptions {
   // (`qipu local`, loopback, trusted networks), and TokenService and
   // AdminService answer only callers on this host (CheckLocalCaller).
   bool auth_required = false;
-  // With auth off, Start() refuses a `listen` address that is not
-  // loopback (CheckExposure) unless this is set: whoever reaches such a
-  // port could submit, cancel and import. `--insecure`.
+  // With auth off (and no client certificates), Start() refuses a
+  // `listen` address that is not loopback (CheckExposure) unless this is
+  // set: whoever reaches such a port could submit, cancel and import.
+  // `--insecure`.
   bool insecure = false;
   store::StoreOptions store;
   JobManagerOptions jobs;
@@ -72,11 +73,16 @@ struct CoordinatorOptions {
 };
 
 // OK when serving `address` (`flag` names it: "--listen", "--http") is
-// safe as asked: auth required, a loopback address (base::IsLoopbackListen)
-// or `insecure`. Otherwise FailedPrecondition, one line saying what and
-// how to fix it. Thread-safe (pure).
+// safe as asked: every caller there proves who it is (`guarded`: tokens,
+// `--auth required`; on the gRPC port also client certificates,
+// `--tls-client-ca`), the address is loopback (base::IsLoopbackListen), or
+// `insecure`. Otherwise FailedPrecondition, one line saying what and how
+// to fix it. Thread-safe (pure).
 absl::Status CheckExposure(absl::string_view flag, absl::string_view address,
-                           bool auth_required, bool insecure);
+                           bool guarded, bool insecure);
+// Whether the gRPC port of `options` is guarded in CheckExposure()'s
+// sense: auth required or client certificates.
+bool GrpcGuarded(const CoordinatorOptions& options);
 
 class Coordinator {
  public:

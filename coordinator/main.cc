@@ -13,7 +13,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
-#include <utility>
+#include <tuple>
 
 #include "CLI/CLI.hpp"
 #include "base/logging.h"
@@ -104,9 +104,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"required", "off"}))
       ->capture_default_str();
   app.add_flag("--insecure", o.insecure,
-               "With --auth off, serve --listen and --http on a non-loopback "
-               "address anyway (anyone who reaches them may submit, cancel "
-               "and import); without it such an address is refused");
+               "With --auth off (and, for --listen, no --tls-client-ca), "
+               "serve --listen and --http on a non-loopback address anyway "
+               "(anyone who reaches them may submit, cancel and import); "
+               "without it such an address is refused");
   app.add_option("--http", http,
                  "Web explorer and HTTP JSON API on HOST:PORT (plain HTTP; "
                  "port 0 picks a free port, printed at start)");
@@ -136,13 +137,16 @@ int main(int argc, char** argv) {
     return 2;
   }
   o.auth_required = auth == "required";
-  // A non-loopback address with auth off only when asked for by name.
-  for (const auto& [flag, address] :
-       {std::pair<const char*, const std::string*>{"--listen", &o.listen},
-        {"--http", &http}}) {
+  // A non-loopback address where callers are not asked who they are only
+  // when asked for by name (client certificates guard the gRPC port, not
+  // --http).
+  for (const auto& [flag, address, guarded] :
+       {std::tuple<const char*, const std::string*, bool>{
+            "--listen", &o.listen, qipu::coordinator::GrpcGuarded(o)},
+        {"--http", &http, o.auth_required}}) {
     if (address->empty()) continue;
-    if (absl::Status s = qipu::coordinator::CheckExposure(
-            flag, *address, o.auth_required, o.insecure);
+    if (absl::Status s = qipu::coordinator::CheckExposure(flag, *address,
+                                                          guarded, o.insecure);
         !s.ok()) {
       std::fprintf(stderr, "qipu-coordinator: %s\n",
                    std::string(s.message()).c_str());

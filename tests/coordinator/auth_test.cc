@@ -126,6 +126,14 @@ TEST(Exposure, NonLoopbackNeedsAuthOrInsecure) {
                 .message()
                 .find("--http '0.0.0.0:80'"),
             std::string::npos);
+  // Client certificates guard the gRPC port as tokens do.
+  CoordinatorOptions o;
+  EXPECT_FALSE(GrpcGuarded(o));
+  o.tls.client_ca_pem = "-----BEGIN CERTIFICATE-----";
+  EXPECT_TRUE(GrpcGuarded(o));
+  o.tls.client_ca_pem.clear();
+  o.auth_required = true;
+  EXPECT_TRUE(GrpcGuarded(o));
 }
 
 // --- the registry -------------------------------------------------------
