@@ -14,19 +14,19 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
-#include <map>
+#include <filesystem>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_replace.h"
 #include "base/channel.h"
 #include "coordinator/tokens.h"
 #include "gtest/gtest.h"
 #include "qipu/v1/auth.pb.h"
 #include "qipu/v1/query.pb.h"
+#include "qipu/v1/tournament_service.pb.h"
 #include "qipu/v1/work.pb.h"
 #include "store/store.h"
 #include "tests/common/http_get.h"
@@ -115,7 +115,7 @@ class OpsRoleTable : public ::testing::Test {
   std::shared_ptr<grpc::Channel> channel_;
 };
 
-TEST_F(OpsRoleTable, EveryRpcOfTheProtosIsInTheTable) {
+TEST(OpsRpcTable, HasEveryRpcOfTheProtosAndNoOther) {
   std::set<std::string> table;
   for (const Row& r : RpcTable()) {
     EXPECT_TRUE(table.insert(r.method).second) << r.method << " twice";
@@ -177,8 +177,9 @@ TEST_F(OpsRoleTable, EachCallerGetsTheTablesCodeOverGrpcAndHttp) {
     if (row.http.empty()) continue;
     for (Caller c : {kNone, kWorker, kReader, kRevoked, kOperator}) {
       std::vector<std::pair<std::string, std::string>> headers;
-      if (c != kNone)
+      if (c != kNone) {
         headers.push_back({"Authorization", "Bearer " + tokens_[c]});
+      }
       auto r = test_util::HttpRequest(http_port_, row.http, headers);
       ASSERT_TRUE(r.ok()) << row.http << ": " << r.status();
       EXPECT_EQ(r->status, HttpStatusOf(row.codes[c]))
@@ -187,7 +188,7 @@ TEST_F(OpsRoleTable, EachCallerGetsTheTablesCodeOverGrpcAndHttp) {
   }
   // What the refused calls did: nothing. One job was submitted by the
   // table (job 2, cancelled), one token made and one revoked, one
-  // tournament made.
+  // tournament made, one backup written.
   {
     const RawCallResult jobs = CallRaw(
         channel_, "/qipu.v1.JobService/GetJobStatus",
@@ -211,6 +212,16 @@ TEST_F(OpsRoleTable, EachCallerGetsTheTablesCodeOverGrpcAndHttp) {
     for (const auto& t : resp.tokens()) revoked += t.revoked() ? 1 : 0;
     EXPECT_EQ(revoked, 2);
   }
+  {
+    const RawCallResult list = CallRaw(
+        channel_, "/qipu.v1.TournamentService/List", {""}, Auth(kOperator));
+    ASSERT_TRUE(list.status.ok()) << list.status.error_message();
+    qipu::v1::ListTournamentsResponse resp;
+    ASSERT_TRUE(resp.ParseFromString(list.responses.at(0)));
+    EXPECT_EQ(resp.tournaments_size(), 1);
+  }
+  // The operator's backup is there.
+  EXPECT_TRUE(std::filesystem::is_directory(tmp_.Sub("backup")));
   channel_.reset();
   EXPECT_EQ(coord_->Stop(), 0) << coord_->LogTail();
 }
