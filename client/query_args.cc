@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "base/quote.h"
 
 namespace qipu::client {
 namespace {
@@ -44,8 +45,9 @@ class ArgReader {
     uint64_t n = 0;
     if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(*v), &n) || n < lo ||
         n > hi) {
-      return Bad(name, absl::StrCat("'", *v, "' is not a whole number in ", lo,
-                                    "..", hi));
+      return Bad(
+          name, absl::StrCat(base::QuoteInput(*v), " is not a whole number in ",
+                             lo, "..", hi));
     }
     return static_cast<uint32_t>(n);
   }
@@ -56,7 +58,7 @@ class ArgReader {
     const std::string s = absl::AsciiStrToLower(*v);
     if (s.empty() || s == "1" || s == "true" || s == "yes") return true;
     if (s == "0" || s == "false" || s == "no") return false;
-    return Bad(name, absl::StrCat("'", *v, "' is not 0 or 1"));
+    return Bad(name, absl::StrCat(base::QuoteInput(*v), " is not 0 or 1"));
   }
   // Items separated by spaces, commas or semicolons.
   std::vector<std::string> List(absl::string_view name) const {
@@ -82,7 +84,8 @@ absl::StatusOr<uint32_t> Day(const ArgReader& r, absl::string_view name) {
   if (v == nullptr) return 0u;
   uint32_t d = 0;
   if (v->size() != 8 || !absl::SimpleAtoi(*v, &d)) {
-    return r.Bad(name, absl::StrCat("'", *v, "' is not a day YYYYMMDD"));
+    return r.Bad(name,
+                 absl::StrCat(base::QuoteInput(*v), " is not a day YYYYMMDD"));
   }
   return d;
 }
@@ -196,10 +199,12 @@ absl::StatusOr<qipu::v1::Filter> FilterFromArgs(const QueryArgs& args,
     uint32_t h = 0;
     if (wh.size() > 2 || !absl::SimpleAtoi(wh[0], &w) ||
         !absl::SimpleAtoi(wh.back(), &h) || w > 1000 || h > 1000) {
-      return r.Bad("size", absl::StrCat("'", *size, "' is not N or WxH"));
+      return r.Bad("size",
+                   absl::StrCat(base::QuoteInput(*size), " is not N or WxH"));
     }
     if (w == 0 || h == 0) {
-      return r.Bad("size", absl::StrCat("'", *size, "' is not a board size"));
+      return r.Bad("size", absl::StrCat(base::QuoteInput(*size),
+                                        " is not a board size"));
     }
     out.set_width(w);
     out.set_height(h);
@@ -208,7 +213,8 @@ absl::StatusOr<qipu::v1::Filter> FilterFromArgs(const QueryArgs& args,
   if (const std::string* komi = r.Find("komi")) {
     double k = 0;
     if (!absl::SimpleAtod(*komi, &k)) {
-      return r.Bad("komi", absl::StrCat("'", *komi, "' is not a number"));
+      return r.Bad("komi",
+                   absl::StrCat(base::QuoteInput(*komi), " is not a number"));
     }
     out.set_has_komi(true);
     out.set_komi(k);
@@ -228,7 +234,8 @@ absl::StatusOr<qipu::v1::Filter> FilterFromArgs(const QueryArgs& args,
     }
     uint64_t id = 0;
     if (!absl::SimpleAtoi(*job, &id)) {
-      return r.Bad("job", absl::StrCat("'", *job, "' is not a job id"));
+      return r.Bad("job",
+                   absl::StrCat(base::QuoteInput(*job), " is not a job id"));
     }
     out.set_source(absl::StrCat("job:", id));
   } else if (source != nullptr) {
@@ -260,7 +267,8 @@ absl::StatusOr<qipu::v1::OpeningsRequest> OpeningsFromArgs(
     } else if (s == "w" || s == "white") {
       req.set_to_play(qipu::v1::COLOR_WHITE);
     } else {
-      return r.Bad("to-play", absl::StrCat("'", *side, "' is not B or W"));
+      return r.Bad("to-play",
+                   absl::StrCat(base::QuoteInput(*side), " is not B or W"));
     }
   }
   auto examples = Examples(r);
@@ -343,9 +351,9 @@ absl::StatusOr<PatternArgs> PatternArgsFromArgs(const QueryArgs& args,
   if (out.rows.size() > 25) return r.Bad("pattern", "at most 25 rows");
   if (const std::string* p = r.Find("placement")) {
     if (*p != "fixed" && *p != "corner" && *p != "side" && *p != "anywhere") {
-      return r.Bad(
-          "placement",
-          absl::StrCat("'", *p, "' is none of fixed, corner, side, anywhere"));
+      return r.Bad("placement",
+                   absl::StrCat(base::QuoteInput(*p),
+                                " is none of fixed, corner, side, anywhere"));
     }
     out.placement = *p;
   }

@@ -1,6 +1,8 @@
 #include "coordinator/access.h"
 
 #include "absl/strings/str_cat.h"
+#include "base/loopback.h"
+#include "base/quote.h"
 
 namespace qipu::coordinator {
 
@@ -44,9 +46,10 @@ const std::vector<MethodAccess>& AccessTable() {
       {"/qipu.v1.TournamentService/Pair", Access::kOperator},
       {"/qipu.v1.TournamentService/SetResult", Access::kOperator},
       {"/qipu.v1.TournamentService/RecordGame", Access::kOperator},
-      // Tokens.
+      // Administration (with --auth off: from this host only,
+      // CheckLocalCaller).
       {"/qipu.v1.AdminService/Backup", Access::kOperator},
-
+      // Tokens (the same).
       {"/qipu.v1.TokenService/Create", Access::kOperator},
       {"/qipu.v1.TokenService/List", Access::kOperator},
       {"/qipu.v1.TokenService/Revoke", Access::kOperator},
@@ -94,8 +97,8 @@ absl::StatusOr<qipu::v1::Role> ParseRole(absl::string_view name) {
                            qipu::v1::ROLE_OPERATOR}) {
     if (name == RoleName(r)) return r;
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("role '", name, "' is none of reader, worker, operator"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "role ", base::QuoteInput(name), " is none of reader, worker, operator"));
 }
 
 std::string AccessName(Access access) {
@@ -110,6 +113,16 @@ std::string AccessName(Access access) {
       return "operator";
   }
   return "operator";
+}
+
+absl::Status CheckLocalCaller(absl::string_view peer, absl::string_view rpc) {
+  if (base::IsLocalPeer(peer)) return absl::OkStatus();
+  return absl::PermissionDeniedError(absl::StrCat(
+      rpc, " from ", base::QuoteInput(peer, 80),
+      ": this coordinator runs with --auth off, so it takes token and admin "
+      "calls only from its own host (loopback); run the command there "
+      "(--server 127.0.0.1:PORT), or restart the coordinator with --auth "
+      "required and call with an operator token"));
 }
 
 }  // namespace qipu::coordinator

@@ -9,8 +9,9 @@
 // (lease, renew, return, upload); an `operator` token every method. Health
 // checks (grpc.health.v1) need no token, so that load balancers and
 // probes work. A method missing from the table needs an operator token
-// (tests/coordinator/access_test.cc checks that every RPC of
-// proto/qipu/v1/*.proto is in it, so a new RPC must be placed).
+// (tests/coordinator/auth_test.cc checks that every RPC of
+// proto/qipu/v1/*.proto is in it, so a new RPC must be placed, and
+// tests/ops/role_table_test.cc calls each with every role).
 #ifndef QIPU_COORDINATOR_ACCESS_H_
 #define QIPU_COORDINATOR_ACCESS_H_
 
@@ -56,6 +57,18 @@ std::string RoleName(qipu::v1::Role role);
 absl::StatusOr<qipu::v1::Role> ParseRole(absl::string_view name);
 // "open", "reader", "worker", "operator".
 std::string AccessName(Access access);
+
+// With --auth off, TokenService and AdminService answer only callers on
+// the coordinator's own host: a token made with auth off still works
+// after a restart with --auth required, and a backup writes files on the
+// host, so neither is left to anyone who reaches the port. (The other
+// calls are as open as --auth off says; the coordinator binds a
+// non-loopback address with auth off only when told --insecure.)
+// OK when `peer` (grpc::ServerContext::peer()) is on this host
+// (base::IsLocalPeer: loopback or a Unix socket); otherwise
+// PermissionDenied naming `rpc` ("TokenService.Create"), the peer, why
+// and what to do. Thread-safe (pure).
+absl::Status CheckLocalCaller(absl::string_view peer, absl::string_view rpc);
 
 }  // namespace qipu::coordinator
 

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "base/grpc_status.h"
+#include "coordinator/access.h"
 #include "spdlog/spdlog.h"
 
 namespace qipu::coordinator {
@@ -26,6 +27,13 @@ void BackupEntryToProto(const store::BackupEntry& e,
 grpc::Status AdminServiceImpl::Backup(grpc::ServerContext* ctx,
                                       const qipu::v1::BackupRequest* req,
                                       qipu::v1::BackupResponse* resp) {
+  if (local_only_) {
+    if (absl::Status s = CheckLocalCaller(ctx->peer(), "AdminService.Backup");
+        !s.ok()) {
+      spdlog::warn("backup: refused: {}", std::string(s.message()));
+      return ToGrpc(s);
+    }
+  }
   const fs::path to(req->to());
   if (req->to().empty() || !to.is_absolute()) {
     return grpc::Status(

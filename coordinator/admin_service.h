@@ -15,17 +15,23 @@ namespace qipu::coordinator {
 // must outlive the service.
 class AdminServiceImpl final : public qipu::v1::AdminService::Service {
  public:
-  explicit AdminServiceImpl(store::Store* store) : store_(store) {}
+  // `local_only` (the coordinator runs with --auth off): every RPC
+  // answers only callers on this host, PERMISSION_DENIED otherwise
+  // (CheckLocalCaller, access.h).
+  AdminServiceImpl(store::Store* store, bool local_only)
+      : store_(store), local_only_(local_only) {}
 
   // A consistent online backup into req->to() (an absolute directory on
   // this host, outside the database directory). INVALID_ARGUMENT for a bad
-  // path; the store's errors otherwise.
+  // path; PERMISSION_DENIED for a remote caller when local_only; the
+  // store's errors otherwise.
   grpc::Status Backup(grpc::ServerContext* ctx,
                       const qipu::v1::BackupRequest* req,
                       qipu::v1::BackupResponse* resp) override;
 
  private:
   store::Store* store_;
+  const bool local_only_;
 };
 
 // The proto form of a backup entry.

@@ -1,9 +1,12 @@
 #include "coordinator/coordinator.h"
 
 #include "absl/strings/str_cat.h"
+#include "base/loopback.h"
+#include "base/quote.h"
 #include "coordinator/admin_service.h"
 #include "coordinator/corpus_service.h"
 #include "coordinator/query_service.h"
+#include "coordinator/request_guard.h"
 #include "coordinator/token_service.h"
 #include "coordinator/tournament_service.h"
 #include "coordinator/training_service.h"
@@ -15,8 +18,35 @@
 
 namespace qipu::coordinator {
 
+absl::Status CheckExposure(absl::string_view flag, absl::string_view address,
+                           bool guarded, bool insecure) {
+  if (guarded || insecure || base::IsLoopbackListen(address)) {
+    return absl::OkStatus();
+  }
+  const absl::string_view exposed = flag == "--http"
+                                        ? "could read every stored game"
+                                        : "could submit, cancel and import";
+  return absl::FailedPreconditionError(absl::StrCat(
+      flag, " ", base::QuoteInput(address, 80),
+      " is not a loopback address and --auth is off: anyone who reaches it ",
+      exposed,
+      "; give --auth required (first operator token: `qipu token create "
+      "--role operator --db DIR`)",
+      flag == "--http" ? "" : ", client certificates (--tls-client-ca)",
+      ", or --insecure on a network you trust"));
+}
+
+bool GrpcGuarded(const CoordinatorOptions& options) {
+  return options.auth_required || !options.tls.client_ca_pem.empty();
+}
+
 absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
     const CoordinatorOptions& options) {
+  if (absl::Status s = CheckExposure("--listen", options.listen,
+                                     GrpcGuarded(options), options.insecure);
+      !s.ok()) {
+    return s;
+  }
   std::unique_ptr<Coordinator> c(new Coordinator());
   c->options_ = options;
   engine::EngineOptions eo;
@@ -33,6 +63,19 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
   c->ingest_ = *c->engine_->ingestor();
   c->importer_ = *c->engine_->importer();
   engine::JobManager* jobs = c->jobs_;
+  const engine::TokenRegistry::Counts counts = c->engine_->tokens()->Count();
+  spdlog::info(
+      "coordinator: auth {}; the database holds {} tokens ({} active, "
+      "{} revoked)",
+      options.auth_required ? "required" : "off",
+      counts.active + counts.revoked, counts.active, counts.revoked);
+  if (!options.auth_required && counts.active > 0) {
+    spdlog::warn(
+        "coordinator: --auth is off, so the database's {} active tokens are "
+        "not checked: every caller is trusted{}",
+        counts.active,
+        options.insecure ? " (--insecure: also callers from the network)" : "");
+  }
   if (options.auth_required &&
       c->engine_->tokens()->ActiveCount(qipu::v1::ROLE_OPERATOR) == 0) {
     spdlog::warn(
@@ -70,6 +113,8 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
       std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
       interceptors;
   interceptors.push_back(c->calls_.NewFactory());
+  // Unparseable requests answered INVALID_ARGUMENT, status messages capped.
+  interceptors.push_back(NewRequestGuardFactory());
   builder.experimental().SetInterceptorCreators(std::move(interceptors));
   c->streams_ =
       std::make_unique<StreamLimiter>(options.limits.max_streams_per_client);
@@ -94,9 +139,12 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
       std::make_unique<TrainingServiceImpl>(&c->store(), training));
   c->services_.push_back(
       std::make_unique<TournamentServiceImpl>(&c->engine_->tournaments()));
-  c->services_.push_back(std::make_unique<AdminServiceImpl>(&c->store()));
+  // With auth off, token and admin calls only from this host.
+  const bool local_only = !options.auth_required;
   c->services_.push_back(
-      std::make_unique<TokenServiceImpl>(c->engine_->tokens().get()));
+      std::make_unique<AdminServiceImpl>(&c->store(), local_only));
+  c->services_.push_back(std::make_unique<TokenServiceImpl>(
+      c->engine_->tokens().get(), local_only));
   for (auto& s : c->services_) builder.RegisterService(s.get());
   c->server_ = builder.BuildAndStart();
   if (c->server_ == nullptr || c->port_ == 0) {

@@ -50,8 +50,14 @@ struct CoordinatorOptions {
   ServerTls tls;
   // Every call but health checks needs a valid token of a role allowed to
   // make it (access.h, server_credentials.h); off: no token is checked
-  // (`qipu local`, loopback, trusted networks).
+  // (`qipu local`, loopback, trusted networks), and TokenService and
+  // AdminService answer only callers on this host (CheckLocalCaller).
   bool auth_required = false;
+  // With auth off (and no client certificates), Start() refuses a
+  // `listen` address that is not loopback (CheckExposure) unless this is
+  // set: whoever reaches such a port could submit, cancel and import.
+  // `--insecure`.
+  bool insecure = false;
   store::StoreOptions store;
   engine::JobManagerOptions jobs;
   engine::IngestOptions ingest;
@@ -69,10 +75,23 @@ struct CoordinatorOptions {
   absl::Duration tick = absl::Milliseconds(200);
 };
 
+// OK when serving `address` (`flag` names it: "--listen", "--http") is
+// safe as asked: every caller there proves who it is (`guarded`: tokens,
+// `--auth required`; on the gRPC port also client certificates,
+// `--tls-client-ca`), the address is loopback (base::IsLoopbackListen), or
+// `insecure`. Otherwise FailedPrecondition, one line saying what and how
+// to fix it. Thread-safe (pure).
+absl::Status CheckExposure(absl::string_view flag, absl::string_view address,
+                           bool guarded, bool insecure);
+// Whether the gRPC port of `options` is guarded in CheckExposure()'s
+// sense: auth required or client certificates.
+bool GrpcGuarded(const CoordinatorOptions& options);
+
 class Coordinator {
  public:
-  // Opens the store and starts serving. Errors: the store's (see
-  // store::Store::Open), Unavailable when the address cannot be bound.
+  // Opens the store and starts serving. Errors: CheckExposure()'s for
+  // options.listen, the store's (see store::Store::Open), Unavailable when
+  // the address cannot be bound.
   static absl::StatusOr<std::unique_ptr<Coordinator>> Start(
       const CoordinatorOptions& options);
   // Shuts down if still running.

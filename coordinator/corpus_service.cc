@@ -10,6 +10,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "base/grpc_status.h"
+#include "base/parsed_stream.h"
 #include "spdlog/spdlog.h"
 #include "store/game_id.h"
 
@@ -106,10 +107,37 @@ qipu::v1::ImportResponse Refused(const std::string& file,
 
 }  // namespace
 
+// CorpusService's methods in proto order: Import is the first.
+constexpr int kImportMethod = 0;
+
+CorpusServiceImpl::CorpusServiceImpl(engine::Importer* importer,
+                                     store::Store* store,
+                                     const CorpusServiceOptions& options)
+    : importer_(importer), exporter_(store), options_(options) {
+  MarkMethodStreamed(
+      kImportMethod,
+      base::NewParsedBidiHandler<qipu::v1::ImportResponse,
+                                 qipu::v1::ImportRequest>(
+          [this](grpc::ServerContext* ctx,
+                 grpc::ServerReaderWriterInterface<qipu::v1::ImportResponse,
+                                                   qipu::v1::ImportRequest>*
+                     stream) { return Import(ctx, stream); },
+          "import message"));
+}
+
 grpc::Status CorpusServiceImpl::Import(
     grpc::ServerContext* ctx,
     grpc::ServerReaderWriter<qipu::v1::ImportResponse, qipu::v1::ImportRequest>*
         stream) {
+  return Import(
+      ctx, static_cast<grpc::ServerReaderWriterInterface<
+               qipu::v1::ImportResponse, qipu::v1::ImportRequest>*>(stream));
+}
+
+grpc::Status CorpusServiceImpl::Import(
+    grpc::ServerContext* ctx,
+    grpc::ServerReaderWriterInterface<qipu::v1::ImportResponse,
+                                      qipu::v1::ImportRequest>* stream) {
   auto slot = AcquireStream(options_.streams, ctx->peer(), "import");
   if (!slot.ok()) return ToGrpc(slot.status());
   ResponseQueue responses(options_.import_window);

@@ -33,9 +33,11 @@ inline constexpr char kExportResumeKey[] = "qipu-export-after";
 // outlive it.
 class CorpusServiceImpl final : public qipu::v1::CorpusService::Service {
  public:
+  // Serves Import over base::NewParsedBidiHandler (base/parsed_stream.h):
+  // a message that is not an ImportRequest ends the stream with
+  // INVALID_ARGUMENT after the files before it are answered.
   CorpusServiceImpl(engine::Importer* importer, store::Store* store,
-                    const CorpusServiceOptions& options)
-      : importer_(importer), exporter_(store), options_(options) {}
+                    const CorpusServiceOptions& options);
 
   // Reads one file per request on the handler thread and queues it with
   // the Importer; a second thread writes one ImportResponse per file, in
@@ -43,6 +45,12 @@ class CorpusServiceImpl final : public qipu::v1::CorpusService::Service {
   // source or index depth is invalid gets a response with one error row
   // (nothing of it is imported); the stream goes on. Defaults: source
   // "import", index depth 60 (when 0).
+  grpc::Status Import(
+      grpc::ServerContext* ctx,
+      grpc::ServerReaderWriterInterface<qipu::v1::ImportResponse,
+                                        qipu::v1::ImportRequest>* stream);
+  // The generated sync handler's entry; not called (the constructor
+  // serves Import through the parsed stream), forwards to Import().
   grpc::Status Import(
       grpc::ServerContext* ctx,
       grpc::ServerReaderWriter<qipu::v1::ImportResponse,

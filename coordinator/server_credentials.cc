@@ -1,10 +1,12 @@
 #include "coordinator/server_credentials.h"
 
 #include <utility>
+#include <vector>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "base/bearer.h"
 #include "base/channel.h"
+#include "base/quote.h"
 #include "coordinator/access.h"
 #include "grpc/grpc_security.h"
 #include "spdlog/spdlog.h"
@@ -24,42 +26,41 @@ struct TokenCheck {
 };
 
 // Decides one call (see the header); `done` with the verdict. The
-// `authorization` entry is consumed: handlers never see the token.
+// `authorization` entries are consumed: handlers never see the token.
 void ProcessCall(void* state, grpc_auth_context* /*context*/,
                  const grpc_metadata* md, size_t num_md,
                  grpc_process_auth_metadata_done_cb done, void* user_data) {
   const auto* check = static_cast<const TokenCheck*>(state);
   absl::string_view path;
-  const grpc_metadata* auth = nullptr;
+  // Every `authorization` entry (a second one is refused, not ignored).
+  std::vector<grpc_metadata> auth;
+  std::vector<absl::string_view> values;
   for (size_t i = 0; i < num_md; ++i) {
     const absl::string_view key = View(md[i].key);
     if (key == ":path") {
       path = View(md[i].value);
     } else if (key == "authorization") {
-      auth = &md[i];
+      auth.push_back(md[i]);
+      values.push_back(View(md[i].value));
     }
   }
   const Access access = RequiredAccess(path);
   auto refuse = [&](grpc_status_code code, const std::string& why) {
-    spdlog::debug("auth: {} refused: {}", std::string(path), why);
+    spdlog::debug("auth: {} refused: {}", base::QuoteInput(path), why);
     done(user_data, nullptr, 0, nullptr, 0, code, why.c_str());
   };
   if (access == Access::kOpen) {
-    done(user_data, auth, auth != nullptr ? 1 : 0, nullptr, 0, GRPC_STATUS_OK,
+    done(user_data, auth.data(), auth.size(), nullptr, 0, GRPC_STATUS_OK,
          nullptr);
     return;
   }
-  constexpr absl::string_view kBearer = "Bearer ";
-  const absl::string_view value =
-      auth != nullptr ? View(auth->value) : absl::string_view();
-  if (auth == nullptr || !absl::StartsWith(value, kBearer)) {
-    refuse(GRPC_STATUS_UNAUTHENTICATED,
-           "no token: this coordinator requires `authorization: Bearer "
-           "<token>` metadata (qipu: --token or QIPU_TOKEN)");
+  const absl::StatusOr<absl::string_view> token = base::ParseBearer(values);
+  if (!token.ok()) {
+    refuse(GRPC_STATUS_UNAUTHENTICATED, std::string(token.status().message()));
     return;
   }
   const std::optional<engine::TokenRegistry::Grant> grant =
-      check->tokens->Find(value.substr(kBearer.size()));
+      check->tokens->Find(*token);
   if (!grant.has_value()) {
     refuse(GRPC_STATUS_UNAUTHENTICATED,
            "unknown token (not one of this coordinator's database)");
@@ -73,11 +74,12 @@ void ProcessCall(void* state, grpc_auth_context* /*context*/,
   if (!Allows(grant->role, access)) {
     refuse(GRPC_STATUS_PERMISSION_DENIED,
            absl::StrCat("a ", RoleName(grant->role), " token (id ", grant->id,
-                        ") may not call ", path, ": it needs a ",
-                        AccessName(access), " token"));
+                        ") may not call ", base::QuoteInput(path),
+                        ": it needs a ", AccessName(access), " token"));
     return;
   }
-  done(user_data, auth, 1, nullptr, 0, GRPC_STATUS_OK, nullptr);
+  done(user_data, auth.data(), auth.size(), nullptr, 0, GRPC_STATUS_OK,
+       nullptr);
 }
 
 void DestroyCheck(void* state) { delete static_cast<TokenCheck*>(state); }

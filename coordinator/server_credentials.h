@@ -11,10 +11,12 @@
 // credentials take a processor too: `--auth required` works with and
 // without TLS (plain text only where the network is trusted).
 //
-// Refusals: no `authorization: Bearer <token>` metadata, a token this
-// database does not know, or a revoked one: UNAUTHENTICATED; a valid token
-// whose role may not call the method (coordinator/access.h):
-// PERMISSION_DENIED. Health checks need no token.
+// Refusals: no `authorization: Bearer <token>` metadata (read by
+// base::ParseBearer(), as the HTTP API reads its header: the scheme in any
+// case, exactly one entry), a token this database does not know, or a
+// revoked one: UNAUTHENTICATED; a valid token whose role may not call the
+// method (coordinator/access.h): PERMISSION_DENIED. Health checks need no
+// token.
 #ifndef QIPU_COORDINATOR_SERVER_CREDENTIALS_H_
 #define QIPU_COORDINATOR_SERVER_CREDENTIALS_H_
 

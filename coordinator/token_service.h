@@ -1,8 +1,9 @@
 // gRPC edge of the token registry: TokenService of qipu/v1/auth.proto, for
 // `qipu token create|list|revoke --server`. Every RPC needs an operator
-// token when the coordinator runs with `--auth required` (access.h);
-// INVALID_ARGUMENT for a bad role or name, NOT_FOUND for an unknown id,
-// UNAVAILABLE for storage trouble. Tokens are never logged.
+// token when the coordinator runs with `--auth required` (access.h), and
+// with `--auth off` a caller on the coordinator's host; INVALID_ARGUMENT
+// for a bad role or name, NOT_FOUND for an unknown id, UNAVAILABLE for
+// storage trouble. Tokens are never logged.
 #ifndef QIPU_COORDINATOR_TOKEN_SERVICE_H_
 #define QIPU_COORDINATOR_TOKEN_SERVICE_H_
 
@@ -15,7 +16,11 @@ namespace qipu::coordinator {
 // not own `tokens`, which must outlive the service.
 class TokenServiceImpl final : public qipu::v1::TokenService::Service {
  public:
-  explicit TokenServiceImpl(engine::TokenRegistry* tokens) : tokens_(tokens) {}
+  // `local_only` (the coordinator runs with --auth off): every RPC
+  // answers only callers on this host, PERMISSION_DENIED otherwise
+  // (CheckLocalCaller, access.h).
+  TokenServiceImpl(engine::TokenRegistry* tokens, bool local_only)
+      : tokens_(tokens), local_only_(local_only) {}
 
   grpc::Status Create(grpc::ServerContext* ctx,
                       const qipu::v1::CreateTokenRequest* req,
@@ -28,7 +33,12 @@ class TokenServiceImpl final : public qipu::v1::TokenService::Service {
                       qipu::v1::RevokeTokenResponse* resp) override;
 
  private:
+  // OK, or PERMISSION_DENIED for a remote caller when local_only_.
+  grpc::Status CheckCaller(const grpc::ServerContext* ctx,
+                           const char* rpc) const;
+
   engine::TokenRegistry* const tokens_;
+  const bool local_only_;
 };
 
 }  // namespace qipu::coordinator

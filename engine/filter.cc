@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "base/quote.h"
 #include "proto/job_policies.h"
 #include "rules/coord.h"
 #include "rules/rules.h"
@@ -57,8 +58,8 @@ absl::StatusOr<Filter> Filter::Compile(const qipu::v1::Filter& f) {
             std::none_of(std::begin(kAxes), std::end(kAxes),
                          [&](const char* a) { return axis == a; })) {
           return absl::InvalidArgumentError(absl::StrCat(
-              "filter.rules: '", tok,
-              "' is neither a preset (chinese, chinese-superko, tromp-taylor, "
+              "filter.rules: ", base::QuoteInput(tok),
+              " is neither a preset (chinese, chinese-superko, tromp-taylor, "
               "aga, new-zealand) nor axis=value with axis ko, cycle, suicide, "
               "dame, hcomp or cap"));
         }

@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "base/quote.h"
 #include "nlohmann/json.hpp"
 #include "proto/convert.h"
 #include "proto/search_visits.h"
@@ -66,7 +67,8 @@ const Json* Find(const Json& obj, const char* key) {
 }
 
 absl::Status FieldError(absl::string_view field, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat("field '", field, "' ", why));
+  return absl::InvalidArgumentError(
+      absl::StrCat("field ", base::QuoteInput(field), " ", why));
 }
 
 // An integer in [lo, hi]; `*out` unchanged when the field is absent.
@@ -105,7 +107,8 @@ absl::Status GetColor(const Json& obj, const char* key, rules::Color* out) {
   } else if (s == "W" || s == "w") {
     *out = rules::Color::kWhite;
   } else {
-    return FieldError(key, absl::StrCat("is '", s, "', not B or W"));
+    return FieldError(key,
+                      absl::StrCat("is ", base::QuoteInput(s), ", not B or W"));
   }
   return absl::OkStatus();
 }
@@ -214,7 +217,8 @@ absl::StatusOr<std::string> SearchVisitsOf(const rules::GameRecord& record) {
       uint32_t visits = 0;
       if (colon == absl::string_view::npos ||
           !absl::SimpleAtoi(pair.substr(colon + 1), &visits)) {
-        return bad(absl::StrCat("'", pair, "' is not point:visits"));
+        return bad(
+            absl::StrCat(base::QuoteInput(pair), " is not point:visits"));
       }
       const absl::string_view point = pair.substr(0, colon);
       rules::Point p = rules::kPass;

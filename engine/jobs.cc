@@ -6,6 +6,7 @@
 #include "absl/random/random.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/quote.h"
 #include "base/status_macros.h"
 #include "proto/convert.h"
 #include "proto/job_policies.h"
@@ -352,7 +353,7 @@ absl::StatusOr<JobManager::Leases::iterator> JobManager::FindLeaseLocked(
   auto it = leases_.find(id);
   if (it == leases_.end()) {
     return absl::NotFoundError(
-        absl::StrCat("lease ", id, " is unknown or expired"));
+        absl::StrCat("lease ", base::QuoteInput(id), " is unknown or expired"));
   }
   return it;
 }

@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
+#include "base/quote.h"
 #include "engine/game_format.h"
 #include "proto/convert.h"
 #include "proto/job_policies.h"
@@ -144,8 +145,8 @@ absl::StatusOr<Filter> CompileQueryFilter(const qipu::v1::Filter& f) {
           absl::InvalidArgumentError("cap is a number of moves (0 = default)");
     }
     if (!bad.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("filter.rules: '", tok, "': ", bad.message()));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "filter.rules: ", base::QuoteInput(tok), ": ", bad.message()));
     }
   }
   return filter;
@@ -194,8 +195,8 @@ absl::StatusOr<rules::Move> ParseOpeningMove(absl::string_view text, int width,
     } else if (colour == "W" || colour == "w") {
       m.color = rules::Color::kWhite;
     } else {
-      return absl::InvalidArgumentError(
-          absl::StrCat("colour '", colour, "' is not B or W (like B:Q16)"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "colour ", base::QuoteInput(colour), " is not B or W (like B:Q16)"));
     }
     vertex = text.substr(colon + 1);
     if (vertex.empty()) {
@@ -230,7 +231,8 @@ absl::StatusOr<OpeningPosition> ReplayOpening(int width, int height,
     for (size_t i = 0; i < line.setup.size(); ++i) {
       const std::string& text = line.setup[i];
       auto where = [&] {
-        return absl::StrCat("setup: stone ", i + 1, " '", text, "'");
+        return absl::StrCat("setup: stone ", i + 1, " ",
+                            base::QuoteInput(text));
       };
       auto m = ParseOpeningMove(text, width, height);
       if (!m.ok()) {
@@ -274,8 +276,9 @@ absl::StatusOr<OpeningPosition> ReplayOpening(int width, int height,
     const std::string& text = line.moves[i];
     auto m = ParseOpeningMove(text, width, height);
     if (!m.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "moves: move ", i + 1, " '", text, "': ", m.status().message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("moves: move ", i + 1, " ", base::QuoteInput(text), ": ",
+                       m.status().message()));
     }
     const rules::Color c =
         m->color == rules::Color::kEmpty ? game.to_play() : m->color;
@@ -285,7 +288,7 @@ absl::StatusOr<OpeningPosition> ReplayOpening(int width, int height,
                                   v.reason == rules::IllegalReason::kSuperko ||
                                   v.reason == rules::IllegalReason::kCycle;
       return absl::InvalidArgumentError(absl::StrCat(
-          "moves: move ", i + 1, " '", text, "' is illegal (",
+          "moves: move ", i + 1, " ", base::QuoteInput(text), " is illegal (",
           rules::IllegalReasonName(v.reason), ")",
           rule_dependent ? absl::StrCat(" under ", rules::RulesKey(rules))
                          : ""));

@@ -15,6 +15,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "base/quote.h"
 #include "base/work_pool.h"
 #include "engine/exporter.h"
 #include "engine/queries.h"
@@ -73,8 +74,8 @@ absl::StatusOr<rules::PatternSearch> CompilePatternRequest(
           absl::StrCat("anchor: ", p.status().message()));
     }
     if (*p == rules::kPass || *p == rules::kResign) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("anchor: '", req.anchor(), "' is not a point"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "anchor: ", base::QuoteInput(req.anchor()), " is not a point"));
     }
     ax = rules::PointX(*p);
     ay = rules::PointY(*p);
@@ -272,8 +273,8 @@ absl::StatusOr<qipu::v1::PatternResponse> QueryEngine::Pattern(
     absl::StatusOr<store::GameId> id = store::ParseGameId(req.page_token());
     if (!id.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "page_token: '", req.page_token(), "' is not a token of this query (",
-          id.status().message(), ")"));
+          "page_token: ", base::QuoteInput(req.page_token()),
+          " is not a token of this query (", id.status().message(), ")"));
     }
     after = store::GameKey(*id);
   }

@@ -134,6 +134,15 @@ int TokenRegistry::ActiveCount(qipu::v1::Role role) const {
   return n;
 }
 
+TokenRegistry::Counts TokenRegistry::Count() const {
+  absl::ReaderMutexLock lock(&mu_);
+  Counts c;
+  for (const auto& [id, rec] : records_) {
+    ++(rec.revoked() ? c.revoked : c.active);
+  }
+  return c;
+}
+
 qipu::v1::TokenInfo TokenRegistry::Info(const qipu::v1::TokenRecord& r) {
   qipu::v1::TokenInfo i;
   i.set_id(r.id());

@@ -66,6 +66,13 @@ class TokenRegistry {
   std::optional<Grant> Find(absl::string_view token) const;
   // Tokens of `role` not revoked.
   int ActiveCount(qipu::v1::Role role) const;
+  // Every token of the database, by state (the coordinator's start-up
+  // line).
+  struct Counts {
+    int active = 0;
+    int revoked = 0;
+  };
+  Counts Count() const;
 
  private:
   explicit TokenRegistry(store::Store* store) : store_(store) {}

@@ -5,6 +5,7 @@
 #include "absl/algorithm/container.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "base/quote.h"
 #include "store/keys.h"
 
 namespace qipu::engine {
@@ -12,8 +13,9 @@ namespace qipu::engine {
 absl::StatusOr<uint64_t> ParseTournamentId(absl::string_view id) {
   uint64_t n = 0;
   if (!absl::SimpleAtoi(id, &n) || n == 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "tournament id \"", id, "\" is not a tournament number (1, 2, ...)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("tournament id ", base::QuoteInput(id),
+                     " is not a tournament number (1, 2, ...)"));
   }
   return n;
 }

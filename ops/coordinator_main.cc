@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <tuple>
 
 #include "CLI/CLI.hpp"
 #include "base/logging.h"
@@ -104,6 +105,11 @@ int main(int argc, char** argv) {
                  "no tokens checked")
       ->check(CLI::IsMember({"required", "off"}))
       ->capture_default_str();
+  app.add_flag("--insecure", o.insecure,
+               "With --auth off (and, for --listen, no --tls-client-ca), "
+               "serve --listen and --http on a non-loopback address anyway "
+               "(anyone who reaches them may submit, cancel and import); "
+               "without it such an address is refused");
   app.add_option("--http", http,
                  "Web explorer and HTTP JSON API on HOST:PORT (port 0 picks "
                  "a free port, printed at start); HTTPS with "
@@ -151,6 +157,22 @@ int main(int argc, char** argv) {
     return 2;
   }
   o.auth_required = auth == "required";
+  // A non-loopback address where callers are not asked who they are only
+  // when asked for by name (client certificates guard the gRPC port, not
+  // --http).
+  for (const auto& [flag, address, guarded] :
+       {std::tuple<const char*, const std::string*, bool>{
+            "--listen", &o.listen, qipu::coordinator::GrpcGuarded(o)},
+        {"--http", &http, o.auth_required}}) {
+    if (address->empty()) continue;
+    if (absl::Status s = qipu::coordinator::CheckExposure(flag, *address,
+                                                          guarded, o.insecure);
+        !s.ok()) {
+      std::fprintf(stderr, "qipu-coordinator: %s\n",
+                   std::string(s.message()).c_str());
+      return 2;
+    }
+  }
 
   // SIGINT and SIGTERM wait for the loop below (before any thread starts:
   // the coordinator's threads inherit the mask).

@@ -14,6 +14,9 @@
 //   qipu explore --db ./qipu-data --http 0.0.0.0:8443 --auth required
 //       --http-tls-cert server.pem --http-tls-key server.key
 //
+// With --auth off a non-loopback --http is refused unless --insecure, as
+// qipu-coordinator does.
+//
 // Exit status: 0 stopped by a signal, 1 the database or the address
 // failed, 2 bad flags.
 #include <cstdio>
@@ -22,6 +25,7 @@
 
 #include "base/console.h"
 #include "base/signals.h"
+#include "coordinator/coordinator.h"
 #include "engine/engine.h"
 #include "engine/tokens.h"
 #include "ops/commands.h"
@@ -40,26 +44,29 @@ struct ExploreFlags {
   std::string tls_cert;
   std::string tls_key;
   int threads = 8;
+  bool insecure = false;
 };
 
 int RunExplore(const ExploreFlags& f) {
   // Before the database's threads start, so that they inherit the mask.
   const base::StopSignals signals;
+  // As qipu-coordinator --http: no open API on the network by accident.
+  if (absl::Status s = coordinator::CheckExposure(
+          "--http", f.http, f.auth == "required", f.insecure);
+      !s.ok()) {
+    return base::Fail(kExploreCmd, s.message(), 2);
+  }
   auto db = engine::Engine::Open(f.db);
   if (!db.ok()) return base::Fail(kExploreCmd, db.status().message());
-  std::unique_ptr<engine::TokenRegistry> tokens;
-  if (f.auth == "required") {
-    auto t = engine::TokenRegistry::Load(&(*db)->store());
-    if (!t.ok()) return base::Fail(kExploreCmd, t.status().message());
-    tokens = *std::move(t);
-  }
+  const engine::TokenRegistry* tokens =
+      f.auth == "required" ? (*db)->tokens().get() : nullptr;
   web::ExplorerOptions o;
   o.http.listen = f.http;
   o.http.threads = f.threads;
   o.http.tls_cert = f.tls_cert;
   o.http.tls_key = f.tls_key;
   o.grpc_protected = tokens != nullptr;
-  auto explorer = web::Explorer::Start(o, &(*db)->queries(), tokens.get());
+  auto explorer = web::Explorer::Start(o, &(*db)->queries(), tokens);
   if (!explorer.ok()) {
     return base::Fail(kExploreCmd, explorer.status().message(),
                       absl::IsInvalidArgument(explorer.status()) ? 2 : 1);
@@ -102,6 +109,9 @@ void AddExploreCommand(CLI::App& app, int* exit_code) {
                   "the database (Authorization: Bearer); off: none")
       ->check(CLI::IsMember({"required", "off"}))
       ->capture_default_str();
+  cmd->add_flag("--insecure", f->insecure,
+                "Serve a non-loopback --http with --auth off (anyone who "
+                "reaches the port reads the database)");
   cmd->add_option("--threads", f->threads, "Requests answered at once")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();

@@ -6,6 +6,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/quote.h"
 
 namespace qipu::policy {
 namespace {
@@ -16,9 +17,9 @@ constexpr const char* kKeys =
 
 absl::Status BadValue(const std::string& key, const std::string& value,
                       absl::string_view accepted) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("mcts: bad value \"", value, "\" for ", key,
-                   " (accepted: ", accepted, ")"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "mcts: bad value ", base::QuoteInput(value, base::kMaxQuotedBytes, '"'),
+      " for ", key, " (accepted: ", accepted, ")"));
 }
 
 absl::Status ParseInt(const std::string& key, const std::string& value,
@@ -90,8 +91,10 @@ absl::StatusOr<MctsOptions> ParseMctsOptions(
     } else if (key == "nodes") {
       s = ParseInt(key, value, 1000, 100'000'000, &o.nodes);
     } else {
-      s = absl::InvalidArgumentError(absl::StrCat(
-          "mcts: unknown key \"", key, "\" (accepted: ", kKeys, ")"));
+      s = absl::InvalidArgumentError(
+          absl::StrCat("mcts: unknown key ",
+                       base::QuoteInput(key, base::kMaxQuotedBytes, '"'),
+                       " (accepted: ", kKeys, ")"));
     }
     if (!s.ok()) return s;
   }

@@ -1,6 +1,7 @@
 #include "policy/playout.h"
 
 #include "absl/strings/str_cat.h"
+#include "base/quote.h"
 #include "rules/scoring.h"
 
 namespace qipu::policy {
@@ -12,8 +13,10 @@ const char* PlayoutKindName(PlayoutKind k) {
 absl::StatusOr<PlayoutKind> ParsePlayoutKind(absl::string_view s) {
   if (s == "random") return PlayoutKind::kRandom;
   if (s == "pattern") return PlayoutKind::kPattern;
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unknown playout policy \"", s, "\" (accepted: random, pattern)"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown playout policy ",
+                   base::QuoteInput(s, base::kMaxQuotedBytes, '"'),
+                   " (accepted: random, pattern)"));
 }
 
 rules::Point LastMovePoint(const rules::Game& game) {

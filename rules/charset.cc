@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "base/quote.h"
 
 namespace qipu::rules {
 namespace {
@@ -126,8 +127,8 @@ absl::StatusOr<TextDecoder> TextDecoder::Open(absl::string_view charset) {
   if (name.empty()) return TextDecoder();
   const iconv_t cd = iconv_open("UTF-8", name.c_str());
   if (cd == kIconvFailed) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("charset '", charset, "' is not known to iconv"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "charset ", base::QuoteInput(charset), " is not known to iconv"));
   }
   return TextDecoder(static_cast<void*>(cd), std::move(name));
 }

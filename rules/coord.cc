@@ -5,6 +5,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "base/quote.h"
 
 namespace qipu::rules {
 namespace {
@@ -35,13 +36,13 @@ absl::StatusOr<Point> ParseGtpPoint(absl::string_view text, int width,
   if (t == "PASS") return kPass;
   if (t == "RESIGN") return kResign;
   if (t.size() < 2) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", text, "' is not a GTP vertex (like D4 or pass)"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        base::QuoteInput(text), " is not a GTP vertex (like D4 or pass)"));
   }
   const char col = t[0];
   if (col == 'I') {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", text, "': GTP columns skip the letter I"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        base::QuoteInput(text), ": GTP columns skip the letter I"));
   }
   int x = -1;
   for (int i = 0; kGtpColumns[i] != '\0'; ++i) {
@@ -50,12 +51,12 @@ absl::StatusOr<Point> ParseGtpPoint(absl::string_view text, int width,
   int row = 0;
   if (x < 0 || !absl::SimpleAtoi(t.substr(1), &row) ||
       !std::isdigit(static_cast<unsigned char>(t[1]))) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", text, "' is not a GTP vertex (like D4 or pass)"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        base::QuoteInput(text), " is not a GTP vertex (like D4 or pass)"));
   }
   if (x >= width || row < 1 || row > height) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "'", text, "' is off the ", width, "x", height, " board"));
+        base::QuoteInput(text), " is off the ", width, "x", height, " board"));
   }
   return MakePoint(x, height - row);
 }
@@ -72,14 +73,14 @@ absl::StatusOr<Point> ParseSgfPoint(absl::string_view text, int width,
   if (text.empty()) return kPass;
   if (text == "tt" && width <= 19 && height <= 19) return kPass;
   if (text.size() != 2) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", text, "' is not an SGF point (two letters)"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        base::QuoteInput(text), " is not an SGF point (two letters)"));
   }
   const int x = SgfLetter(text[0]);
   const int y = SgfLetter(text[1]);
   if (x < 0 || y < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", text, "' is not an SGF point (letters a-z, A-Z)"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        base::QuoteInput(text), " is not an SGF point (letters a-z, A-Z)"));
   }
   if (x >= width || y >= height) {
     return absl::InvalidArgumentError(absl::StrCat(

@@ -1,6 +1,7 @@
 #include "rules/record_note.h"
 
 #include "absl/strings/str_cat.h"
+#include "base/quote.h"
 
 namespace qipu::rules {
 namespace {
@@ -113,8 +114,8 @@ std::string Render(const RecordNote& n, bool places) {
     case NoteKind::kEmptyVariation:
       return absl::StrCat("empty variation '()'", at(), " ignored");
     case NoteKind::kRulesNotImplemented:
-      return absl::StrCat("rules '", v,
-                          "' are not implemented; replayed under chinese");
+      return absl::StrCat("rules ", base::QuoteInput(v),
+                          " are not implemented; replayed under chinese");
     case NoteKind::kResultNotUnderstood:
       return absl::StrCat("RE[", v, "] not understood; result unknown");
     case NoteKind::kFoxResultArtefact:

@@ -5,6 +5,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "base/quote.h"
 
 namespace qipu::rules {
 
@@ -184,8 +185,9 @@ absl::StatusOr<GameResult> ParseSgfResult(absl::string_view re,
       }
       // A number that is no margin contradicts the winner it follows.
       return absl::InvalidArgumentError(
-          absl::StrCat("result '", re, "' gives a margin that is no margin (",
-                       rest, "): a margin is a number of points, 0 or more"));
+          absl::StrCat("result ", base::QuoteInput(re),
+                       " gives a margin that is no margin (", rest,
+                       "): a margin is a number of points, 0 or more"));
     }
     r.reason = EndReason::kOther;
     if (other_reason != nullptr) {

@@ -5,6 +5,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "base/quote.h"
 
 namespace qipu::rules {
 namespace {
@@ -59,8 +60,8 @@ absl::StatusOr<Rules> PresetRules(absl::string_view name) {
     if (lower == presets[i].name) return presets[i].rules;
     absl::StrAppend(&known, i ? ", " : "", presets[i].name);
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown rules '", name, "' (known: ", known, ")"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown rules ", base::QuoteInput(name), " (known: ", known, ")"));
 }
 
 std::string PresetName(const Rules& rules) {
@@ -85,7 +86,8 @@ const char* KoRuleName(KoRule k) {
 }
 
 absl::StatusOr<KoRule> ParseKoRule(absl::string_view s) {
-  for (KoRule k : {KoRule::kSimple, KoRule::kPositional, KoRule::kSituational}) {
+  for (KoRule k :
+       {KoRule::kSimple, KoRule::kPositional, KoRule::kSituational}) {
     if (s == KoRuleName(k)) return k;
   }
   return absl::InvalidArgumentError(absl::StrCat(
@@ -141,11 +143,12 @@ absl::Status ValidateKomi(double komi) {
 }
 
 std::string RulesKey(const Rules& r) {
-  return absl::StrCat("ko=", KoRuleName(r.ko), " cycle=", CycleRuleName(r.cycle),
-                      " suicide=", r.multi_stone_suicide ? 1 : 0,
-                      " komi=", r.komi, " dame=", DameRuleName(r.dame),
-                      " hcomp=", HandicapCompensationName(r.handicap_compensation),
-                      " cap=", r.move_cap);
+  return absl::StrCat(
+      "ko=", KoRuleName(r.ko), " cycle=", CycleRuleName(r.cycle),
+      " suicide=", r.multi_stone_suicide ? 1 : 0, " komi=", r.komi,
+      " dame=", DameRuleName(r.dame),
+      " hcomp=", HandicapCompensationName(r.handicap_compensation),
+      " cap=", r.move_cap);
 }
 
 Rules RulesFromSgf(absl::string_view ru, std::string* note) {
@@ -166,8 +169,8 @@ Rules RulesFromSgf(absl::string_view ru, std::string* note) {
   }
   if (preset == nullptr) {
     if (note != nullptr) {
-      *note = absl::StrCat("rules '", ru,
-                           "' are not implemented; replayed under chinese");
+      *note = absl::StrCat("rules ", base::QuoteInput(ru),
+                           " are not implemented; replayed under chinese");
     }
     preset = "chinese";
   }

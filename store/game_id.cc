@@ -6,6 +6,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "base/quote.h"
 #include "rules/coord.h"
 
 namespace qipu::store {
@@ -45,8 +46,9 @@ std::string GameIdText(const GameId& id) {
 
 absl::StatusOr<GameId> ParseGameId(absl::string_view text) {
   auto bad = [&] {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "'", text, "' is not a game id (s<job>-<index> or i<32 hex digits>)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(base::QuoteInput(text),
+                     " is not a game id (s<job>-<index> or i<32 hex digits>)"));
   };
   if (text.size() < 2) return bad();
   if (text[0] == 's') {
@@ -78,9 +80,9 @@ GameId ContentId(const rules::GameRecord& record) {
   h.Add(static_cast<uint32_t>(record.width));
   h.Add(static_cast<uint32_t>(record.height));
   auto add_point = [&](rules::Point p) {
-    h.Add(p == rules::kPass ? 0u
-                            : static_cast<uint32_t>(
-                                  rules::DenseIndex(p, record.width) + 1));
+    h.Add(p == rules::kPass
+              ? 0u
+              : static_cast<uint32_t>(rules::DenseIndex(p, record.width) + 1));
   };
   h.Add(static_cast<uint32_t>(record.setup.size()));
   for (const rules::SetupStep& s : record.setup) {
@@ -89,7 +91,8 @@ GameId ContentId(const rules::GameRecord& record) {
       // Order inside a list is not part of the game.
       std::vector<uint32_t> pts;
       for (rules::Point p : *list) {
-        pts.push_back(static_cast<uint32_t>(rules::DenseIndex(p, record.width)));
+        pts.push_back(
+            static_cast<uint32_t>(rules::DenseIndex(p, record.width)));
       }
       std::sort(pts.begin(), pts.end());
       h.Add(static_cast<uint32_t>(pts.size()));

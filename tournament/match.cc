@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "base/quote.h"
 
 namespace qipu::tournament {
 
@@ -71,8 +72,8 @@ absl::StatusOr<ChallengeState> ScoreChallenge(const v1::Tournament& t,
       return ba < bb;
     });
     if (team.empty()) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("team '", t.teams(k).name(), "' has no players"));
+      return absl::FailedPreconditionError(absl::StrCat(
+          "team ", base::QuoteInput(t.teams(k).name()), " has no players"));
     }
   }
   const auto team_of = [&](int player) {
@@ -119,9 +120,10 @@ absl::StatusOr<RoundDraft> PairChallenge(const v1::Tournament& t,
   ChallengeState& s = *state;
   if (s.finished) {
     return absl::FailedPreconditionError(
-        s.drawn ? std::string("the challenge is over: drawn")
-                : absl::StrCat("the challenge is over: team '",
-                               t.teams(s.winner).name(), "' won"));
+        s.drawn
+            ? std::string("the challenge is over: drawn")
+            : absl::StrCat("the challenge is over: team ",
+                           base::QuoteInput(t.teams(s.winner).name()), " won"));
   }
   const int on0 = s.team[0][s.out[0]];
   const int on1 = s.team[1][s.out[1]];

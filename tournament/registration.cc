@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/quote.h"
 #include "base/status_macros.h"
 #include "tournament/event_state.h"
 #include "tournament/field.h"
@@ -15,8 +16,9 @@ namespace qipu::tournament {
 absl::StatusOr<int> AddPlayer(v1::Tournament* t, const PlayerEntry& entry) {
   QIPU_RETURN_IF_ERROR(CheckCreated(*t));
   if (t->started()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "cannot add '", entry.name, "': round 1 is already paired"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot add ", base::QuoteInput(entry.name),
+                     ": round 1 is already paired"));
   }
   if (entry.name.empty() ||
       static_cast<int>(entry.name.size()) > kMaxNameBytes) {
@@ -50,8 +52,8 @@ absl::StatusOr<int> AddPlayer(v1::Tournament* t, const PlayerEntry& entry) {
   const bool needs_team =
       t->teams_event() || t->system() == v1::TOURNAMENT_SYSTEM_TEAM_CHALLENGE;
   if (needs_team && entry.team.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", entry.name, "' needs a team in a team event"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        base::QuoteInput(entry.name), " needs a team in a team event"));
   }
   v1::Tournament next = *t;
   int board = entry.board;
@@ -60,8 +62,8 @@ absl::StatusOr<int> AddPlayer(v1::Tournament* t, const PlayerEntry& entry) {
       if (next.system() == v1::TOURNAMENT_SYSTEM_TEAM_CHALLENGE &&
           next.teams_size() >= 2) {
         return absl::InvalidArgumentError(
-            absl::StrCat("a team challenge has 2 teams; '", entry.team,
-                         "' would be a third"));
+            absl::StrCat("a team challenge has 2 teams; ",
+                         base::QuoteInput(entry.team), " would be a third"));
       }
       next.add_teams()->set_name(entry.team);
     }
@@ -90,7 +92,8 @@ absl::StatusOr<int> FindPlayer(const v1::Tournament& t,
   for (int i = 0; i < t.players_size(); ++i) {
     if (t.players(i).name() == name) return i;
   }
-  return absl::NotFoundError(absl::StrCat("no player called '", name, "'"));
+  return absl::NotFoundError(
+      absl::StrCat("no player called ", base::QuoteInput(name)));
 }
 
 namespace {
@@ -105,7 +108,7 @@ absl::Status WithdrawEntrant(v1::Tournament* t, int e, bool team) {
                                next.players(e).withdrawn_at_round() != 0);
   if (already) {
     return absl::FailedPreconditionError(
-        absl::StrCat("'", name, "' has already withdrawn"));
+        absl::StrCat(base::QuoteInput(name), " has already withdrawn"));
   }
   if (!next.started()) {
     // Art. 28.1: the draw is made again without the entrant.
@@ -186,7 +189,8 @@ absl::Status WithdrawTeam(v1::Tournament* t, absl::string_view name) {
   QIPU_RETURN_IF_ERROR(CheckCreated(*t));
   const int team = TeamIndex(*t, name);
   if (team < 0) {
-    return absl::NotFoundError(absl::StrCat("no team called '", name, "'"));
+    return absl::NotFoundError(
+        absl::StrCat("no team called ", base::QuoteInput(name)));
   }
   if (!t->teams_event()) {
     return absl::FailedPreconditionError(

@@ -9,6 +9,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "base/quote.h"
 #include "base/status_macros.h"
 #include "tournament/elimination.h"
 #include "tournament/event_state.h"
@@ -28,15 +29,15 @@ absl::StatusOr<int> RankStrength(absl::string_view rank) {
   const std::string r = absl::AsciiStrToLower(absl::StripAsciiWhitespace(rank));
   int n = 0;
   if (r.size() < 2 || !absl::SimpleAtoi(r.substr(0, r.size() - 1), &n)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("rank '", rank, "' is not like 3d, 15k or 2p"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "rank ", base::QuoteInput(rank), " is not like 3d, 15k or 2p"));
   }
   const char kind = r.back();
   if (kind == 'k' && n >= 1 && n <= 40) return 1 - n;
   if (kind == 'd' && n >= 1 && n <= 9) return n;
   if (kind == 'p' && n >= 1 && n <= 9) return 10 + n;
-  return absl::InvalidArgumentError(
-      absl::StrCat("rank '", rank, "' is out of range (1-40k, 1-9d, 1-9p)"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "rank ", base::QuoteInput(rank), " is out of range (1-40k, 1-9d, 1-9p)"));
 }
 
 std::string SystemName(v1::TournamentSystem system) {

@@ -6,6 +6,8 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "base/bearer.h"
+#include "base/quote.h"
 #include "base/version.h"
 #include "client/query_args.h"
 #include "coordinator/access.h"
@@ -123,18 +125,22 @@ HttpResponse ErrorResponse(const absl::Status& s) {
 
 absl::Status Api::Authorize(const HttpRequest& req) const {
   if (tokens_ == nullptr) return absl::OkStatus();
-  const std::string& h = req.authorization;
-  if (h.empty()) {
-    return absl::UnauthenticatedError(
-        "this server requires a token: Authorization: Bearer <token> (a "
-        "reader or operator token, `qipu token create --role reader`)");
+  // base::ParseBearer() reads the header as the gRPC port reads its
+  // metadata; beyond the first, only the number of headers matters.
+  const int count = req.authorization_count >= 0
+                        ? req.authorization_count
+                        : (req.authorization.empty() ? 0 : 1);
+  const std::vector<absl::string_view> values(count, req.authorization);
+  const absl::StatusOr<absl::string_view> token = base::ParseBearer(values);
+  if (!token.ok()) {
+    if (count == 0) {
+      return absl::UnauthenticatedError(
+          "this server requires a token: Authorization: Bearer <token> (a "
+          "reader or operator token, `qipu token create --role reader`)");
+    }
+    return token.status();
   }
-  if (h.size() < 7 || !absl::EqualsIgnoreCase(h.substr(0, 7), "Bearer ")) {
-    return absl::UnauthenticatedError(
-        "Authorization: give the token as 'Bearer <token>'");
-  }
-  const auto grant =
-      tokens_->Find(absl::StripAsciiWhitespace(absl::string_view(h).substr(7)));
+  const auto grant = tokens_->Find(*token);
   if (!grant.has_value()) {
     return absl::UnauthenticatedError("unknown token (not of this database)");
   }
@@ -223,7 +229,7 @@ HttpResponse Api::Game(const HttpRequest& req, const std::string& rest) const {
         sgf = true;
       } else if (value != "0" && value != "false") {
         return ErrorResponse(absl::InvalidArgumentError(
-            absl::StrCat("sgf: '", value, "' is not 0 or 1")));
+            absl::StrCat("sgf: ", base::QuoteInput(value), " is not 0 or 1")));
       }
     } else {
       return ErrorResponse(absl::InvalidArgumentError(

@@ -1,15 +1,10 @@
 #include "web/explorer.h"
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "base/loopback.h"
 #include "spdlog/spdlog.h"
 
 namespace qipu::web {
-
-bool IsLoopbackHost(const std::string& host) {
-  return absl::StartsWith(host, "127.") || host == "localhost" ||
-         host == "::1" || host == "[::1]";
-}
 
 std::string Explorer::url() const {
   return absl::StrCat(server_->tls() ? "https://" : "http://", address());
@@ -26,7 +21,7 @@ absl::StatusOr<std::unique_ptr<Explorer>> Explorer::Start(
   explorer->server_ = *std::move(server);
   const std::string& address = explorer->server_->address();
   const std::string host = address.substr(0, address.rfind(':'));
-  if (!explorer->server_->tls() && !IsLoopbackHost(host) &&
+  if (!explorer->server_->tls() && !base::IsLoopbackHost(host) &&
       (options.grpc_protected || tokens != nullptr)) {
     spdlog::warn(
         "http: the explorer on {} is plain HTTP while tokens or TLS protect "

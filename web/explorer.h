@@ -30,10 +30,6 @@ struct ExplorerOptions {
   bool grpc_protected = false;
 };
 
-// Whether `host` names this machine's loopback interface (127.0.0.0/8,
-// localhost, ::1).
-bool IsLoopbackHost(const std::string& host);
-
 // Thread-safe. Stops serving when destroyed.
 class Explorer {
  public:

@@ -164,8 +164,14 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       return Reply(
           ErrorBytes(400, "malformed query string (a bad %XX escape)"));
     }
-    if (auto it = msg.find(http::field::authorization); it != msg.end()) {
-      req.authorization = std::string(it->value());
+    // Every Authorization header counted: two are refused (api.cc), as
+    // two `authorization` metadata entries are on the gRPC port.
+    req.authorization_count = 0;
+    for (auto [it, end] = msg.equal_range(http::field::authorization);
+         it != end; ++it) {
+      if (req.authorization_count++ == 0) {
+        req.authorization = std::string(it->value());
+      }
     }
     if (!host_->BeginRequest()) return Close();
     // The handler may take its time: no deadline until the answer.

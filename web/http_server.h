@@ -44,6 +44,10 @@ struct HttpRequest {
   std::vector<std::pair<std::string, std::string>> query;
   // The Authorization header ("" when absent).
   std::string authorization;
+  // How many Authorization headers the request carried (two or more are
+  // refused: base/bearer.h); -1 when the transport did not count them,
+  // then a non-empty `authorization` counts as one.
+  int authorization_count = -1;
 };
 
 // One answer.

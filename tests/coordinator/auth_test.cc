@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -17,6 +16,7 @@
 #include "coordinator/coordinator.h"
 #include "coordinator/server_credentials.h"
 #include "engine/tokens.h"
+#include "google/protobuf/descriptor.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "gtest/gtest.h"
 #include "qipu/v1/auth.grpc.pb.h"
@@ -35,33 +35,33 @@ using qipu::v1::Role;
 // --- the access table ---------------------------------------------------
 
 TEST(AccessTable, PlacesEveryRpcOfEveryProto) {
-  // Every `rpc` of every service in proto/qipu/v1/*.proto has an explicit
+  // Every `rpc` of every service in proto/qipu/v1/*.proto (read from the
+  // generated descriptors of each file of the folder) has an explicit
   // entry, so that a new RPC is placed deliberately (not left to the
   // operator-only default by accident).
   std::set<std::string> table;
   for (const MethodAccess& m : AccessTable()) table.insert(m.method);
-  const std::regex service_re(R"(^\s*service\s+(\w+))");
-  const std::regex rpc_re(R"(^\s*rpc\s+(\w+)\s*\()");
   int rpcs = 0;
   for (const auto& e : std::filesystem::directory_iterator(
            std::string(QIPU_SOURCE_DIR) + "/proto/qipu/v1")) {
     if (e.path().extension() != ".proto") continue;
-    std::ifstream in(e.path());
-    std::string line;
-    std::string service;
-    while (std::getline(in, line)) {
-      std::smatch m;
-      if (std::regex_search(line, m, service_re)) service = m[1];
-      if (std::regex_search(line, m, rpc_re)) {
+    const std::string name = "qipu/v1/" + e.path().filename().string();
+    const google::protobuf::FileDescriptor* f =
+        google::protobuf::DescriptorPool::generated_pool()->FindFileByName(
+            name);
+    ASSERT_NE(f, nullptr) << name << " is not linked into the coordinator";
+    for (int i = 0; i < f->service_count(); ++i) {
+      const google::protobuf::ServiceDescriptor* svc = f->service(i);
+      for (int j = 0; j < svc->method_count(); ++j) {
         ++rpcs;
         const std::string method =
-            absl::StrCat("/qipu.v1.", service, "/", std::string(m[1]));
+            absl::StrCat("/", svc->full_name(), "/", svc->method(j)->name());
         EXPECT_TRUE(table.count(method))
-            << method << " (" << e.path() << ") is not in AccessTable()";
+            << method << " (" << name << ") is not in AccessTable()";
       }
     }
   }
-  EXPECT_GE(rpcs, 26);
+  EXPECT_GE(rpcs, 28);
 }
 
 TEST(AccessTable, RolesAllowWhatTheyShould) {
@@ -86,6 +86,54 @@ TEST(AccessTable, RolesAllowWhatTheyShould) {
   EXPECT_FALSE(Allows(qipu::v1::ROLE_WORKER, Access::kOperator));
   EXPECT_EQ(*ParseRole("worker"), qipu::v1::ROLE_WORKER);
   EXPECT_FALSE(ParseRole("admin").ok());
+}
+
+TEST(AccessTable, AuthOffTakesTokenAndAdminCallsFromThisHostOnly) {
+  for (const char* peer :
+       {"ipv4:127.0.0.1:5000", "ipv4:127.1.2.3:1", "ipv6:[::1]:5000",
+        "ipv6:%5B::1%5D:5000", "ipv6:[::ffff:127.0.0.1]:80", "unix:/tmp/s"}) {
+    EXPECT_TRUE(CheckLocalCaller(peer, "TokenService.Create").ok()) << peer;
+  }
+  for (const char* peer :
+       {"ipv4:10.0.0.5:4242", "ipv6:[2001:db8::1]:1", "ipv4:0.0.0.0:1",
+        "ipv6:[::ffff:10.0.0.1]:80", "ipv4:128.0.0.1:5", "", "something"}) {
+    const absl::Status s = CheckLocalCaller(peer, "TokenService.Create");
+    EXPECT_EQ(s.code(), absl::StatusCode::kPermissionDenied) << peer;
+    // What, from where, why and what to do.
+    for (const char* w :
+         {"TokenService.Create", "--auth off", "loopback", "--auth required"}) {
+      EXPECT_NE(s.message().find(w), std::string::npos) << s.message();
+    }
+  }
+}
+
+TEST(Exposure, NonLoopbackNeedsAuthOrInsecure) {
+  for (const char* a : {"127.0.0.1:7070", "localhost:0", "[::1]:7070",
+                        "127.9.9.9:1", "unix:/tmp/qipu.sock"}) {
+    EXPECT_TRUE(CheckExposure("--listen", a, false, false).ok()) << a;
+  }
+  for (const char* a : {"0.0.0.0:7070", "[::]:7070", "10.0.0.5:7070",
+                        "coord.example:7070", ":7070", "[::ffff:10.1.1.1]:1"}) {
+    const absl::Status s = CheckExposure("--listen", a, false, false);
+    EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << a;
+    EXPECT_NE(s.message().find("--insecure"), std::string::npos);
+    EXPECT_NE(s.message().find("--auth required"), std::string::npos);
+    EXPECT_EQ(s.message().find('\n'), std::string::npos);
+    EXPECT_TRUE(CheckExposure("--listen", a, true, false).ok()) << a;
+    EXPECT_TRUE(CheckExposure("--listen", a, false, true).ok()) << a;
+  }
+  EXPECT_NE(CheckExposure("--http", "0.0.0.0:80", false, false)
+                .message()
+                .find("--http '0.0.0.0:80'"),
+            std::string::npos);
+  // Client certificates guard the gRPC port as tokens do.
+  CoordinatorOptions o;
+  EXPECT_FALSE(GrpcGuarded(o));
+  o.tls.client_ca_pem = "-----BEGIN CERTIFICATE-----";
+  EXPECT_TRUE(GrpcGuarded(o));
+  o.tls.client_ca_pem.clear();
+  o.auth_required = true;
+  EXPECT_TRUE(GrpcGuarded(o));
 }
 
 // --- the registry -------------------------------------------------------
@@ -331,6 +379,86 @@ TEST_F(AuthServer, AuthOffNeedsNoToken) {
   Start({}, /*auth=*/false);
   EXPECT_EQ(Status(Channel("")), grpc::StatusCode::OK);
   EXPECT_EQ(Status(Channel("qipu_whatever")), grpc::StatusCode::OK);
+}
+
+TEST_F(AuthServer, AuthorizationIsReadOneWay) {
+  Start({}, /*auth=*/true);
+  const std::string reader = tokens_[qipu::v1::ROLE_READER];
+  // `authorization` metadata as given (no base::Dial token): the code.
+  auto call = [&](const std::vector<std::string>& values) {
+    auto stub = qipu::v1::JobService::NewStub(Channel(""));
+    grpc::ClientContext ctx;
+    for (const std::string& v : values) ctx.AddMetadata("authorization", v);
+    base::SetDeadline(&ctx, absl::Seconds(5));
+    qipu::v1::GetJobStatusResponse resp;
+    return stub->GetJobStatus(&ctx, {}, &resp);
+  };
+  // The scheme in any case, blanks around the token.
+  for (const std::string& v :
+       {"Bearer " + reader, "bearer " + reader, "BEARER   " + reader + " "}) {
+    const grpc::Status s = call({v});
+    EXPECT_TRUE(s.ok()) << v << ": " << s.error_message();
+  }
+  // Another scheme, no scheme, no token, blanks inside.
+  for (const std::string& v : {"Basic " + reader, reader, std::string("Bearer"),
+                               "Bearer " + reader + " x"}) {
+    EXPECT_EQ(call({v}).error_code(), grpc::StatusCode::UNAUTHENTICATED) << v;
+  }
+  // Two headers, even the same valid token twice.
+  const grpc::Status two = call({"Bearer " + reader, "Bearer " + reader});
+  EXPECT_EQ(two.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_NE(two.error_message().find("2 authorization headers"),
+            std::string::npos)
+      << two.error_message();
+  // A bare token is never echoed back.
+  EXPECT_EQ(call({reader}).error_message().find(reader.substr(5, 10)),
+            std::string::npos);
+}
+
+TEST_F(AuthServer, AuthOffServesTokensToThisHostOnly) {
+  Start({}, /*auth=*/false);
+  auto create = [](const std::shared_ptr<grpc::Channel>& ch) {
+    auto stub = qipu::v1::TokenService::NewStub(ch);
+    grpc::ClientContext ctx;
+    base::SetDeadline(&ctx, absl::Seconds(5));
+    qipu::v1::CreateTokenRequest req;
+    req.set_role(qipu::v1::ROLE_READER);
+    qipu::v1::CreateTokenResponse resp;
+    return stub->Create(&ctx, req, &resp);
+  };
+  // 127.0.0.1 is this host.
+  const grpc::Status local = create(Channel(""));
+  EXPECT_TRUE(local.ok()) << local.error_message();
+  // The in-process transport names no peer ("unknown" in gRPC 1.51): the
+  // rule fails closed. (`qipu local` uses it for its worker only.)
+  const grpc::Status inproc = create(coord_->InProcessChannel());
+  EXPECT_EQ(inproc.error_code(), grpc::StatusCode::PERMISSION_DENIED)
+      << inproc.error_message();
+  EXPECT_NE(inproc.error_message().find("--auth off"), std::string::npos);
+  EXPECT_EQ(coord_->tokens().Count().active, 1);
+}
+
+TEST(CoordinatorStart, RefusesANonLoopbackAddressWithAuthOff) {
+  test_util::TempDir dir("exposure");
+  CoordinatorOptions o;
+  o.db_dir = dir.Sub("db");
+  o.listen = "0.0.0.0:0";
+  auto c = Coordinator::Start(o);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(c.status().message().find("--listen '0.0.0.0:0'"),
+            std::string::npos)
+      << c.status();
+  // Refused before anything was opened.
+  EXPECT_FALSE(std::filesystem::exists(o.db_dir));
+  // --insecure (or auth required) passes the check: 192.0.2.1 (TEST-NET-1,
+  // on no interface here) then fails to bind, which shows it got that far
+  // without serving on any real interface.
+  o.insecure = true;
+  o.listen = "192.0.2.1:0";
+  c = Coordinator::Start(o);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kUnavailable) << c.status();
 }
 
 // --- TLS ------------------------------------------------------------------

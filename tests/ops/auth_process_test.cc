@@ -190,5 +190,45 @@ TEST(OpsAuth, TokenCommandRefusesBadFlags) {
   EXPECT_NE(r.err.find("no token with id 9"), std::string::npos) << r.err;
 }
 
+TEST(OpsAuth, AuthOffTakesTokenCallsFromThisHostAndTheyLastPastIt) {
+  // With --auth off a caller on the coordinator's host (127.0.0.1) may
+  // make tokens -- which is why only such a caller may: the token still
+  // works once the coordinator restarts with --auth required.
+  TempDir tmp;
+  ASSERT_FALSE(tmp.path().empty());
+  CoordinatorProcess coord(tmp.Sub("db"), tmp.Sub("coordinator"));
+  ASSERT_TRUE(coord.Start().ok()) << coord.LogTail();
+  const Ran made =
+      RunQipu(tmp.path(), "create-off",
+              {"token", "create", "--role", "reader", "--name",
+               "made with auth off", "--server", coord.address(), "--json"});
+  ASSERT_EQ(made.status, 0) << made.err;
+  const std::string reader = LastJsonLine(made.out).value("token", "");
+  ASSERT_FALSE(reader.empty()) << made.out;
+  const Ran backup =
+      RunQipu(tmp.path(), "backup-off",
+              {"backup", "--server", coord.address(), "--to", tmp.Sub("bk")});
+  EXPECT_EQ(backup.status, 0) << backup.err;
+  ASSERT_EQ(coord.Stop(), 0);
+  EXPECT_NE(ReadFileOrEmpty(tmp.Sub("coordinator.1.log"))
+                .find("created token 1 (reader, 'made with auth off') for "
+                      "ipv4:127.0.0.1:"),
+            std::string::npos)
+      << coord.LogTail();
+
+  CoordinatorProcess strict(tmp.Sub("db"), tmp.Sub("strict"),
+                            {"--auth", "required"});
+  ASSERT_TRUE(strict.Start().ok()) << strict.LogTail();
+  const Ran query = RunQipu(tmp.path(), "query-required",
+                            {"query", "results", "--server", strict.address(),
+                             "--token", reader, "--json"});
+  EXPECT_EQ(query.status, 0) << query.err;
+  const Ran anonymous =
+      RunQipu(tmp.path(), "query-anonymous",
+              {"query", "results", "--server", strict.address(), "--json"});
+  EXPECT_EQ(anonymous.status, 1) << anonymous.err;
+  EXPECT_EQ(strict.Stop(), 0);
+}
+
 }  // namespace
 }  // namespace qipu::testing

@@ -9,6 +9,13 @@
 // that does not speak HTTP/2 is closed. After each case nothing is
 // stored, the health check says SERVING, and a valid game uploaded
 // afterwards is stored -- and is then the only game in the database.
+//
+// Every RPC (OpsBadRequests): bytes that are not its request message get
+// INVALID_ARGUMENT naming the type (gRPC alone says INTERNAL, or
+// UNIMPLEMENTED on the callback API); each string field of each RPC's
+// request (tests/ops/rpc_table.h) 1 MB long gets an answer whose message
+// quotes at most a bounded part of it -- never RESOURCE_EXHAUSTED from an
+// error message larger than the client's metadata limit.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -24,7 +31,10 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/time/time.h"
+#include "google/protobuf/dynamic_message.h"
+#include "google/protobuf/text_format.h"
 #include "grpcpp/completion_queue.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/support/byte_buffer.h"
@@ -32,7 +42,9 @@
 #include "proto/convert.h"
 #include "rules/game.h"
 #include "rules/selfplay.h"
+#include "tests/ops/any_rpc.h"
 #include "tests/ops/process_fixture.h"
+#include "tests/ops/rpc_table.h"
 
 namespace qipu::testing {
 namespace {
@@ -479,6 +491,190 @@ TEST_F(OpsBadClient, OversizedMessageIsRefusedWithResourceExhausted) {
       << o.status.error_message();
   EXPECT_TRUE(o.acks.empty());
   ExpectUnharmed("an oversized message", /*rejected=*/0);
+}
+
+// --- every RPC: unparseable and oversized requests -----------------------
+
+namespace pb = ::google::protobuf;
+
+// A coordinator (auth off, loopback) with job 1 of 2 games, as the RPC
+// table expects.
+class OpsBadRequests : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_FALSE(tmp_.path().empty());
+    coord_ = std::make_unique<CoordinatorProcess>(tmp_.Sub("db"),
+                                                  tmp_.Sub("coordinator"));
+    ASSERT_TRUE(coord_->Start().ok()) << coord_->LogTail();
+    client_ = std::make_unique<Client>(coord_->address());
+    auto job = client_->SubmitJob(2, JobConfigFor(9, 7));
+    ASSERT_TRUE(job.ok()) << job.status();
+    ASSERT_EQ(*job, 1u);
+  }
+
+  RawCallResult Call(const std::string& path,
+                     const std::vector<std::string>& frames) {
+    return CallRaw(client_->channel(), path, frames, {},
+                   absl::Seconds(60) * kSlowdown);
+  }
+
+  TempDir tmp_;
+  std::unique_ptr<CoordinatorProcess> coord_;
+  std::unique_ptr<Client> client_;
+};
+
+TEST_F(OpsBadRequests, UnparseableBytesAreInvalidArgumentOnEveryRpc) {
+  // 0xff... is an over-long varint tag: never a valid protobuf.
+  const std::string garbage(64, '\xff');
+  std::vector<const pb::MethodDescriptor*> methods = QipuMethods();
+  methods.push_back(pb::DescriptorPool::generated_pool()->FindMethodByName(
+      "grpc.health.v1.Health.Check"));
+  ASSERT_GE(methods.size(), 29u);
+  for (const pb::MethodDescriptor* m : methods) {
+    const RawCallResult r = Call(MethodPath(m), {garbage});
+    EXPECT_EQ(r.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+        << MethodPath(m) << ": " << r.status.error_message();
+    // gRPC's own health service says "could not parse request".
+    if (m->service()->full_name() != "grpc.health.v1.Health") {
+      EXPECT_TRUE(absl::StrContains(r.status.error_message(),
+                                    m->input_type()->full_name()))
+          << MethodPath(m) << ": " << r.status.error_message();
+    }
+    EXPECT_TRUE(r.responses.empty()) << MethodPath(m);
+  }
+  // Nothing was done: still one job, and the coordinator serves.
+  auto st = client_->JobStatus(1);
+  ASSERT_TRUE(st.ok()) << st.status();
+  EXPECT_EQ(st->requested(), 2u);
+  auto two = client_->JobStatus(2);
+  EXPECT_EQ(two.status().code(), absl::StatusCode::kNotFound) << two.status();
+  EXPECT_EQ(*client_->Health(), HealthCheckResponse::SERVING);
+}
+
+// Every path to a string field of `type`: singular message fields
+// followed (to `depth` levels, no type twice on one path), repeated
+// strings included.
+void StringFields(const pb::Descriptor* type, int depth,
+                  std::vector<const pb::FieldDescriptor*>* path,
+                  std::vector<std::vector<const pb::FieldDescriptor*>>* out) {
+  for (int i = 0; i < type->field_count(); ++i) {
+    const pb::FieldDescriptor* f = type->field(i);
+    path->push_back(f);
+    if (f->type() == pb::FieldDescriptor::TYPE_STRING) {
+      out->push_back(*path);
+    } else if (f->type() == pb::FieldDescriptor::TYPE_MESSAGE &&
+               !f->is_repeated() && depth > 1 && !f->is_map()) {
+      bool cycle = f->message_type() == type;
+      for (const auto* p : *path) {
+        cycle = cycle || p->containing_type() == f->message_type();
+      }
+      if (!cycle) StringFields(f->message_type(), depth - 1, path, out);
+    }
+    path->pop_back();
+  }
+}
+
+// `base` with the string at `path` set to `value` (appended when
+// repeated).
+std::string WithField(const pb::Message& base,
+                      const std::vector<const pb::FieldDescriptor*>& path,
+                      const std::string& value) {
+  std::unique_ptr<pb::Message> msg(base.New());
+  msg->CopyFrom(base);
+  pb::Message* at = msg.get();
+  for (size_t i = 0; i + 1 < path.size(); ++i) {
+    at = at->GetReflection()->MutableMessage(at, path[i]);
+  }
+  const pb::FieldDescriptor* f = path.back();
+  if (f->is_repeated()) {
+    at->GetReflection()->AddString(at, f, value);
+  } else {
+    at->GetReflection()->SetString(at, f, value);
+  }
+  return msg->SerializeAsString();
+}
+
+std::string PathName(const std::vector<const pb::FieldDescriptor*>& path) {
+  std::string s;
+  for (const auto* f : path)
+    absl::StrAppend(&s, s.empty() ? "" : ".", f->name());
+  return s;
+}
+
+TEST_F(OpsBadRequests, MegabyteFieldsAreQuotedShortInEveryError) {
+  const std::string big(1 << 20, 'x');
+  const auto* pool = pb::DescriptorPool::generated_pool();
+  pb::DynamicMessageFactory factory;
+  int calls = 0;
+  int refused = 0;
+  for (const Row& row : RpcTable()) {
+    if (row.messages.size() != 1 || row.cancel_after != 0) continue;
+    std::string dotted =
+        absl::StrReplaceAll(row.method.substr(1), {{"/", "."}});
+    const pb::MethodDescriptor* m = pool->FindMethodByName(dotted);
+    ASSERT_NE(m, nullptr) << row.method;
+    std::unique_ptr<pb::Message> base(
+        factory.GetPrototype(m->input_type())->New());
+    ASSERT_TRUE(pb::TextFormat::ParseFromString(
+        FillRequest(row.messages[0], {tmp_.Sub("backup"), 999}), base.get()))
+        << row.method;
+    std::vector<const pb::FieldDescriptor*> path;
+    std::vector<std::vector<const pb::FieldDescriptor*>> fields;
+    StringFields(m->input_type(), 3, &path, &fields);
+    for (const auto& f : fields) {
+      const RawCallResult r = Call(row.method, {WithField(*base, f, big)});
+      ++calls;
+      const std::string what = absl::StrCat(row.method, " ", PathName(f));
+      EXPECT_NE(r.status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED)
+          << what << ": " << r.status.error_message().substr(0, 300);
+      EXPECT_LE(r.status.error_message().size(), 1024u)
+          << what << ": " << r.status.error_message().substr(0, 300);
+      if (!r.status.ok()) {
+        ++refused;
+        // TODO(issue 28): Backup's path errors echo `to` whole; the lead
+        // reworks that check (realpath) -- the status cap bounds it
+        // meanwhile, which the two checks above hold.
+        if (row.method == "/qipu.v1.AdminService/Backup") continue;
+        // Quoted, it is cut short: no long run of the field's bytes.
+        EXPECT_FALSE(
+            absl::StrContains(r.status.error_message(), std::string(300, 'x')))
+            << what << ": " << r.status.error_message().substr(0, 160);
+      }
+    }
+  }
+  EXPECT_GE(calls, 40);
+  EXPECT_GE(refused, 20);
+  ASSERT_TRUE(coord_->process()->IsRunning()) << coord_->LogTail();
+  EXPECT_EQ(*client_->Health(), HealthCheckResponse::SERVING);
+}
+
+TEST_F(OpsBadRequests, MegabytePolicyAndIdAreInvalidArgumentWithTheirLength) {
+  const std::string big(1 << 20, 'p');
+  auto expect_short = [](const grpc::Status& s, const std::string& what) {
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+        << what << ": " << s.error_message().substr(0, 300);
+    EXPECT_LT(s.error_message().size(), 600u) << what;
+    // base::QuoteInput's cut: the first bytes, "...", the quote, the length.
+    EXPECT_TRUE(absl::StrContains(s.error_message(), "...' (1048576 bytes)") ||
+                absl::StrContains(s.error_message(), "...\" (1048576 bytes)"))
+        << what << ": " << s.error_message().substr(0, 600);
+  };
+  {
+    qipu::v1::GetGameRequest req;
+    req.set_id(big);
+    expect_short(
+        Call("/qipu.v1.QueryService/GetGame", {req.SerializeAsString()}).status,
+        "GetGame id");
+  }
+  {
+    qipu::v1::SubmitJobRequest req;
+    req.set_games(1);
+    *req.mutable_config() = JobConfigFor(9, 7);
+    req.mutable_config()->set_policy(big);
+    expect_short(
+        Call("/qipu.v1.JobService/SubmitJob", {req.SerializeAsString()}).status,
+        "SubmitJob config.policy");
+  }
 }
 
 }  // namespace

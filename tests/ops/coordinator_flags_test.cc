@@ -9,15 +9,23 @@
 //  - --block-cache-mb M: RocksDB reports a block cache of M MiB for every
 //    column family (its options dump, in the debug log), and the cache's
 //    use on the metrics page stays within it.
+//  - --auth off on a non-loopback --listen or --http: refused (status 2,
+//    one line naming the flag and --insecure) before the database is
+//    opened; with --insecure or --auth required the address is tried (an
+//    address of no interface here, so nothing is served beyond loopback).
+//    The start-up line: auth on or off and the database's tokens.
 #include <dirent.h>
 #include <signal.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -26,7 +34,9 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "engine/tokens.h"
 #include "gtest/gtest.h"
+#include "store/store.h"
 #include "tests/ops/process_fixture.h"
 #include "tests/ops/subprocess.h"
 
@@ -245,6 +255,96 @@ TEST(OpsCoordinatorFlags, BlockCacheMbSizesRocksDbsBlockCache) {
   ASSERT_TRUE(used.has_value()) << *page;
   EXPECT_LE(*used, static_cast<double>(int64_t{kMb} << 20));
   ASSERT_TRUE(coord.Kill().has_value());
+}
+
+// Runs qipu-coordinator with `flags` to its end; its status and stderr.
+std::pair<std::optional<int>, std::string> RunCoordinator(
+    const TempDir& tmp, const std::string& name,
+    std::vector<std::string> flags) {
+  flags.insert(flags.begin(), kCoordinatorBinary);
+  auto p =
+      Subprocess::Start(flags, tmp.Sub(name + ".out"), tmp.Sub(name + ".err"));
+  EXPECT_TRUE(p.ok()) << p.status();
+  if (!p.ok()) return {std::nullopt, ""};
+  const std::optional<int> status = (*p)->Wait(absl::Seconds(60) * kSlowdown);
+  return {status, (*p)->Stderr()};
+}
+
+TEST(OpsCoordinatorFlags, AuthOffServesLoopbackOnlyUnlessInsecure) {
+  TempDir tmp;
+  ASSERT_FALSE(tmp.path().empty());
+  // Every interface, or another host's address, with auth off: refused in
+  // one line naming the flag and both ways out, before the database is
+  // made.
+  for (const auto& [flag, address] :
+       std::vector<std::pair<std::string, std::string>>{
+           {"--listen", "0.0.0.0:0"},
+           {"--listen", "[::]:0"},
+           {"--listen", "192.0.2.1:7070"},
+           {"--http", "0.0.0.0:0"}}) {
+    const auto [status, err] = RunCoordinator(
+        tmp, "refused", {"--db", tmp.Sub("refused-db"), flag, address});
+    EXPECT_EQ(status, 2) << flag << " " << address << ": " << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    for (const std::string& w :
+         {flag, std::string("not a loopback address"),
+          std::string("--auth required"), std::string("--insecure")}) {
+      EXPECT_NE(err.find(w), std::string::npos) << w << " not in: " << err;
+    }
+    EXPECT_FALSE(std::filesystem::exists(tmp.Sub("refused-db")));
+  }
+  // With --insecure, or with tokens, the address is tried: 192.0.2.1
+  // (TEST-NET-1) is on no interface here, so the bind fails (status 1)
+  // -- past the check, and nothing served anywhere but here.
+  for (const std::string& way : {"--insecure", "--auth=required"}) {
+    const auto [status, err] = RunCoordinator(
+        tmp, "tried",
+        {"--db", tmp.Sub("tried-db"), "--listen", "192.0.2.1:0", way});
+    EXPECT_EQ(status, 1) << way << ": " << err;
+    EXPECT_NE(err.find("cannot listen on 192.0.2.1:0"), std::string::npos)
+        << way << ": " << err;
+  }
+}
+
+TEST(OpsCoordinatorFlags, StartUpLineSaysAuthAndTokens) {
+  TempDir tmp;
+  ASSERT_FALSE(tmp.path().empty());
+  {
+    auto store = store::Store::Open(tmp.Sub("db"), {});
+    ASSERT_TRUE(store.ok()) << store.status();
+    auto reg = engine::TokenRegistry::Load(store->get());
+    ASSERT_TRUE(reg.ok()) << reg.status();
+    ASSERT_TRUE((*reg)->Create(qipu::v1::ROLE_OPERATOR, "a").ok());
+    ASSERT_TRUE((*reg)->Create(qipu::v1::ROLE_WORKER, "b").ok());
+    auto c = (*reg)->Create(qipu::v1::ROLE_READER, "c");
+    ASSERT_TRUE(c.ok());
+    ASSERT_TRUE((*reg)->Revoke(c->info.id()).ok());
+  }
+  {
+    CoordinatorProcess coord(tmp.Sub("db"), tmp.Sub("off"));
+    ASSERT_TRUE(coord.Start().ok()) << coord.LogTail();
+    ASSERT_EQ(coord.Stop(), 0);
+    const std::string log = ReadFileOrEmpty(tmp.Sub("off.1.log"));
+    EXPECT_NE(log.find("auth off; the database holds 3 tokens (2 active, 1 "
+                       "revoked)"),
+              std::string::npos)
+        << log;
+    // Tokens exist but nobody checks them: said.
+    EXPECT_NE(log.find("2 active tokens are not checked"), std::string::npos)
+        << log;
+  }
+  {
+    CoordinatorProcess coord(tmp.Sub("db"), tmp.Sub("required"),
+                             {"--auth", "required"});
+    ASSERT_TRUE(coord.Start().ok()) << coord.LogTail();
+    ASSERT_EQ(coord.Stop(), 0);
+    const std::string log = ReadFileOrEmpty(tmp.Sub("required.1.log"));
+    EXPECT_NE(log.find("auth required; the database holds 3 tokens (2 "
+                       "active, 1 revoked)"),
+              std::string::npos)
+        << log;
+    EXPECT_EQ(log.find("are not checked"), std::string::npos) << log;
+  }
 }
 
 }  // namespace

@@ -150,6 +150,14 @@ TEST(OpsExplore, TokensAndBadAddresses) {
   EXPECT_EQ(malformed.status, 2) << malformed.err;
   EXPECT_NE(malformed.err.find("--http"), std::string::npos) << malformed.err;
 
+  // On every interface without tokens: refused unless --insecure (issue
+  // 28), as qipu-coordinator does.
+  const Ran open_api =
+      RunQipu(tmp.path(), "open",
+              {"explore", "--db", tmp.Sub("db"), "--http", "0.0.0.0:0"});
+  EXPECT_EQ(open_api.status, 2) << open_api.err;
+  EXPECT_NE(open_api.err.find("--insecure"), std::string::npos) << open_api.err;
+
   // On every interface with tokens: served, and warned about (plain HTTP).
   auto explore =
       Subprocess::Start({kQipuBinary, "explore", "--db", tmp.Sub("db"),

@@ -15,6 +15,10 @@
   once --help is given, so the names are checked against its help).
 - The coordinator answers the gRPC health check as Kubernetes' `grpc:`
   probe asks it (grpc.health.v1.Health/Check, service "").
+- The coordinator runs with --auth required, and its init container's
+  script, run for real with the built `qipu`, makes the first operator
+  token once (a 0600 file on the volume, kept on a second run) and that
+  token works against a coordinator started on the database it made.
 
 Flags and environment variables of work not merged yet (TLS and tokens,
 issue 20) are listed in PENDING: used but not yet known to a binary, they
@@ -204,6 +208,9 @@ def test_the_parts_refer_to_each_other(docs):
     # for: container ports, probes, scrape annotations, the PodMonitor.
     flags = flag_values(cont["args"])
     assert flags["--listen"] == f"0.0.0.0:{ports['grpc']}"
+    # The pod's network is not loopback: tokens, not --insecure.
+    assert flags.get("--auth") == "required", flags
+    assert "--insecure" not in flags, flags
     assert flags["--metrics"] == f"0.0.0.0:{ports['metrics']}"
     for probe in ("startupProbe", "readinessProbe"):
         assert cont[probe]["grpc"]["port"] == ports["grpc"], probe
@@ -358,5 +365,55 @@ def test_the_coordinator_answers_the_grpc_probe():
         c = ft.Coordinator(d).start()
         try:
             assert ft.health_status(c.address) == 1  # SERVING
+        finally:
+            assert c.stop() == 0
+
+
+def test_the_init_container_makes_the_first_operator_token_once(docs):
+    ft.need_module("grpc", "python3-grpcio")
+    sts = one(docs, "StatefulSet", "qipu-coordinator")
+    inits = sts["spec"]["template"]["spec"]["initContainers"]
+    assert len(inits) == 1
+    init = inits[0]
+    assert init["command"][:2] == ["sh", "-c"], init["command"]
+    script = init["command"][2]
+    # Its qipu command line is one the binary accepts, on the coordinator's
+    # database.
+    m = re.search(r"^\s*(qipu token create [^>\n]*?)\s*>", script, re.M)
+    assert m, script
+    cmd = m.group(1).split()
+    check_command_line(cmd, "StatefulSet/qipu-coordinator/operator-token",
+                       set())
+    coordinator_db = flag_values(
+        sts["spec"]["template"]["spec"]["containers"][0]["args"])["--db"]
+    assert flag_values(cmd[1:])["--db"] == coordinator_db
+    mount = {m["name"]: m["mountPath"] for m in init["volumeMounts"]}
+    assert coordinator_db.startswith(mount["data"] + "/")
+
+    with tempfile.TemporaryDirectory(prefix="qipu_k8s_init_") as d:
+        # The volume is d; `qipu` the built one.
+        local = script.replace(mount["data"], d)
+        env = dict(os.environ)
+        env["PATH"] = os.path.dirname(ft.qipu_bin()) + ":" + env["PATH"]
+        ft.run(["sh", "-c", local], env=env)
+        path = os.path.join(d, "operator-token")
+        assert os.stat(path).st_mode & 0o777 == 0o600
+        with open(path) as f:
+            token = f.read().strip()
+        assert re.fullmatch(r"qipu_[A-Za-z0-9_-]{43}", token), token
+        # A second start keeps the file and makes no other token.
+        ft.run(["sh", "-c", local], env=env)
+        with open(path) as f:
+            assert f.read().strip() == token
+        c = ft.Coordinator(d, ["--auth", "required"]).start()
+        try:
+            listed = ft.last_json(ft.run_qipu(
+                ["token", "list", "--server", c.address, "--token", token,
+                 "--json"]))
+            assert [(t["role"], t["name"]) for t in listed["tokens"]] == \
+                [("operator", "k8s-bootstrap")], listed
+            refused = ft.run([ft.qipu_bin(), "token", "list", "--server",
+                              c.address], check=False)
+            assert refused.returncode == 1, refused.stderr
         finally:
             assert c.stop() == 0

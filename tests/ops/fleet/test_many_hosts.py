@@ -24,8 +24,10 @@ counter and the workers' own stored counts all say GAMES; every game
 acknowledged to a worker (their --ack-log files) is stored, as the copy
 acknowledged (ack_check.py), and every
 aggregate (results, ko, cycles, the openings root and its continuations)
-counts each game once. Everything the test made is removed by it, also
-when it fails.
+counts each game once. The coordinator serves its lab address with
+--auth off, which takes --insecure; a `qipu token list` from that address
+(not loopback) is refused. Everything the test made is removed by it,
+also when it fails.
 """
 
 import json
@@ -138,10 +140,12 @@ def test_job_over_lossy_delayed_and_cut_links_stores_each_game_once(
         # The test itself talks to the coordinator from the coordinator's
         # host: `qipu` commands, the health check, the metrics page.
         with lab.entered("coord"):
+            # A non-loopback address with --auth off: the lab's bridge is
+            # the trusted network --insecure is for.
             coordinator = ft.Coordinator(
                 os.path.join(root, "coordinator"),
                 ["--lease-games", LEASE_GAMES, "--lease-ttl-ms",
-                 LEASE_TTL_MS],
+                 LEASE_TTL_MS, "--insecure"],
                 listen=f"{lab.address('coord')}:0").start()
             # MCTS games (a fraction of a second of a core each): a lease
             # of 3 lasts long enough to be cut in the middle of.
@@ -289,6 +293,13 @@ def test_job_over_lossy_delayed_and_cut_links_stores_each_game_once(
                 [acks[w] for w in WORKERS],
                 ack_check.stored_times_from_jsonl(export))
             assert acked["games"] == GAMES, acked
+
+            # --auth off: token and admin calls only from the coordinator's
+            # own host (loopback); this one comes from its lab address.
+            refused = ft.run([ft.qipu_bin(), "token", "list", "--server",
+                              coordinator.address], check=False)
+            assert refused.returncode == 1, refused.stdout + refused.stderr
+            assert "--auth off" in refused.stderr, refused.stderr
 
             # Every aggregate counts each game once.
             source = f"job:{job}"
