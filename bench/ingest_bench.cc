@@ -188,21 +188,21 @@ absl::StatusOr<IngestBenchResult> RunIngestBench(const IngestBenchOptions& o) {
                         store::Store::Open((root / "raw").string(), co.store));
   const absl::Time t1 = absl::Now();
   for (size_t b = 0; b < n; b += o.batch) {
-    rocksdb::WriteBatch wb;
+    store::WriteSet wb(raw.get());
     // Aggregates folded per batch, as the ingest committer does.
     std::map<std::string, store::AggregateBuilder> agg;
     for (size_t i = b; i < std::min(n, b + o.batch); ++i) {
       const auto& g = prepared[i];
-      wb.Put(raw->games(), g.key, g.value);
+      wb.Put(store::Records::kGames, g.key, g.value);
       g.position_ops.ForEach(
           [&](absl::string_view key, absl::string_view value) {
-            wb.Merge(raw->positions(), rocksdb::Slice(key.data(), key.size()),
-                     rocksdb::Slice(value.data(), value.size()));
+            wb.Merge(store::Records::kPositions, key, value);
           });
       agg[store::AggregateKey(g.config_id, g.day)].Add(g.facts);
     }
     for (const auto& [key, builder] : agg) {
-      wb.Merge(raw->aggregates(), key, builder.Build().SerializeAsString());
+      wb.Merge(store::Records::kAggregates, key,
+               builder.Build().SerializeAsString());
     }
     QIPU_RETURN_IF_ERROR(raw->Commit(&wb));
   }

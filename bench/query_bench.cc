@@ -136,9 +136,7 @@ absl::StatusOr<QueryBuildReport> Build(const QueryBenchOptions& o,
 absl::StatusOr<double> CompactPositions(store::Store& s) {
   const auto t0 = std::chrono::steady_clock::now();
   if (absl::Status f = s.position_index().Flush(); !f.ok()) return f;
-  rocksdb::CompactRangeOptions co;
-  co.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
-  if (absl::Status st = s.Compact(s.positions(), co); !st.ok()) return st;
+  if (absl::Status st = s.CompactPositions(); !st.ok()) return st;
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
       .count();
 }

@@ -91,7 +91,7 @@ absl::StatusOr<ExportStats> Exporter::Export(const qipu::v1::ExportRequest& req,
   store::ScanOptions scan;
   scan.fill_cache = false;
   scan.readahead_bytes = 2u << 20;
-  store::Cursor it = store_->NewCursor(store_->games(), scan);
+  store::Cursor it = store_->Scan(store::Records::kGames, scan);
   ExportStats stats;
   qipu::v1::Game game;
   if (start.empty()) {

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "spdlog/spdlog.h"
 #include "store/aggregate.h"
+#include "store/game_batch.h"
 #include "store/game_id.h"
 #include "store/indexer.h"
 #include "store/keys.h"
@@ -143,7 +144,7 @@ void Ingestor::CommitBatch(std::deque<Item>* batch) {
   absl::Status read_error;
   if (!keys.empty()) {
     absl::StatusOr<std::vector<bool>> found =
-        store_->Contains(store_->games(), keys);
+        store_->Contains(store::Records::kGames, keys);
     if (found.ok()) {
       for (size_t k = 0; k < lookup.size(); ++k) {
         stored_before[lookup[k]] = (*found)[k] ? 1 : 0;
@@ -167,40 +168,23 @@ void Ingestor::CommitBatch(std::deque<Item>* batch) {
 
   absl::Status status = read_error;
   uint64_t positions = 0;
-  // The batch's position-index entries go to the index's buffer once the
-  // batch is durable; the batch records its games for the index's
-  // recovery (store/position_index.h).
-  store::PositionIndex& index = store_->position_index();
-  store::PositionOps ops;
-  uint64_t index_batch = 0;
   if (status.ok() && !drop) {
-    rocksdb::WriteBatch wb;
-    absl::flat_hash_map<std::string, store::AggregateBuilder> agg;
-    std::string unindexed;
+    store::GameBatch writes(store_);
     for (size_t i = 0; i < batch->size(); ++i) {
       if (!fresh[i]) continue;
       const PreparedGame& g = (*batch)[i].game;
-      wb.Put(store_->games(), g.key, g.value);
-      if (!g.pattern_entry.empty()) {
-        wb.Put(store_->patterns(), g.key, g.pattern_entry);
-      }
-      agg[store::AggregateKey(g.config_id, g.day)].Add(g.facts);
-      if (g.position_ops.empty()) continue;
-      ops.Append(g.position_ops);
-      store::AppendUnindexedGame({g.id, g.index_plies, g.config_id, g.day},
-                                 &unindexed);
-      positions += g.position_ops.size();
+      writes.Add({.id = g.id,
+                  .key = g.key,
+                  .value = g.value,
+                  .pattern_entry = g.pattern_entry,
+                  .config_id = g.config_id,
+                  .day = g.day,
+                  .facts = &g.facts,
+                  .position_ops = &g.position_ops,
+                  .index_plies = g.index_plies});
     }
-    for (const auto& [k, v] : agg) {
-      wb.Merge(store_->aggregates(), k, v.Build().SerializeAsString());
-    }
-    if (!ops.empty()) status = index.WaitForRoom(kIndexRoomWait);
-    if (status.ok() && !ops.empty()) {
-      index_batch = index.NextBatch();
-      wb.Put(store_->meta(), store::UnindexedKey(index_batch), unindexed);
-    }
-    if (status.ok() && wb.Count() > 0) status = store_->Commit(&wb);
-    if (status.ok() && !ops.empty()) index.Add(index_batch, &ops);
+    positions = writes.positions();
+    status = writes.Commit(kIndexRoomWait);
   }
 
   uint64_t stored = 0;

@@ -83,7 +83,7 @@ JobManager::JobManager(store::Store* store, store::ConfigRegistry* configs,
 absl::Status JobManager::LoadDone(JobState* j) {
   const uint64_t job = j->record.job();
   const std::string prefix = store::JobGamesPrefix(job);
-  store::Cursor it = store_->NewCursor(store_->games(), {.prefix = prefix});
+  store::Cursor it = store_->Scan(store::Records::kGames, {.prefix = prefix});
   for (it.SeekToFirst(); it.Valid(); it.Next()) {
     auto id = store::DecodeGameKey(it.key());
     if (!id || id->lo >= j->record.requested()) continue;
@@ -97,73 +97,77 @@ absl::Status JobManager::LoadDone(JobState* j) {
 
 absl::Status JobManager::Load() {
   absl::MutexLock lock(&mu_);
-  store::Cursor it = store_->NewCursor(store_->jobs());
-  // Jobs first ('J' < 'K' < 'L' < 'R' in key order).
-  for (it.SeekToFirst(); it.Valid(); it.Next()) {
-    const absl::string_view key = it.key();
-    if (key.empty()) continue;
-    if (key[0] == store::kJobTag) {
-      JobState j;
-      if (!j.record.ParseFromArray(it.value().data(),
-                                   static_cast<int>(it.value().size()))) {
-        return absl::DataLossError(
-            absl::StrCat("job record ", key.size(), " damaged"));
-      }
-      auto r = ValidateJobConfig(j.record.config());
-      if (!r.ok()) return r.status();
-      j.rules = *r;
-      const uint64_t n = j.record.requested();
-      j.done.assign(n, false);
-      j.leased.assign(n, false);
-      j.abandoned.assign(n, false);
-      QIPU_RETURN_IF_ERROR(LoadDone(&j));
-      jobs_[j.record.job()] = std::move(j);
-    } else if (key[0] == store::kJobCounterTag) {
-      uint64_t job = 0;
-      store::JobCounter counter{};
-      if (!store::DecodeJobCounterKey(key, &job, &counter) ||
-          counter != store::JobCounter::kRejected) {
-        continue;
-      }
-      auto v = store::DecodeUint64Value(it.value());
-      auto jt = jobs_.find(job);
-      if (v && jt != jobs_.end()) jt->second.rejected_uploads = *v;
-    } else if (key[0] == store::kAbandonedTag) {
-      uint64_t job = 0;
-      uint64_t index = 0;
-      auto jt = store::DecodeAbandonedKey(key, &job, &index) ? jobs_.find(job)
-                                                             : jobs_.end();
-      if (jt != jobs_.end() && index < jt->second.record.requested() &&
-          !jt->second.abandoned[index] && !jt->second.done[index]) {
-        jt->second.abandoned[index] = true;
-        ++jt->second.abandoned_count;
-      }
-    } else if (key[0] == store::kLeaseTag) {
-      qipu::v1::LeaseRecord rec;
-      if (!rec.ParseFromArray(it.value().data(),
-                              static_cast<int>(it.value().size()))) {
-        continue;  // a damaged lease only costs a replayed lease
-      }
-      auto jt = jobs_.find(rec.job());
-      // (A cancelled job's leases were deleted with its cancellation.)
-      if (jt == jobs_.end() || jt->second.record.cancelled_unix_micros() != 0) {
-        continue;
-      }
-      LeaseState l;
-      l.job = rec.job();
-      l.worker = rec.worker();
-      l.expires = absl::Now() + options_.lease_ttl;
-      for (uint64_t i : rec.indices()) {
-        if (i < jt->second.record.requested() && !jt->second.leased[i]) {
-          jt->second.leased[i] = true;
-          l.indices.push_back(i);
+  // Jobs first, then their counters, leases and abandoned games.
+  for (const store::Records kind :
+       {store::Records::kJobs, store::Records::kJobCounters,
+        store::Records::kLeases, store::Records::kAbandoned}) {
+    store::Cursor it = store_->Scan(kind);
+    for (it.SeekToFirst(); it.Valid(); it.Next()) {
+      const absl::string_view key = it.key();
+      if (kind == store::Records::kJobs) {
+        JobState j;
+        if (!j.record.ParseFromArray(it.value().data(),
+                                     static_cast<int>(it.value().size()))) {
+          return absl::DataLossError(
+              absl::StrCat("job record ", key.size(), " damaged"));
         }
+        auto r = ValidateJobConfig(j.record.config());
+        if (!r.ok()) return r.status();
+        j.rules = *r;
+        const uint64_t n = j.record.requested();
+        j.done.assign(n, false);
+        j.leased.assign(n, false);
+        j.abandoned.assign(n, false);
+        QIPU_RETURN_IF_ERROR(LoadDone(&j));
+        jobs_[j.record.job()] = std::move(j);
+      } else if (kind == store::Records::kJobCounters) {
+        uint64_t job = 0;
+        store::JobCounter counter{};
+        if (!store::DecodeJobCounterKey(key, &job, &counter) ||
+            counter != store::JobCounter::kRejected) {
+          continue;
+        }
+        auto v = store::DecodeUint64Value(it.value());
+        auto jt = jobs_.find(job);
+        if (v && jt != jobs_.end()) jt->second.rejected_uploads = *v;
+      } else if (kind == store::Records::kAbandoned) {
+        uint64_t job = 0;
+        uint64_t index = 0;
+        auto jt = store::DecodeAbandonedKey(key, &job, &index) ? jobs_.find(job)
+                                                               : jobs_.end();
+        if (jt != jobs_.end() && index < jt->second.record.requested() &&
+            !jt->second.abandoned[index] && !jt->second.done[index]) {
+          jt->second.abandoned[index] = true;
+          ++jt->second.abandoned_count;
+        }
+      } else if (kind == store::Records::kLeases) {
+        qipu::v1::LeaseRecord rec;
+        if (!rec.ParseFromArray(it.value().data(),
+                                static_cast<int>(it.value().size()))) {
+          continue;  // a damaged lease only costs a replayed lease
+        }
+        auto jt = jobs_.find(rec.job());
+        // (A cancelled job's leases were deleted with its cancellation.)
+        if (jt == jobs_.end() ||
+            jt->second.record.cancelled_unix_micros() != 0) {
+          continue;
+        }
+        LeaseState l;
+        l.job = rec.job();
+        l.worker = rec.worker();
+        l.expires = absl::Now() + options_.lease_ttl;
+        for (uint64_t i : rec.indices()) {
+          if (i < jt->second.record.requested() && !jt->second.leased[i]) {
+            jt->second.leased[i] = true;
+            l.indices.push_back(i);
+          }
+        }
+        ++jt->second.open_leases;
+        leases_[rec.lease_id()] = std::move(l);
       }
-      ++jt->second.open_leases;
-      leases_[rec.lease_id()] = std::move(l);
     }
+    QIPU_RETURN_IF_ERROR(it.status());
   }
-  QIPU_RETURN_IF_ERROR(it.status());
   // Rebuild the pools: everything below the highest issued index that is
   // neither stored, abandoned nor leased goes to `returned`.
   for (auto& [id, j] : jobs_) {
@@ -210,8 +214,9 @@ absl::StatusOr<uint64_t> JobManager::Submit(
   j.done.assign(games, false);
   j.leased.assign(games, false);
   j.abandoned.assign(games, false);
-  rocksdb::WriteBatch batch;
-  batch.Put(store_->jobs(), store::JobKey(*job), j.record.SerializeAsString());
+  store::WriteSet batch(store_);
+  batch.Put(store::Records::kJobs, store::JobKey(*job),
+            j.record.SerializeAsString());
   if (absl::Status s = store_->Commit(&batch); !s.ok()) return s;
   spdlog::info("job {}: submitted, {} games {}x{} {}, policy {}", *job, games,
                config.width(), config.height(), rules::RulesKey(*r),
@@ -230,14 +235,14 @@ void JobManager::PersistLease(const std::string& id, const LeaseState& lease) {
   rec.set_expires_unix_micros(ToMicros(lease.expires));
   // Not synced, see the class comment. A failure is in the store's health.
   store_
-      ->Put(store_->jobs(), store::LeaseKey(lease.job, id),
+      ->Put(store::Records::kLeases, store::LeaseKey(lease.job, id),
             rec.SerializeAsString(), store::Durability::kNoSync)
       .IgnoreError();
 }
 
 void JobManager::DeleteLease(const std::string& id, uint64_t job) {
   store_
-      ->Delete(store_->jobs(), store::LeaseKey(job, id),
+      ->Delete(store::Records::kLeases, store::LeaseKey(job, id),
                store::Durability::kNoSync)
       .IgnoreError();
 }
@@ -313,11 +318,12 @@ absl::StatusOr<qipu::v1::JobStatus> JobManager::Cancel(uint64_t job) {
   }
   qipu::v1::JobRecord record = j.record;
   record.set_cancelled_unix_micros(ToMicros(absl::Now()));
-  rocksdb::WriteBatch batch;
-  batch.Put(store_->jobs(), store::JobKey(job), record.SerializeAsString());
+  store::WriteSet batch(store_);
+  batch.Put(store::Records::kJobs, store::JobKey(job),
+            record.SerializeAsString());
   for (const auto& [id, lease] : leases_) {
     if (lease.job == job)
-      batch.Delete(store_->jobs(), store::LeaseKey(job, id));
+      batch.Delete(store::Records::kLeases, store::LeaseKey(job, id));
   }
   if (absl::Status s = store_->Commit(&batch); !s.ok()) return s;
   j.record = std::move(record);
@@ -445,15 +451,16 @@ void JobManager::MarkRejected(uint64_t job, uint64_t index,
   if (it == jobs_.end() || index >= it->second.record.requested()) return;
   JobState& j = it->second;
   ++j.rejected_uploads;
-  rocksdb::WriteBatch batch;
-  batch.Merge(store_->jobs(),
+  store::WriteSet batch(store_);
+  batch.Merge(store::Records::kJobCounters,
               store::JobCounterKey(job, store::JobCounter::kRejected),
               store::EncodeUint64Value(1));
   if (!j.done[index] && !j.abandoned[index] &&
       ++j.rejections[index] >= options_.max_rejections) {
     j.abandoned[index] = true;
     ++j.abandoned_count;
-    batch.Put(store_->jobs(), store::AbandonedKey(job, index), reason);
+    batch.Put(store::Records::kAbandoned, store::AbandonedKey(job, index),
+              reason);
     spdlog::warn("job {}: game {} given up after {} rejections: {}", job, index,
                  options_.max_rejections, reason);
   }

@@ -426,7 +426,7 @@ absl::StatusOr<qipu::v1::GetGameResponse> QueryEngine::GetGame(
     return absl::InvalidArgumentError(
         absl::StrCat("id: ", id.status().message()));
   }
-  auto value = store_->Get(store_->games(), store::GameKey(*id));
+  auto value = store_->Get(store::Records::kGames, store::GameKey(*id));
   if (!value.ok()) return value.status();
   if (!value->has_value()) {
     return absl::NotFoundError(

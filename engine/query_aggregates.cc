@@ -129,7 +129,7 @@ qipu::v1::Histogram ToHistogram(double bucket, const RepeatedU64& counts) {
 
 absl::Status QueryEngine::ForEachAggregate(const Filter& filter,
                                            const AggregateVisitor& fn) const {
-  store::Cursor it = store_->NewCursor(store_->aggregates());
+  store::Cursor it = store_->Scan(store::Records::kAggregates);
   it.SeekToFirst();
   while (it.Valid()) {
     uint32_t config_id = 0;

@@ -182,7 +182,7 @@ void ProcessPatternEntry(const store::Store& st, const Filter& filter,
       store::PatternCandidates(scratch->entry, search, scratch->allowed.data());
   if (segments == 0) return;
   absl::StatusOr<std::optional<std::string>> bytes =
-      st.Get(st.games(), slot->key);
+      st.Get(store::Records::kGames, slot->key);
   if (!bytes.ok()) {
     slot->status = bytes.status();
     return;
@@ -306,7 +306,7 @@ absl::StatusOr<qipu::v1::PatternResponse> QueryEngine::Pattern(
   // One pass over the whole family, larger than the block cache: its
   // blocks would only evict the hot ones of the other queries.
   scan.fill_cache = false;
-  store::Cursor it = store_->NewCursor(store_->patterns(), scan);
+  store::Cursor it = store_->Scan(store::Records::kPatternEntries, scan);
   it.SeekToFirst();
   while (it.Valid()) {
     size_t n = 0;

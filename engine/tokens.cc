@@ -39,10 +39,10 @@ absl::StatusOr<std::unique_ptr<TokenRegistry>> TokenRegistry::Load(
     store::Store* store) {
   std::unique_ptr<TokenRegistry> r(new TokenRegistry(store));
   absl::MutexLock lock(&r->mu_);
-  store::Cursor it = store->NewCursor(store->jobs());
-  for (it.Seek(std::string(1, store::kTokenTag)); it.Valid(); it.Next()) {
+  store::Cursor it = store->Scan(store::Records::kTokens);
+  for (it.SeekToFirst(); it.Valid(); it.Next()) {
     const std::optional<uint64_t> id = store::DecodeTokenKey(it.key());
-    if (!id.has_value()) break;
+    if (!id.has_value()) continue;  // not a key of this layout
     qipu::v1::TokenRecord rec;
     if (!rec.ParseFromArray(it.value().data(),
                             static_cast<int>(it.value().size())) ||
@@ -154,7 +154,7 @@ qipu::v1::TokenInfo TokenRegistry::Info(const qipu::v1::TokenRecord& r) {
 }
 
 absl::Status TokenRegistry::Write(const qipu::v1::TokenRecord& r) {
-  return store_->Put(store_->jobs(), store::TokenKey(r.id()),
+  return store_->Put(store::Records::kTokens, store::TokenKey(r.id()),
                      r.SerializeAsString());
 }
 

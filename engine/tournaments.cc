@@ -21,7 +21,8 @@ absl::StatusOr<uint64_t> ParseTournamentId(absl::string_view id) {
 }
 
 absl::StatusOr<qipu::v1::Tournament> Tournaments::Read(uint64_t id) const {
-  auto value = store_->Get(store_->jobs(), store::TournamentKey(id));
+  auto value =
+      store_->Get(store::Records::kTournaments, store::TournamentKey(id));
   if (!value.ok()) return value.status();
   if (!value->has_value()) {
     return absl::NotFoundError(absl::StrCat("no tournament ", id));
@@ -40,7 +41,7 @@ absl::StatusOr<qipu::v1::Tournament> Tournaments::Read(uint64_t id) const {
 
 absl::Status Tournaments::Write(uint64_t id, const qipu::v1::Tournament& t,
                                 store::Durability durability) {
-  return store_->Put(store_->jobs(), store::TournamentKey(id),
+  return store_->Put(store::Records::kTournaments, store::TournamentKey(id),
                      t.SerializeAsString(), durability);
 }
 
@@ -72,11 +73,10 @@ absl::StatusOr<qipu::v1::Tournament> Tournaments::Get(
 
 absl::StatusOr<std::vector<qipu::v1::Tournament>> Tournaments::All() const {
   std::vector<qipu::v1::Tournament> out;
-  store::Cursor it = store_->NewCursor(store_->jobs());
-  const std::string first(1, store::kTournamentTag);
-  for (it.Seek(first); it.Valid(); it.Next()) {
+  store::Cursor it = store_->Scan(store::Records::kTournaments);
+  for (it.SeekToFirst(); it.Valid(); it.Next()) {
     auto id = store::DecodeTournamentKey(it.key());
-    if (!id.has_value()) break;
+    if (!id.has_value()) continue;  // not a key of this layout
     auto t = Read(*id);
     if (!t.ok()) return t.status();
     out.push_back(*std::move(t));

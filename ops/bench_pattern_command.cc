@@ -144,7 +144,7 @@ int RunPatternBench(const PatternBenchFlags& f) {
   uint64_t entry_bytes = 0;
   {
     store::PatternEntry entry;
-    store::Cursor it = st.NewCursor(st.patterns());
+    store::Cursor it = st.Scan(store::Records::kPatternEntries);
     for (it.SeekToFirst(); it.Valid(); it.Next()) {
       entry_bytes += it.key().size() + it.value().size();
       if (store::DecodePatternEntry(it.value(), &entry) &&
@@ -171,7 +171,7 @@ int RunPatternBench(const PatternBenchFlags& f) {
   auto cut = [&](bool corner) -> std::string {
     for (int attempt = 0; attempt < 100; ++attempt) {
       const std::string& key = keys[rng() % keys.size()];
-      auto bytes = st.Get(st.games(), key);
+      auto bytes = st.Get(store::Records::kGames, key);
       if (!bytes.ok() || !bytes->has_value()) continue;
       qipu::v1::Game game;
       if (!game.ParseFromString(**bytes)) continue;

@@ -303,7 +303,7 @@ absl::StatusOr<uint64_t> BackfillPatternIndex(Store* store) {
   ScanOptions scan;
   scan.fill_cache = false;
   scan.readahead_bytes = 4u << 20;
-  Cursor it = store->NewCursor(store->games(), scan);
+  Cursor it = store->Scan(store::Records::kGames, scan);
   for (it.SeekToFirst(); it.Valid(); it.Next()) {
     qipu::v1::Game game;
     if (!game.ParseFromArray(it.value().data(),

@@ -319,7 +319,7 @@ absl::Status ReadBack(const fs::path& dir, RestoreResult* result) {
   ScanOptions scan;
   scan.fill_cache = false;
   scan.readahead_bytes = 2u << 20;
-  Cursor it = store->NewCursor(store->games(), scan);
+  Cursor it = store->Scan(store::Records::kGames, scan);
   qipu::v1::Game game;
   result->games = 0;
   for (it.SeekToFirst(); it.Valid(); it.Next()) {
@@ -342,7 +342,7 @@ absl::StatusOr<uint64_t> CountGames(const fs::path& dir) {
                         Store::Open(dir.string(), ReadBackOptions()));
   ScanOptions scan;
   scan.fill_cache = false;
-  Cursor it = store->NewCursor(store->games(), scan);
+  Cursor it = store->Scan(store::Records::kGames, scan);
   uint64_t n = 0;
   for (it.SeekToFirst(); it.Valid(); it.Next()) ++n;
   QIPU_RETURN_IF_ERROR(it.status());

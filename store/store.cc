@@ -1,6 +1,7 @@
 #include "store/store.h"
 
 #include <algorithm>
+#include <cassert>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -217,6 +218,118 @@ absl::Status Store::Commit(rocksdb::WriteBatch* batch, Durability durability) {
   return Write(batch, durability, "committing batch");
 }
 
+// --- records ----------------------------------------------------------------
+
+namespace {
+
+// The key tag every key of `kind` starts with (keys.h); 0 for kinds whose
+// family holds nothing else.
+char TagOf(Records kind) {
+  switch (kind) {
+    case Records::kJobs:
+      return kJobTag;
+    case Records::kJobCounters:
+      return kJobCounterTag;
+    case Records::kLeases:
+      return kLeaseTag;
+    case Records::kAbandoned:
+      return kAbandonedTag;
+    case Records::kTokens:
+      return kTokenTag;
+    case Records::kTournaments:
+      return kTournamentTag;
+    default:
+      return 0;
+  }
+}
+
+// Whether `key` may be a key of `kind` (debug checks of the callers' keys).
+bool KeyOfKind(Records kind, absl::string_view key) {
+  const char tag = TagOf(kind);
+  return tag == 0 || (!key.empty() && key[0] == tag);
+}
+
+rocksdb::Slice SliceOf(absl::string_view s) {
+  return rocksdb::Slice(s.data(), s.size());
+}
+
+}  // namespace
+
+rocksdb::ColumnFamilyHandle* Store::FamilyOf(Records kind) const {
+  switch (kind) {
+    case Records::kGames:
+      return games();
+    case Records::kPatternEntries:
+      return patterns();
+    case Records::kAggregates:
+      return aggregates();
+    case Records::kPositions:
+      return positions();
+    case Records::kJobs:
+    case Records::kJobCounters:
+    case Records::kLeases:
+    case Records::kAbandoned:
+    case Records::kTokens:
+    case Records::kTournaments:
+      return jobs();
+  }
+  return meta();
+}
+
+void WriteSet::Put(Records kind, absl::string_view key,
+                   absl::string_view value) {
+  assert(KeyOfKind(kind, key));
+  batch_.Put(store_->FamilyOf(kind), SliceOf(key), SliceOf(value))
+      .PermitUncheckedError();
+}
+
+void WriteSet::Merge(Records kind, absl::string_view key,
+                     absl::string_view operand) {
+  assert(KeyOfKind(kind, key));
+  batch_.Merge(store_->FamilyOf(kind), SliceOf(key), SliceOf(operand))
+      .PermitUncheckedError();
+}
+
+void WriteSet::Delete(Records kind, absl::string_view key) {
+  assert(KeyOfKind(kind, key));
+  batch_.Delete(store_->FamilyOf(kind), SliceOf(key)).PermitUncheckedError();
+}
+
+absl::Status Store::Commit(WriteSet* writes, Durability durability) {
+  assert(writes->store_ == this);
+  return Write(&writes->batch_, durability, "committing batch");
+}
+
+absl::Status Store::Put(Records kind, absl::string_view key,
+                        absl::string_view value, Durability durability) {
+  assert(KeyOfKind(kind, key));
+  return Put(FamilyOf(kind), key, value, durability);
+}
+
+absl::Status Store::Delete(Records kind, absl::string_view key,
+                           Durability durability) {
+  assert(KeyOfKind(kind, key));
+  return Delete(FamilyOf(kind), key, durability);
+}
+
+absl::StatusOr<std::optional<std::string>> Store::Get(
+    Records kind, absl::string_view key) const {
+  return Get(FamilyOf(kind), key);
+}
+
+absl::StatusOr<std::vector<bool>> Store::Contains(
+    Records kind, const std::vector<absl::string_view>& keys) const {
+  return Contains(FamilyOf(kind), keys);
+}
+
+Cursor Store::Scan(Records kind, const ScanOptions& options) const {
+  ScanOptions o = options;
+  const char tag = TagOf(kind);
+  if (o.prefix.empty() && tag != 0) o.prefix = std::string(1, tag);
+  assert(KeyOfKind(kind, o.prefix) || o.prefix.empty());
+  return NewCursor(FamilyOf(kind), o);
+}
+
 absl::Status Store::Put(rocksdb::ColumnFamilyHandle* cf, absl::string_view key,
                         absl::string_view value, Durability durability) {
   rocksdb::WriteBatch batch;
@@ -382,11 +495,15 @@ absl::Status Store::Flush() {
   return FromRocks(db_->Flush(f, handles_), "flushing");
 }
 
-absl::Status Store::Compact(rocksdb::ColumnFamilyHandle* cf,
-                            const rocksdb::CompactRangeOptions& options) {
+absl::Status Store::Compact(rocksdb::ColumnFamilyHandle* cf) {
+  rocksdb::CompactRangeOptions options;
+  options.bottommost_level_compaction =
+      rocksdb::BottommostLevelCompaction::kForce;
   return FromRocks(db_->CompactRange(options, cf, nullptr, nullptr),
                    absl::StrCat("compacting ", cf->GetName()));
 }
+
+absl::Status Store::CompactPositions() { return Compact(positions()); }
 
 StoreSizes Store::Sizes() const {
   StoreSizes out;

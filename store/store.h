@@ -37,6 +37,7 @@
 #include "store/backup.h"
 #include "store/position_index.h"
 #include "store/rocks_events.h"
+#include "store/write_set.h"
 
 namespace qipu::store {
 
@@ -104,7 +105,7 @@ struct ScanOptions {
 // A cursor over the keys of one column family (optionally one prefix of
 // it), in key order, on an implicit snapshot taken when it was made.
 // Typical use:
-//   store::Cursor it = store.NewCursor(store.games(), {.prefix = p});
+//   store::Cursor it = store.Scan(Records::kGames, {.prefix = p});
 //   for (it.SeekToFirst(); it.Valid(); it.Next()) Use(it.key(), it.value());
 //   return it.status();
 // Movable; one thread at a time; must not outlive the Store.
@@ -155,32 +156,23 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  // The column families (see keys.h), for WriteBatches and the methods
-  // below. Owned by the store.
-  rocksdb::ColumnFamilyHandle* meta() const { return handles_[0]; }
-  rocksdb::ColumnFamilyHandle* games() const { return handles_[1]; }
-  rocksdb::ColumnFamilyHandle* positions() const { return handles_[2]; }
-  rocksdb::ColumnFamilyHandle* aggregates() const { return handles_[3]; }
-  rocksdb::ColumnFamilyHandle* jobs() const { return handles_[4]; }
-  // One pattern-index entry per game (store/pattern_index.h).
-  rocksdb::ColumnFamilyHandle* patterns() const { return handles_[5]; }
   // The write path and buffer of the positions column family: ingest adds
   // entries there, queries read through it. Owned by the store.
   PositionIndex& position_index() const { return *index_; }
   const std::string& dir() const { return dir_; }
 
-  // Writes `batch` atomically; durable as `durability` says on OK. While
+  // Writes `writes` atomically; durable as `durability` says on OK. While
   // health() reports an error, first retries DB::Resume() (at most every
   // options.resume_every). Like every write below, records its outcome in
-  // health().
-  absl::Status Commit(rocksdb::WriteBatch* batch,
+  // health(). `writes` is left as it was (commit it again or Clear() it).
+  absl::Status Commit(WriteSet* writes,
                       Durability durability = Durability::kDefault);
-  // Writes one key, as Commit() of a batch holding only it.
-  absl::Status Put(rocksdb::ColumnFamilyHandle* cf, absl::string_view key,
-                   absl::string_view value,
+  // Writes one record, as Commit() of a set holding only it.
+  // Precondition: `key` is a key of `kind` (keys.h).
+  absl::Status Put(Records kind, absl::string_view key, absl::string_view value,
                    Durability durability = Durability::kDefault);
-  // Deletes one key, as Commit() of a batch holding only the deletion.
-  absl::Status Delete(rocksdb::ColumnFamilyHandle* cf, absl::string_view key,
+  // Deletes one record, as Commit() of a set holding only the deletion.
+  absl::Status Delete(Records kind, absl::string_view key,
                       Durability durability = Durability::kDefault);
 
   // Whether the database takes writes: OK, or the error (a full disk, a
@@ -188,19 +180,18 @@ class Store {
   // write succeeds.
   const StorageHealth& health() const { return health_; }
 
-  // The value at `key`, or nullopt when absent.
-  absl::StatusOr<std::optional<std::string>> Get(
-      rocksdb::ColumnFamilyHandle* cf, absl::string_view key) const;
-  // Whether each of `keys` is in `cf`, looked up in one batch (RocksDB
-  // MultiGet): element i answers keys[i]. Errors: a lookup that failed.
+  // The record of `kind` at `key`, or nullopt when absent.
+  absl::StatusOr<std::optional<std::string>> Get(Records kind,
+                                                 absl::string_view key) const;
+  // Whether each of `keys` is a record of `kind`, looked up in one batch
+  // (RocksDB MultiGet): element i answers keys[i]. Errors: a lookup that
+  // failed.
   absl::StatusOr<std::vector<bool>> Contains(
-      rocksdb::ColumnFamilyHandle* cf,
-      const std::vector<absl::string_view>& keys) const;
-  // A cursor over `cf` (see Cursor). The positions family's entries still
-  // in the index's buffer are not in it: read positions through
-  // position_index().ForEachUnderPrefix().
-  Cursor NewCursor(rocksdb::ColumnFamilyHandle* cf,
-                   const ScanOptions& options = {}) const;
+      Records kind, const std::vector<absl::string_view>& keys) const;
+  // A cursor over the records of `kind` in key order: all of them, or
+  // those under options.prefix (which must then be a prefix of keys of
+  // `kind`, e.g. JobGamesPrefix()).
+  Cursor Scan(Records kind, const ScanOptions& options = {}) const;
 
   // Atomically increments counter `name` (default CF) and returns the new
   // value (first call returns 1). Durable before it returns.
@@ -209,10 +200,10 @@ class Store {
   // Flushes the position index's buffer and the memtables to SST files
   // (tests, benchmarks, shutdown).
   absl::Status Flush();
-  // Compacts all of `cf` (CompactRange over the whole key range, with
-  // `options`); waits for it (benchmarks, tests).
-  absl::Status Compact(rocksdb::ColumnFamilyHandle* cf,
-                       const rocksdb::CompactRangeOptions& options = {});
+  // Compacts the whole position index down to its last level (a database
+  // at rest, as background compaction leaves it eventually); waits for it
+  // (benchmarks).
+  absl::Status CompactPositions();
 
   // Approximate sizes of every family, the block cache and the index's
   // buffer (metrics).
@@ -228,6 +219,38 @@ class Store {
 
  private:
   Store() = default;
+
+  friend class WriteSet;
+  friend class GameBatch;
+  friend class ConfigRegistry;
+  friend class StoreTestPeer;  // tests/store: the families themselves
+  friend absl::StatusOr<uint64_t> BackfillPatternIndex(Store* store);
+
+  // The column families (see keys.h). Owned by the store.
+  rocksdb::ColumnFamilyHandle* meta() const { return handles_[0]; }
+  rocksdb::ColumnFamilyHandle* games() const { return handles_[1]; }
+  rocksdb::ColumnFamilyHandle* positions() const { return handles_[2]; }
+  rocksdb::ColumnFamilyHandle* aggregates() const { return handles_[3]; }
+  rocksdb::ColumnFamilyHandle* jobs() const { return handles_[4]; }
+  rocksdb::ColumnFamilyHandle* patterns() const { return handles_[5]; }
+  // The family that holds records of `kind`.
+  rocksdb::ColumnFamilyHandle* FamilyOf(Records kind) const;
+
+  // The family-level operations behind the typed ones.
+  absl::Status Commit(rocksdb::WriteBatch* batch, Durability durability);
+  absl::Status Put(rocksdb::ColumnFamilyHandle* cf, absl::string_view key,
+                   absl::string_view value, Durability durability);
+  absl::Status Delete(rocksdb::ColumnFamilyHandle* cf, absl::string_view key,
+                      Durability durability);
+  absl::StatusOr<std::optional<std::string>> Get(
+      rocksdb::ColumnFamilyHandle* cf, absl::string_view key) const;
+  absl::StatusOr<std::vector<bool>> Contains(
+      rocksdb::ColumnFamilyHandle* cf,
+      const std::vector<absl::string_view>& keys) const;
+  Cursor NewCursor(rocksdb::ColumnFamilyHandle* cf,
+                   const ScanOptions& options = {}) const;
+  // Compacts all of `cf` (its last level too); waits for it.
+  absl::Status Compact(rocksdb::ColumnFamilyHandle* cf);
 
   // Write()'s DB::Resume() attempt while writes are stopped.
   void MaybeResume();

@@ -52,7 +52,7 @@ store::ScanOptions ScanOptionsForExport() {
 
 GameSource::GameSource(const store::Store& store, GameFilter filter,
                        std::optional<store::GameId> resume_after)
-    : cursor_(store.NewCursor(store.games(), ScanOptionsForExport())),
+    : cursor_(store.Scan(store::Records::kGames, ScanOptionsForExport())),
       filter_(std::move(filter)),
       last_(resume_after) {}
 

@@ -116,7 +116,7 @@ absl::StatusOr<std::optional<store::GameId>> RecentWindowStart(
   if (n == 0) return std::optional<store::GameId>();
   store::ScanOptions scan;
   scan.fill_cache = false;
-  store::Cursor it = store.NewCursor(store.games(), scan);
+  store::Cursor it = store.Scan(store::Records::kGames, scan);
   qipu::v1::Game game;
   uint64_t taken = 0;
   for (it.SeekToLast(); it.Valid(); it.Prev()) {

@@ -29,7 +29,7 @@ std::set<std::string> GameKeys(const std::string& dir) {
   auto store = store::Store::Open(dir, store::StoreOptions{});
   EXPECT_TRUE(store.ok()) << store.status();
   if (!store.ok()) return out;
-  store::Cursor it = (*store)->NewCursor((*store)->games());
+  store::Cursor it = (*store)->Scan(store::Records::kGames);
   for (it.SeekToFirst(); it.Valid(); it.Next())
     out.insert(std::string(it.key()));
   EXPECT_TRUE(it.status().ok()) << it.status();

@@ -69,7 +69,7 @@ TEST(LocalBench, FiguresHangTogetherAndTheDatabaseIsKeptUnderDir) {
   auto store = store::Store::Open(o.dir + "/db", store::StoreOptions{});
   ASSERT_TRUE(store.ok()) << store.status();
   uint64_t stored = 0;
-  store::Cursor it = (*store)->NewCursor((*store)->games());
+  store::Cursor it = (*store)->Scan(store::Records::kGames);
   for (it.SeekToFirst(); it.Valid(); it.Next()) ++stored;
   EXPECT_EQ(stored, 200u);
 }

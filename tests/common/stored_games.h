@@ -24,7 +24,7 @@ namespace qipu::test_util {
 // The stored bytes (a serialized qipu.v1.Game) of game `id`, or nullopt.
 inline absl::StatusOr<std::optional<std::string>> StoredGame(
     const store::Store& s, const store::GameId& id) {
-  return s.Get(s.games(), store::GameKey(id));
+  return s.Get(store::Records::kGames, store::GameKey(id));
 }
 
 // Calls `fn` with the id and stored bytes of every game, in key order.
@@ -34,7 +34,7 @@ inline absl::Status ForEachStoredGame(
     const store::Store& s,
     const std::function<absl::Status(const store::GameId& id,
                                      absl::string_view bytes)>& fn) {
-  store::Cursor it = s.NewCursor(s.games());
+  store::Cursor it = s.Scan(store::Records::kGames);
   for (it.SeekToFirst(); it.Valid(); it.Next()) {
     const absl::string_view key = it.key();
     const std::optional<store::GameId> id = store::DecodeGameKey(key);

@@ -160,7 +160,7 @@ TEST(TokenRegistry, StoresOnlyTheHashAndSurvivesReopen) {
     EXPECT_FALSE(
         (*reg)->Create(qipu::v1::ROLE_READER, std::string(201, 'n')).ok());
     // Nothing stored holds the token's text.
-    store::Cursor it = (*store)->NewCursor((*store)->jobs());
+    store::Cursor it = (*store)->Scan(store::Records::kTokens);
     int records = 0;
     for (it.SeekToFirst(); it.Valid(); it.Next()) {
       ++records;

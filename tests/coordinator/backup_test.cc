@@ -190,7 +190,7 @@ absl::StatusOr<qipu::v1::BackupResponse> BackupOver(const std::string& address,
 // The game indices of job `job` in the games column family of `store`.
 std::vector<uint64_t> StoredIndices(store::Store& store, uint64_t job) {
   std::vector<uint64_t> out;
-  store::Cursor it = store.NewCursor(store.games());
+  store::Cursor it = store.Scan(store::Records::kGames);
   qipu::v1::Game g;
   for (it.SeekToFirst(); it.Valid(); it.Next()) {
     auto id = store::DecodeGameKey(it.key());

@@ -45,7 +45,7 @@ TEST_F(IngestTest, StoresOnceAndReportsDuplicates) {
   EXPECT_EQ(ingest.SubmitAndWait(Prepared(0)).value(),
             engine::IngestOutcome::kDuplicate);
   EXPECT_EQ(hooks, 1);
-  auto v = store_->Get(store_->games(),
+  auto v = store_->Get(store::Records::kGames,
                        store::GameKey(store::GameId::SelfPlay(job_, 0)));
   ASSERT_TRUE(v.ok() && v->has_value());
   EXPECT_EQ(jobs_->Status(job_).value()[0].done(), 1u);
@@ -71,7 +71,7 @@ TEST_F(IngestTest, KnownStoredAnswersReplaceTheLookup) {
         known);
     EXPECT_EQ(ingest.SubmitAndWait(Prepared(5)).value(),
               engine::IngestOutcome::kDuplicate);
-    auto v = store_->Get(store_->games(),
+    auto v = store_->Get(store::Records::kGames,
                          store::GameKey(store::GameId::SelfPlay(job_, 5)));
     ASSERT_TRUE(v.ok());
     EXPECT_FALSE(v->has_value())
@@ -142,7 +142,7 @@ TEST_F(IngestTest, DuplicatesWithinOneBatchAndConcurrentSubmitters) {
   EXPECT_EQ(reached, 50u);
   EXPECT_EQ(continued, 50u);
   // One aggregate bucket counting 50 games.
-  store::Cursor ag = store_->NewCursor(store_->aggregates());
+  store::Cursor ag = store_->Scan(store::Records::kAggregates);
   uint64_t counted = 0;
   for (ag.SeekToFirst(); ag.Valid(); ag.Next()) {
     qipu::v1::AggregateStats a;

@@ -157,9 +157,9 @@ TEST_F(JobsTest, RestartRestoresJobsLeasesAndProgress) {
   auto b = jobs_->Grant("b", 0).value();
   ASSERT_TRUE(a && b);
   // Store two games of lease a the way ingest does: games CF keys.
-  rocksdb::WriteBatch wb;
+  store::WriteSet wb(store_.get());
   for (int i = 0; i < 2; ++i) {
-    wb.Put(store_->games(),
+    wb.Put(store::Records::kGames,
            store::GameKey(store::GameId::SelfPlay(job, a->indices[i])), "g");
   }
   ASSERT_TRUE(store_->Commit(&wb).ok());

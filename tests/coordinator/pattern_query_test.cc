@@ -27,6 +27,7 @@
 #include "store/keys.h"
 #include "store/pattern_index.h"
 #include "tests/common/corpus_dir.h"
+#include "tests/common/store_test_peer.h"
 #include "tests/coordinator/query_fixture.h"
 
 namespace qipu::coordinator {
@@ -407,7 +408,8 @@ TEST_F(PatternQueryTest, EntriesAreTheUnionsOfTheirSegments) {
   for (const BruteGame& g : *games_) {
     auto id = store::ParseGameId(g.id);
     ASSERT_TRUE(id.ok());
-    auto value = st.Get(st.patterns(), store::PatternKey(*id));
+    auto value =
+        st.Get(store::Records::kPatternEntries, store::PatternKey(*id));
     ASSERT_TRUE(value.ok() && value->has_value()) << g.id;
     store::PatternEntry entry;
     ASSERT_TRUE(store::DecodePatternEntry(**value, &entry)) << g.id;
@@ -543,19 +545,20 @@ TEST(PatternQueryUpgrade, FormatTwoDatabaseIsBackfilledOnOpen) {
     before = r->SerializeAsString();
     // Back to format 2: no pattern entries, the old version.
     store::Store& st = c->store();
-    rocksdb::WriteBatch wb;
+    store::WriteSet wb(&st);
     int removed = 0;
     {
-      store::Cursor it = st.NewCursor(st.patterns());
+      store::Cursor it = st.Scan(store::Records::kPatternEntries);
       for (it.SeekToFirst(); it.Valid(); it.Next()) {
-        wb.Delete(st.patterns(),
-                  rocksdb::Slice(it.key().data(), it.key().size()));
+        wb.Delete(store::Records::kPatternEntries, it.key());
         ++removed;
       }
     }
     EXPECT_EQ(removed, 30);
     ASSERT_TRUE(st.Commit(&wb).ok());
-    ASSERT_TRUE(st.Put(st.meta(), store::FormatVersionKey(), "2").ok());
+    ASSERT_TRUE(store::StoreTestPeer::Put(st, store::StoreTestPeer::meta(st),
+                                          store::FormatVersionKey(), "2")
+                    .ok());
     auto empty = c->queries().Pattern(req);
     ASSERT_TRUE(empty.ok());
     EXPECT_EQ(empty->matched().games(), 0u);
@@ -563,7 +566,9 @@ TEST(PatternQueryUpgrade, FormatTwoDatabaseIsBackfilledOnOpen) {
   }
   std::unique_ptr<Coordinator> c = testing::StartCoordinator(dir);
   ASSERT_NE(c, nullptr);
-  auto version = c->store().Get(c->store().meta(), store::FormatVersionKey());
+  auto version = store::StoreTestPeer::Get(
+      c->store(), store::StoreTestPeer::meta(c->store()),
+      store::FormatVersionKey());
   ASSERT_TRUE(version.ok() && version->has_value());
   EXPECT_EQ(**version, absl::StrCat(store::kFormatVersion));
   auto r = c->queries().Pattern(req);

@@ -187,7 +187,7 @@ struct StoredGame {
 // Every game of the games CF, in key order.
 inline std::vector<StoredGame> StoredGames(store::Store& s) {
   std::vector<StoredGame> out;
-  store::Cursor it = s.NewCursor(s.games());
+  store::Cursor it = s.Scan(store::Records::kGames);
   for (it.SeekToFirst(); it.Valid(); it.Next()) {
     StoredGame g;
     auto id = store::DecodeGameKey(it.key());

@@ -89,7 +89,7 @@ int64_t GamesIn(const std::string& dir) {
   auto s = store::Store::Open(dir, o);
   if (!s.ok()) return -1;
   int64_t n = 0;
-  store::Cursor it = (*s)->NewCursor((*s)->games());
+  store::Cursor it = (*s)->Scan(store::Records::kGames);
   for (it.SeekToFirst(); it.Valid(); it.Next()) ++n;
   return it.status().ok() ? n : -1;
 }

@@ -27,6 +27,7 @@
 #include "store/position_value.h"
 #include "store/store.h"
 #include "tests/common/full_disk_fs.h"
+#include "tests/common/store_test_peer.h"
 #include "tests/common/temp_dir.h"
 
 namespace qipu::store {
@@ -76,13 +77,13 @@ void Commit(Store* s, const std::vector<TestGame>& games, uint32_t config,
   PositionOps ops;
   std::string unindexed;
   for (const TestGame& g : games) {
-    wb.Put(s->games(), GameKey(g.id), g.value);
+    wb.Put(StoreTestPeer::games(*s), GameKey(g.id), g.value);
     ops.Append(g.ops);
     AppendUnindexedGame({g.id, g.plies, config, day}, &unindexed);
   }
   const uint64_t batch = s->position_index().NextBatch();
-  wb.Put(s->meta(), UnindexedKey(batch), unindexed);
-  ASSERT_TRUE(s->Commit(&wb).ok());
+  wb.Put(StoreTestPeer::meta(*s), UnindexedKey(batch), unindexed);
+  ASSERT_TRUE(StoreTestPeer::Commit(*s, &wb).ok());
   s->position_index().Add(batch, &ops);
 }
 
@@ -112,7 +113,8 @@ uint64_t Reached(const Store& s, const std::string& prefix) {
 
 // Unindexed-batch records left in the default column family.
 int Records(const Store& s) {
-  Cursor it = s.NewCursor(s.meta(), {.prefix = std::string(1, kUnindexedTag)});
+  Cursor it = StoreTestPeer::NewCursor(
+      s, StoreTestPeer::meta(s), {.prefix = std::string(1, kUnindexedTag)});
   int n = 0;
   for (it.SeekToFirst(); it.Valid(); it.Next()) {
     EXPECT_TRUE(DecodeUnindexedKey(it.key()).has_value());
@@ -166,12 +168,13 @@ TEST(PositionIndex, EntriesAreReadableBeforeAndAfterAFlushAndFold) {
   EXPECT_EQ(Reached(**s, root), 100u);
   EXPECT_EQ(Records(**s), 0);
   // In the file, the root is one entry: reached 100 times.
-  auto raw = (*s)->Get((*s)->positions(),
-                       PositionKey({9, 9,
-                                    rules::SymmetricHasher(rules::Board(9, 9))
-                                        .Canonical(rules::Color::kBlack)
-                                        .key,
-                                    1, 0}));
+  auto raw =
+      StoreTestPeer::Get(**s, StoreTestPeer::positions(**s),
+                         PositionKey({9, 9,
+                                      rules::SymmetricHasher(rules::Board(9, 9))
+                                          .Canonical(rules::Color::kBlack)
+                                          .key,
+                                      1, 0}));
   ASSERT_TRUE(raw.ok());
   ASSERT_TRUE(raw->has_value());
   auto v = DecodePositionValue(**raw);
@@ -217,7 +220,7 @@ TEST(PositionIndex, AFlushMergesManyRunsIntoExactlyTheFoldOfTheirEntries) {
   EXPECT_EQ((*s)->position_index().stats().flushes, 1u);
 
   // The file holds each key once, in order, with the fold of its values.
-  Cursor it = (*s)->NewCursor((*s)->positions());
+  Cursor it = StoreTestPeer::NewCursor(**s, StoreTestPeer::positions(**s));
   size_t seen = 0;
   for (it.SeekToFirst(); it.Valid(); it.Next()) {
     const std::string key(it.key());
@@ -331,12 +334,14 @@ TEST(PositionIndex, ARecordLeftBehindAFlushedFileIsNotCountedAgain) {
     std::vector<TestGame> games;
     for (int i = 0; i < 5; ++i) games.push_back(MakeGame(i, 30, 1, 0));
     Commit(s->get(), games, 1, 0);
-    auto r = (*s)->Get((*s)->meta(), UnindexedKey(1));
+    auto r = StoreTestPeer::Get(**s, StoreTestPeer::meta(**s), UnindexedKey(1));
     ASSERT_TRUE(r.ok() && r->has_value());
     record = **r;
     ASSERT_TRUE((*s)->position_index().Flush().ok());
     // A crash between the file's ingestion and the record's deletion.
-    ASSERT_TRUE((*s)->Put((*s)->meta(), UnindexedKey(1), record).ok());
+    ASSERT_TRUE(StoreTestPeer::Put(**s, StoreTestPeer::meta(**s),
+                                   UnindexedKey(1), record)
+                    .ok());
   }
   auto s = Store::Open(db, Options());
   ASSERT_TRUE(s.ok()) << s.status();
@@ -398,8 +403,8 @@ TEST(PositionIndex, AFlushAfterARecoveredWriteErrorSucceeds) {
   Commit(s->get(), games, 1, 0);
   fs->RefuseNext(1);
   rocksdb::WriteBatch wb;
-  wb.Put((*s)->games(), "refused", "refused");
-  EXPECT_FALSE((*s)->Commit(&wb).ok());
+  wb.Put(StoreTestPeer::games(**s), "refused", "refused");
+  EXPECT_FALSE(StoreTestPeer::Commit(**s, &wb).ok());
   const absl::Time until = absl::Now() + absl::Seconds(60);
   while ((*s)->health().failing() && absl::Now() < until) {
     absl::SleepFor(absl::Milliseconds(20));

@@ -17,6 +17,7 @@
 #include "store/position_value.h"
 #include "tests/common/full_disk_fs.h"
 #include "tests/common/power_loss_fs.h"
+#include "tests/common/store_test_peer.h"
 
 namespace qipu::store {
 namespace {
@@ -43,15 +44,17 @@ TEST_F(StoreTest, CreatesAndReopens) {
     auto s = Open();
     ASSERT_NE(s, nullptr);
     rocksdb::WriteBatch b;
-    b.Put(s->games(), GameKey(GameId::SelfPlay(1, 1)), "game");
-    ASSERT_TRUE(s->Commit(&b).ok());
+    b.Put(StoreTestPeer::games(*s), GameKey(GameId::SelfPlay(1, 1)), "game");
+    ASSERT_TRUE(StoreTestPeer::Commit(*s, &b).ok());
   }
   auto s = Open();
   ASSERT_NE(s, nullptr);
-  auto v = s->Get(s->games(), GameKey(GameId::SelfPlay(1, 1)));
+  auto v = StoreTestPeer::Get(*s, StoreTestPeer::games(*s),
+                              GameKey(GameId::SelfPlay(1, 1)));
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->value_or(""), "game");
-  auto missing = s->Get(s->games(), GameKey(GameId::SelfPlay(1, 2)));
+  auto missing = StoreTestPeer::Get(*s, StoreTestPeer::games(*s),
+                                    GameKey(GameId::SelfPlay(1, 2)));
   ASSERT_TRUE(missing.ok());
   EXPECT_FALSE(missing->has_value());
 }
@@ -60,7 +63,9 @@ TEST_F(StoreTest, RefusesAnotherFormatVersion) {
   {
     auto s = Open();
     ASSERT_NE(s, nullptr);
-    ASSERT_TRUE(s->Put(s->meta(), FormatVersionKey(), "999").ok());
+    ASSERT_TRUE(StoreTestPeer::Put(*s, StoreTestPeer::meta(*s),
+                                   FormatVersionKey(), "999")
+                    .ok());
   }
   auto s = Store::Open(dir_.string(), options_);
   ASSERT_FALSE(s.ok());
@@ -93,18 +98,18 @@ TEST_F(StoreTest, PositionMergesSurviveFlushAndCompaction) {
     c.examples.push_back(GameId::SelfPlay(1, i));
     v.continuations.push_back(c);
     rocksdb::WriteBatch b;
-    b.Merge(s->positions(), key, EncodePositionValue(v));
-    ASSERT_TRUE(s->Commit(&b).ok());
+    b.Merge(StoreTestPeer::positions(*s), key, EncodePositionValue(v));
+    ASSERT_TRUE(StoreTestPeer::Commit(*s, &b).ok());
     if (i == 100) {
       ASSERT_TRUE(s->Flush().ok());
     }
   }
   // A corrupt operand is skipped, not fatal.
   rocksdb::WriteBatch junk;
-  junk.Merge(s->positions(), key, "\xff\xff\xff");
-  ASSERT_TRUE(s->Commit(&junk).ok());
+  junk.Merge(StoreTestPeer::positions(*s), key, "\xff\xff\xff");
+  ASSERT_TRUE(StoreTestPeer::Commit(*s, &junk).ok());
   for (int round = 0; round < 2; ++round) {
-    auto raw = s->Get(s->positions(), key);
+    auto raw = StoreTestPeer::Get(*s, StoreTestPeer::positions(*s), key);
     ASSERT_TRUE(raw.ok()) << raw.status();
     ASSERT_TRUE(raw->has_value());
     auto v = DecodePositionValue(**raw);
@@ -115,7 +120,7 @@ TEST_F(StoreTest, PositionMergesSurviveFlushAndCompaction) {
     EXPECT_EQ(v->continuations[0].outcome.games, 75u);
     EXPECT_EQ(v->continuations[0].examples.front(), GameId::SelfPlay(1, 0));
     ASSERT_TRUE(s->Flush().ok());
-    ASSERT_TRUE(s->Compact(s->positions()).ok());
+    ASSERT_TRUE(StoreTestPeer::Compact(*s, StoreTestPeer::positions(*s)).ok());
   }
 }
 
@@ -128,10 +133,10 @@ TEST_F(StoreTest, CountersAndUint64Merge) {
   const std::string k = JobCounterKey(1, JobCounter::kRejected);
   for (int i = 0; i < 5; ++i) {
     rocksdb::WriteBatch b;
-    b.Merge(s->jobs(), k, EncodeUint64Value(2));
-    ASSERT_TRUE(s->Commit(&b).ok());
+    b.Merge(StoreTestPeer::jobs(*s), k, EncodeUint64Value(2));
+    ASSERT_TRUE(StoreTestPeer::Commit(*s, &b).ok());
   }
-  auto v = s->Get(s->jobs(), k);
+  auto v = StoreTestPeer::Get(*s, StoreTestPeer::jobs(*s), k);
   ASSERT_TRUE(v.ok() && v->has_value());
   EXPECT_EQ(DecodeUint64Value(**v), 10u);
 }
@@ -173,18 +178,28 @@ TEST_F(StoreTest, SizesReportEveryColumnFamily) {
 TEST_F(StoreTest, PutDeleteAndContains) {
   auto s = Open();
   ASSERT_NE(s, nullptr);
-  ASSERT_TRUE(s->Put(s->jobs(), "a", "1").ok());
-  ASSERT_TRUE(s->Put(s->jobs(), "b", "2", Durability::kSync).ok());
-  ASSERT_TRUE(s->Put(s->jobs(), "c", "3", Durability::kNoSync).ok());
-  ASSERT_TRUE(s->Delete(s->jobs(), "b", Durability::kNoSync).ok());
-  EXPECT_EQ(s->Get(s->jobs(), "a")->value_or(""), "1");
-  EXPECT_FALSE(s->Get(s->jobs(), "b")->has_value());
+  ASSERT_TRUE(StoreTestPeer::Put(*s, StoreTestPeer::jobs(*s), "a", "1").ok());
+  ASSERT_TRUE(StoreTestPeer::Put(*s, StoreTestPeer::jobs(*s), "b", "2",
+                                 Durability::kSync)
+                  .ok());
+  ASSERT_TRUE(StoreTestPeer::Put(*s, StoreTestPeer::jobs(*s), "c", "3",
+                                 Durability::kNoSync)
+                  .ok());
+  ASSERT_TRUE(StoreTestPeer::Delete(*s, StoreTestPeer::jobs(*s), "b",
+                                    Durability::kNoSync)
+                  .ok());
+  EXPECT_EQ(StoreTestPeer::Get(*s, StoreTestPeer::jobs(*s), "a")->value_or(""),
+            "1");
+  EXPECT_FALSE(
+      StoreTestPeer::Get(*s, StoreTestPeer::jobs(*s), "b")->has_value());
   // Another family does not see them.
-  EXPECT_FALSE(s->Get(s->games(), "a")->has_value());
-  auto found = s->Contains(s->jobs(), {"c", "b", "a", "zz", "a"});
+  EXPECT_FALSE(
+      StoreTestPeer::Get(*s, StoreTestPeer::games(*s), "a")->has_value());
+  auto found = StoreTestPeer::Contains(*s, StoreTestPeer::jobs(*s),
+                                       {"c", "b", "a", "zz", "a"});
   ASSERT_TRUE(found.ok()) << found.status();
   EXPECT_EQ(*found, (std::vector<bool>{true, false, true, false, true}));
-  auto none = s->Contains(s->jobs(), {});
+  auto none = StoreTestPeer::Contains(*s, StoreTestPeer::jobs(*s), {});
   ASSERT_TRUE(none.ok());
   EXPECT_TRUE(none->empty());
 }
@@ -205,11 +220,11 @@ TEST_F(StoreTest, CursorsScanFamiliesAndPrefixesInKeyOrder) {
                                          std::string("\xff\xff", 2),
                                          std::string("\xff\xff\x01", 3)};
   rocksdb::WriteBatch wb;
-  for (const std::string& k : keys) wb.Put(s->jobs(), k, "v" + k);
-  ASSERT_TRUE(s->Commit(&wb).ok());
+  for (const std::string& k : keys) wb.Put(StoreTestPeer::jobs(*s), k, "v" + k);
+  ASSERT_TRUE(StoreTestPeer::Commit(*s, &wb).ok());
   auto scan = [&](const ScanOptions& o, absl::string_view seek = {}) {
     std::vector<std::string> got;
-    Cursor it = s->NewCursor(s->jobs(), o);
+    Cursor it = StoreTestPeer::NewCursor(*s, StoreTestPeer::jobs(*s), o);
     if (seek.empty()) {
       it.SeekToFirst();
     } else {
@@ -250,25 +265,26 @@ TEST_F(StoreTest, CursorsScanFamiliesAndPrefixesInKeyOrder) {
           PositionKey({9, 9, rules::Hash128{h, h}, config, 20240101});
       PositionValue v;
       v.reached.Add(rules::Winner::kBlack);
-      pw.Merge(s->positions(), key, EncodePositionValue(v));
+      pw.Merge(StoreTestPeer::positions(*s), key, EncodePositionValue(v));
       positions.push_back(key);
     }
   }
-  ASSERT_TRUE(s->Commit(&pw).ok());
+  ASSERT_TRUE(StoreTestPeer::Commit(*s, &pw).ok());
   std::sort(positions.begin(), positions.end());
   for (int round = 0; round < 2; ++round) {
     std::vector<std::string> got;
-    Cursor it = s->NewCursor(s->positions());
+    Cursor it = StoreTestPeer::NewCursor(*s, StoreTestPeer::positions(*s));
     for (it.SeekToFirst(); it.Valid(); it.Next()) got.emplace_back(it.key());
     ASSERT_TRUE(it.status().ok()) << it.status();
     EXPECT_EQ(got, positions) << "round " << round;
-    Cursor one = s->NewCursor(
-        s->positions(), {.prefix = PositionPrefix(9, 9, rules::Hash128{2, 2})});
+    Cursor one = StoreTestPeer::NewCursor(
+        *s, StoreTestPeer::positions(*s),
+        {.prefix = PositionPrefix(9, 9, rules::Hash128{2, 2})});
     int n = 0;
     for (one.SeekToFirst(); one.Valid(); one.Next()) ++n;
     EXPECT_EQ(n, 2);
     ASSERT_TRUE(s->Flush().ok());
-    ASSERT_TRUE(s->Compact(s->positions()).ok());
+    ASSERT_TRUE(StoreTestPeer::Compact(*s, StoreTestPeer::positions(*s)).ok());
   }
 }
 
@@ -281,12 +297,16 @@ TEST_F(StoreTest, PointWritesRecordTheirOutcomeInHealth) {
   options_.env = env.get();
   auto s = Open();
   ASSERT_NE(s, nullptr);
-  ASSERT_TRUE(s->Put(s->jobs(), "lease", "1", Durability::kNoSync).ok());
-  ASSERT_TRUE(s->Delete(s->jobs(), "lease", Durability::kSync).ok());
+  ASSERT_TRUE(StoreTestPeer::Put(*s, StoreTestPeer::jobs(*s), "lease", "1",
+                                 Durability::kNoSync)
+                  .ok());
+  ASSERT_TRUE(StoreTestPeer::Delete(*s, StoreTestPeer::jobs(*s), "lease",
+                                    Durability::kSync)
+                  .ok());
   EXPECT_FALSE(s->health().failing());
   fs->SetFull(true);
-  const absl::Status failed =
-      s->Put(s->jobs(), "lease2", "2", Durability::kNoSync);
+  const absl::Status failed = StoreTestPeer::Put(
+      *s, StoreTestPeer::jobs(*s), "lease2", "2", Durability::kNoSync);
   EXPECT_TRUE(absl::IsResourceExhausted(failed)) << failed;
   EXPECT_TRUE(s->health().failing());
   const absl::Status why = s->health().Get();
@@ -294,7 +314,9 @@ TEST_F(StoreTest, PointWritesRecordTheirOutcomeInHealth) {
   EXPECT_NE(why.message().find("injected: no space left"),
             absl::string_view::npos)
       << why;
-  EXPECT_FALSE(s->Delete(s->jobs(), "lease2", Durability::kNoSync).ok());
+  EXPECT_FALSE(StoreTestPeer::Delete(*s, StoreTestPeer::jobs(*s), "lease2",
+                                     Durability::kNoSync)
+                   .ok());
   EXPECT_EQ(s->health().Get(), why);
   fs->SetFull(false);
 }
@@ -302,12 +324,12 @@ TEST_F(StoreTest, PointWritesRecordTheirOutcomeInHealth) {
 // A Put of `key` in the games column family, committed.
 absl::Status PutGame(Store& s, const std::string& key) {
   rocksdb::WriteBatch wb;
-  wb.Put(s.games(), key, "value of " + key);
-  return s.Commit(&wb);
+  wb.Put(StoreTestPeer::games(s), key, "value of " + key);
+  return StoreTestPeer::Commit(s, &wb);
 }
 
 std::string GameValue(Store& s, const std::string& key) {
-  auto v = s.Get(s.games(), key);
+  auto v = StoreTestPeer::Get(s, StoreTestPeer::games(s), key);
   EXPECT_TRUE(v.ok()) << v.status();
   return v.ok() ? v->value_or("<absent>") : "<error>";
 }

@@ -31,7 +31,7 @@ TEST(GameSource, FiltersAndResumes) {
         StoredGame(5 + static_cast<int>(i), i == 1 ? rules::KoRule::kPositional
                                                    : rules::KoRule::kSimple);
     ASSERT_TRUE((*store)
-                    ->Put((*store)->games(), store::GameKey(ids[i]),
+                    ->Put(store::Records::kGames, store::GameKey(ids[i]),
                           g.SerializeAsString())
                     .ok());
   }

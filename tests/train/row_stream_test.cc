@@ -35,7 +35,7 @@ class RowStreamTest : public ::testing::Test {
     for (uint64_t i = 0; i < kGames; ++i) {
       const qipu::v1::Game g = StoredGame(10 + static_cast<int>(i % 7));
       ASSERT_TRUE(store_
-                      ->Put(store_->games(),
+                      ->Put(store::Records::kGames,
                             store::GameKey(store::GameId::SelfPlay(3, i)),
                             g.SerializeAsString())
                       .ok());
@@ -226,7 +226,7 @@ TEST_F(RowStreamTest, TheRecentWindowCountsSelectedGamesOnly) {
 
 TEST_F(RowStreamTest, DamagedAndUnusableGamesAreSkippedAndCounted) {
   ASSERT_TRUE(store_
-                  ->Put(store_->games(),
+                  ->Put(store::Records::kGames,
                         store::GameKey(store::GameId::SelfPlay(4, 0)),
                         "not a game")
                   .ok());
@@ -234,7 +234,7 @@ TEST_F(RowStreamTest, DamagedAndUnusableGamesAreSkippedAndCounted) {
   big.set_width(19);
   big.set_height(19);
   ASSERT_TRUE(store_
-                  ->Put(store_->games(),
+                  ->Put(store::Records::kGames,
                         store::GameKey(store::GameId::SelfPlay(4, 1)),
                         big.SerializeAsString())
                   .ok());
