@@ -23,9 +23,24 @@ struct TokenCheck {
   std::shared_ptr<const TokenRegistry> tokens;
 };
 
+// Names the caller of an allowed call in its auth context, for the
+// handlers that keep who did what (a tournament's history):
+// qipu_token_id, qipu_token_name, qipu_role.
+void RecordCaller(grpc_auth_context* context,
+                  const TokenRegistry::Grant& grant) {
+  if (context == nullptr) return;
+  grpc_auth_context_add_cstring_property(context, "qipu_token_id",
+                                         absl::StrCat(grant.id).c_str());
+  grpc_auth_context_add_cstring_property(context, "qipu_token_name",
+                                         grant.name.c_str());
+  grpc_auth_context_add_cstring_property(context, "qipu_role",
+                                         RoleName(grant.role).c_str());
+}
+
 // Decides one call (see the header); `done` with the verdict. The
-// `authorization` entry is consumed: handlers never see the token.
-void ProcessCall(void* state, grpc_auth_context* /*context*/,
+// `authorization` entry is consumed: handlers never see the token, only
+// its id, name and role (RecordCaller).
+void ProcessCall(void* state, grpc_auth_context* context,
                  const grpc_metadata* md, size_t num_md,
                  grpc_process_auth_metadata_done_cb done, void* user_data) {
   const auto* check = static_cast<const TokenCheck*>(state);
@@ -77,6 +92,7 @@ void ProcessCall(void* state, grpc_auth_context* /*context*/,
                         AccessName(access), " token"));
     return;
   }
+  RecordCaller(context, *grant);
   done(user_data, auth, 1, nullptr, 0, GRPC_STATUS_OK, nullptr);
 }
 

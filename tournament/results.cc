@@ -77,26 +77,30 @@ std::string StandingsChanges(const v1::Tournament& before,
   return absl::StrCat("standings: ", absl::StrJoin(lines, "; "));
 }
 
-// Whether a withdrawn entrant of the pairing wins by `result` (its
-// forfeit overturned).
+// The name of a withdrawn player whose forfeit loss `result` turns into a
+// win (old: the stored result); "" when it does not.
 std::string WithdrawnWinner(const v1::Tournament& t, const v1::Pairing& p,
-                            int round, v1::GameResult result, int board) {
+                            v1::GameResult old, v1::GameResult result,
+                            int board) {
   int black = p.black();
   int white = p.white();
   if (board > 0) {
     black = p.boards(board - 1).black();
     white = p.boards(board - 1).white();
   }
+  // Games and boards are between players (team events enter boards).
   const auto withdrawn = [&](int player) {
-    if (player < 0) return false;
-    // Boards and games are between players (team events enter boards).
-    const int from = static_cast<int>(t.players(player).withdrawn_at_round());
-    return from != 0 && from <= round;
+    return player >= 0 && player < t.players_size() &&
+           t.players(player).withdrawn_at_round() != 0;
   };
-  const Outcome b = OutcomeFor(result, true);
-  const Outcome w = OutcomeFor(result, false);
-  if (IsWin(b) && withdrawn(black)) return EntrantNameOf(t, black);
-  if (IsWin(w) && withdrawn(white)) return EntrantNameOf(t, white);
+  for (const bool is_black : {true, false}) {
+    const int player = is_black ? black : white;
+    if (withdrawn(player) &&
+        OutcomeFor(old, is_black) == Outcome::kForfeitLoss &&
+        IsWin(OutcomeFor(result, is_black))) {
+      return t.players(player).name();
+    }
+  }
   return "";
 }
 
@@ -158,7 +162,7 @@ absl::StatusOr<std::vector<std::string>> EnterResult(
             : absl::StrCat("rounds ", round + 1, "-", t->round_size(), " were"),
         " paired from it"));
   }
-  const std::string winner = WithdrawnWinner(*t, p, round, result, board);
+  const std::string winner = WithdrawnWinner(*t, p, old, result, board);
   if (!winner.empty()) {
     reasons.push_back(
         absl::StrCat("it gives '", winner, "', who has withdrawn, a win"));
