@@ -182,6 +182,7 @@ absl::StatusOr<std::vector<std::string>> EnterResult(
   const std::string change = absl::StrCat(where, ": ", GameResultText(old),
                                           " -> ", GameResultText(result));
   std::vector<std::string> notes;
+  std::string detail;  // for the history: why forced, what it moved
   if (!reasons.empty()) {
     v1::Tournament after = *t;
     apply(&after);
@@ -194,6 +195,7 @@ absl::StatusOr<std::vector<std::string>> EnterResult(
     notes.push_back(
         absl::StrCat(change, " (forced: ", absl::StrJoin(reasons, "; "), ")"));
     notes.push_back(moved);
+    detail = absl::StrCat("forced: ", absl::StrJoin(reasons, "; "), "; ", moved);
   }
   // Changed in place: references into the rounds stay valid.
   apply(t);
@@ -204,7 +206,7 @@ absl::StatusOr<std::vector<std::string>> EnterResult(
   c->set_old_result(old);
   c->set_new_result(result);
   c->set_forced(!reasons.empty());
-  c->set_detail(absl::StrJoin(notes, "; "));
+  c->set_detail(detail);
   return notes;
 }
 
