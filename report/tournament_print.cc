@@ -10,7 +10,6 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/time/time.h"
-#include "report/team_report.h"
 #include "tournament/field.h"
 #include "tournament/outcome.h"
 #include "tournament/tournament.h"
@@ -135,7 +134,9 @@ std::string FullName(const qipu::v1::TournamentPlayer& p) {
 }
 
 std::string EntrantFullName(const qipu::v1::Tournament& t, int index) {
-  if (t.teams_event()) return EntrantName(t, index);
+  if (t.teams_event()) {
+    return index >= 0 && index < t.teams_size() ? t.teams(index).name() : "";
+  }
   return index >= 0 && index < t.players_size() ? FullName(t.players(index))
                                                 : "";
 }
