@@ -182,6 +182,19 @@ class Editor {
     }
     Structure();
   }
+  // A bye taken from `holder` once the round has started (a result is in)
+  // is a result changed: refused without force, like a forfeit's.
+  void CheckByeTaken(int holder) {
+    for (const v1::Pairing& p : r_->pairings()) {
+      if (HasResult(p) && !p.by_withdrawal()) {
+        reasons_.push_back(
+            absl::StrCat("round ", round_, " has started (table ", p.table(),
+                         " has a result): the bye of '", Name(holder),
+                         "' counts as a win already"));
+        return;
+      }
+    }
+  }
   void Structure() {
     if (structure_checked_) return;
     structure_checked_ = true;
@@ -254,6 +267,7 @@ class Editor {
             absl::StrCat("'", edit_.first, "' is ", PlaceText(PlaceOf(*r_, e)),
                          " in round ", round_, ", not on the bye"));
       }
+      CheckByeTaken(e);
       Erase(r_->mutable_byes(), e);
       r_->add_unpaired(e);
       what_ = absl::StrCat("bye of '", edit_.first, "' taken back");
@@ -327,6 +341,8 @@ class Editor {
         QIPU_RETURN_IF_ERROR(Table(place.table).status());
       }
     }
+    if (pa.kind == Place::Kind::kBye) CheckByeTaken(a);
+    if (pb.kind == Place::Kind::kBye) CheckByeTaken(b);
     Put(b, pa, a);
     Put(a, pb, b);
     // The checks on what the swap made.

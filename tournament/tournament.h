@@ -250,8 +250,9 @@ struct PairingEdit {
 // not complete before. A late entry registered after the round was paired
 // may be placed in it by kPair or kBye. The checks of the pairer apply to
 // the pairs and byes an edit makes: no pair that met before, at most one
-// bye each and one a round (Swiss systems), and a round robin's or an
-// elimination's pairing stays the system's; refused with the reason
+// bye each and one a round (Swiss systems), a round robin's or an
+// elimination's pairing stays the system's, and a bye is not taken back
+// once the round has a result (it counts as a win); refused with the reason
 // (FailedPrecondition), or made with `force` and the reason returned as a
 // note. Every edit is kept in the history. FailedPrecondition for a round
 // other than the last, a best-of or team challenge, an entrant who does

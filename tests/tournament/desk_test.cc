@@ -430,10 +430,20 @@ TEST(PairingEdits, UnpairPairAndByeKeepTheRoundIncompleteUntilPlaced) {
   EXPECT_EQ(added.table(), 3u);
   EXPECT_EQ(added.black(), table1.white());
   EXPECT_EQ(t.round(1).unpaired_size(), 0);
-  // The bye taken back and given back.
+  // Tables 2 and 3 have results: the round has started and its bye is a
+  // win already. Taking it back is a changed result: refused without
+  // force (nothing changes), made with it; the bye then goes back.
   PairingEdit unbye;
   unbye.kind = PairingEditKind::kUnpair;
   unbye.first = t.players(has_bye).name();
+  const std::string before = t.SerializeAsString();
+  EXPECT_THAT(
+      Why(EditPairing(&t, unbye).status()),
+      HasSubstr(absl::StrCat("round 2 has started (table 1 has a "
+                             "result): the bye of '",
+                             unbye.first, "' counts as a win already")));
+  EXPECT_EQ(t.SerializeAsString(), before);
+  unbye.force = true;
   ASSERT_TRUE(EditPairing(&t, unbye).ok());
   bye.first = unbye.first;
   ASSERT_TRUE(EditPairing(&t, bye).ok());
