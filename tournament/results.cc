@@ -195,7 +195,8 @@ absl::StatusOr<std::vector<std::string>> EnterResult(
     notes.push_back(
         absl::StrCat(change, " (forced: ", absl::StrJoin(reasons, "; "), ")"));
     notes.push_back(moved);
-    detail = absl::StrCat("forced: ", absl::StrJoin(reasons, "; "), "; ", moved);
+    detail =
+        absl::StrCat("forced: ", absl::StrJoin(reasons, "; "), "; ", moved);
   }
   // Changed in place: references into the rounds stay valid.
   apply(t);

@@ -99,13 +99,12 @@ TEST_F(TournamentApiTest, ListAndOneTournamentEqualTheCommandsJson) {
   const std::string id = MakeEvent();
   const Json list = Json::parse(Get("/api/v1/tournaments").body);
   ASSERT_EQ(list["tournaments"].size(), 1u) << list;
-  EXPECT_EQ(list["tournaments"][0],
-            Json({{"tournament", id},
-                  {"name", "Spring Open"},
-                  {"system", "swiss"},
-                  {"players", 5},
-                  {"rounds", 3},
-                  {"rounds_paired", 2}}));
+  EXPECT_EQ(list["tournaments"][0], Json({{"tournament", id},
+                                          {"name", "Spring Open"},
+                                          {"system", "swiss"},
+                                          {"players", 5},
+                                          {"rounds", 3},
+                                          {"rounds_paired", 2}}));
   const HttpResponse one = Get("/api/v1/tournaments/" + id);
   ASSERT_EQ(one.status, 200) << one.body;
   const Json j = Json::parse(one.body);
@@ -154,7 +153,8 @@ TEST_F(TournamentApiTest, BadRequestsNameWhatIsWrong) {
   ASSERT_EQ(r.status, 200) << r.body;
   const Json j = Json::parse(r.body);
   EXPECT_TRUE(j["standings"].is_null());
-  EXPECT_EQ(j["standings_error"], "a team challenge needs exactly 2 teams, not 0");
+  EXPECT_EQ(j["standings_error"],
+            "a team challenge needs exactly 2 teams, not 0");
 }
 
 TEST_F(TournamentApiTest, TokensAndThePage) {
@@ -163,8 +163,7 @@ TEST_F(TournamentApiTest, TokensAndThePage) {
   EXPECT_EQ(Get("/api/v1/tournaments", {}, tokens).status, 401);
   auto reader = coordinator_->tokens().Create(qipu::v1::ROLE_READER, "viewer");
   ASSERT_TRUE(reader.ok());
-  EXPECT_EQ(Get("/api/v1/tournaments/1", {}, tokens,
-                "Bearer " + reader->token)
+  EXPECT_EQ(Get("/api/v1/tournaments/1", {}, tokens, "Bearer " + reader->token)
                 .status,
             200);
   const HttpResponse page = Get("/tournament.html");
