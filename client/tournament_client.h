@@ -1,11 +1,16 @@
 // TournamentClient: the tournament requests of
 // qipu/v1/tournament_service.proto against a Target -- TournamentService on
 // a coordinator, or the Tournaments of a database opened here. The answers
-// are the same messages either way.
+// are the same messages either way. Who calls, for a tournament's history:
+// on a database opened here, the local user ("alice (local)"); to a
+// server, the token identifies the caller, and every call also carries the
+// local user name as metadata `qipu-user` (what a coordinator without
+// tokens records, marked unverified).
 #ifndef QIPU_CLIENT_TOURNAMENT_CLIENT_H_
 #define QIPU_CLIENT_TOURNAMENT_CLIENT_H_
 
 #include <memory>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "client/target.h"
@@ -40,6 +45,16 @@ class TournamentClient {
       const qipu::v1::SetResultRequest& req);
   absl::StatusOr<qipu::v1::TournamentResponse> RecordGame(
       const qipu::v1::RecordGameRequest& req);
+  absl::StatusOr<qipu::v1::TournamentResponse> EditPlayer(
+      const qipu::v1::EditPlayerRequest& req);
+  absl::StatusOr<qipu::v1::TournamentResponse> SitOut(
+      const qipu::v1::SitOutRequest& req);
+  absl::StatusOr<qipu::v1::TournamentResponse> EditPairing(
+      const qipu::v1::EditPairingRequest& req);
+
+  // The user this process runs as ($USER, else the password database,
+  // else "uid N").
+  static std::string LocalUser();
 
   // The database opened here; nullptr for a server target. Owned by this
   // client.
@@ -47,7 +62,8 @@ class TournamentClient {
 
  private:
   TournamentClient() = default;
-  // Runs `rpc` on the stub, or `local` on the database's Tournaments.
+  // Runs `rpc` on the stub, or local(tournaments, req, who) on the
+  // database's Tournaments.
   template <typename Req, typename Resp, typename Local>
   absl::StatusOr<Resp> Call(
       grpc::Status (qipu::v1::TournamentService::Stub::*rpc)(

@@ -46,6 +46,9 @@ const std::vector<MethodAccess>& AccessTable() {
       {"/qipu.v1.TournamentService/Pair", Access::kOperator},
       {"/qipu.v1.TournamentService/SetResult", Access::kOperator},
       {"/qipu.v1.TournamentService/RecordGame", Access::kOperator},
+      {"/qipu.v1.TournamentService/EditPlayer", Access::kOperator},
+      {"/qipu.v1.TournamentService/SitOut", Access::kOperator},
+      {"/qipu.v1.TournamentService/EditPairing", Access::kOperator},
       // Administration (with --auth off: from this host only,
       // CheckLocalCaller).
       {"/qipu.v1.AdminService/Backup", Access::kOperator},

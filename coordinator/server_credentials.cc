@@ -25,9 +25,24 @@ struct TokenCheck {
   std::shared_ptr<const engine::TokenRegistry> tokens;
 };
 
+// Names the caller of an allowed call in its auth context, for the
+// handlers that keep who did what (a tournament's history):
+// qipu_token_id, qipu_token_name, qipu_role.
+void RecordCaller(grpc_auth_context* context,
+                  const engine::TokenRegistry::Grant& grant) {
+  if (context == nullptr) return;
+  grpc_auth_context_add_cstring_property(context, "qipu_token_id",
+                                         absl::StrCat(grant.id).c_str());
+  grpc_auth_context_add_cstring_property(context, "qipu_token_name",
+                                         grant.name.c_str());
+  grpc_auth_context_add_cstring_property(context, "qipu_role",
+                                         RoleName(grant.role).c_str());
+}
+
 // Decides one call (see the header); `done` with the verdict. The
-// `authorization` entries are consumed: handlers never see the token.
-void ProcessCall(void* state, grpc_auth_context* /*context*/,
+// `authorization` entries are consumed: handlers never see the token,
+// only its id, name and role (RecordCaller).
+void ProcessCall(void* state, grpc_auth_context* context,
                  const grpc_metadata* md, size_t num_md,
                  grpc_process_auth_metadata_done_cb done, void* user_data) {
   const auto* check = static_cast<const TokenCheck*>(state);
@@ -78,6 +93,7 @@ void ProcessCall(void* state, grpc_auth_context* /*context*/,
                         ": it needs a ", AccessName(access), " token"));
     return;
   }
+  RecordCaller(context, *grant);
   done(user_data, auth.data(), auth.size(), nullptr, 0, GRPC_STATUS_OK,
        nullptr);
 }

@@ -5,9 +5,12 @@
 // (INVALID_ARGUMENT for bad input, FAILED_PRECONDITION for a call the
 // tournament's state does not allow -- results missing, entries closed --,
 // NOT_FOUND for an unknown tournament or name, DATA_LOSS for a damaged
-// record, UNAVAILABLE for storage trouble).
+// record, UNAVAILABLE for storage trouble). The changes a tournament's
+// history keeps name their caller (CallerOf()).
 #ifndef QIPU_COORDINATOR_TOURNAMENT_SERVICE_H_
 #define QIPU_COORDINATOR_TOURNAMENT_SERVICE_H_
+
+#include <string>
 
 #include "engine/tournaments.h"
 #include "qipu/v1/tournament_service.grpc.pb.h"
@@ -48,10 +51,26 @@ class TournamentServiceImpl final
   grpc::Status RecordGame(grpc::ServerContext* ctx,
                           const qipu::v1::RecordGameRequest* req,
                           qipu::v1::TournamentResponse* resp) override;
+  grpc::Status EditPlayer(grpc::ServerContext* ctx,
+                          const qipu::v1::EditPlayerRequest* req,
+                          qipu::v1::TournamentResponse* resp) override;
+  grpc::Status SitOut(grpc::ServerContext* ctx,
+                      const qipu::v1::SitOutRequest* req,
+                      qipu::v1::TournamentResponse* resp) override;
+  grpc::Status EditPairing(grpc::ServerContext* ctx,
+                           const qipu::v1::EditPairingRequest* req,
+                           qipu::v1::TournamentResponse* resp) override;
 
  private:
   engine::Tournaments* tournaments_;
 };
+
+// Who makes a call, for a tournament's history: "token 3 'desk'
+// (operator)" when the coordinator checks tokens (the auth context the
+// token check fills, server_credentials.cc); otherwise the user name the
+// client says it runs as (metadata `qipu-user`, not verified) and its
+// address: "alice (no token, 127.0.0.1)".
+std::string CallerOf(const grpc::ServerContext& ctx);
 
 }  // namespace qipu::coordinator
 

@@ -117,6 +117,10 @@ class QueryEngine {
   QueryEngine(const QueryEngine&) = delete;
   QueryEngine& operator=(const QueryEngine&) = delete;
 
+  // The store the engine reads (not owned): for readers of the other
+  // records of the same database (the explorer's tournament pages).
+  store::Store* store() const { return store_; }
+
   // The position after req.setup and req.moves on the filter's board
   // (default 19x19) with req.to_play (or the natural side) to move, the
   // games that reached it and every continuation (moves of that side),

@@ -122,7 +122,7 @@ std::optional<TokenRegistry::Grant> TokenRegistry::Find(
   auto h = by_hash_.find(hash);
   if (h == by_hash_.end()) return std::nullopt;
   const qipu::v1::TokenRecord& rec = records_.at(h->second);
-  return Grant{rec.id(), rec.role(), rec.revoked()};
+  return Grant{rec.id(), rec.role(), rec.revoked(), rec.name()};
 }
 
 int TokenRegistry::ActiveCount(qipu::v1::Role role) const {

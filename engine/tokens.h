@@ -41,6 +41,9 @@ class TokenRegistry {
     uint64_t id = 0;
     qipu::v1::Role role = qipu::v1::ROLE_UNSPECIFIED;
     bool revoked = false;
+    // The name given when the token was made (who the caller is, for the
+    // records a call keeps: a tournament's history).
+    std::string name;
   };
   // A new token: `token` is the only copy of the secret.
   struct Created {

@@ -5,6 +5,7 @@
 #include "absl/algorithm/container.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "base/quote.h"
 #include "store/keys.h"
 
@@ -18,6 +19,10 @@ absl::StatusOr<uint64_t> ParseTournamentId(absl::string_view id) {
                      " is not a tournament number (1, 2, ...)"));
   }
   return n;
+}
+
+tournament::Actor ActorNow(const std::string& who) {
+  return tournament::Actor{who, absl::ToUnixMillis(absl::Now())};
 }
 
 absl::StatusOr<qipu::v1::Tournament> Tournaments::Read(uint64_t id) const {
@@ -121,6 +126,10 @@ absl::StatusOr<qipu::v1::TournamentResponse> Tournaments::Create(
   o.boards = static_cast<int>(req.boards());
   o.knockout_size = static_cast<int>(req.knockout_size());
   o.drawing_lots = req.drawing_lots();
+  o.eliminate_after = static_cast<int>(req.eliminate_after());
+  o.late_entry_points = static_cast<int>(req.late_entry_points());
+  o.sit_out_points = static_cast<int>(req.sit_out_points());
+  o.accelerated_rounds = static_cast<int>(req.accelerated_rounds());
   return Response(Create(std::move(o), req.arena()));
 }
 
@@ -147,17 +156,88 @@ absl::StatusOr<qipu::v1::TournamentResponse> Tournaments::AddPlayer(
   e.club = req.club();
   e.team = req.team();
   e.board = static_cast<int>(req.board());
+  e.alt_name = req.alt_name();
+  e.seed = static_cast<int>(req.seed());
   return Response(Update(req.tournament(), [&](qipu::v1::Tournament* t) {
     return tournament::AddPlayer(t, e).status();
   }));
 }
 
 absl::StatusOr<qipu::v1::TournamentResponse> Tournaments::Withdraw(
-    const qipu::v1::WithdrawRequest& req) {
+    const qipu::v1::WithdrawRequest& req, const std::string& who) {
+  const tournament::Actor actor = ActorNow(who);
   return Response(Update(req.tournament(), [&](qipu::v1::Tournament* t) {
-    return req.team() ? tournament::WithdrawTeam(t, req.name())
-                      : tournament::WithdrawPlayer(t, req.name());
+    return req.team() ? tournament::WithdrawTeam(t, req.name(), actor)
+                      : tournament::WithdrawPlayer(t, req.name(), actor);
   }));
+}
+
+absl::StatusOr<qipu::v1::TournamentResponse> Tournaments::EditPlayer(
+    const qipu::v1::EditPlayerRequest& req) {
+  tournament::PlayerEdit e;
+  if (req.has_rating()) e.rating = req.rating();
+  if (req.has_rank()) e.rank = req.rank();
+  if (req.has_club()) e.club = req.club();
+  if (req.has_alt_name()) e.alt_name = req.alt_name();
+  if (req.has_seed()) e.seed = static_cast<int>(req.seed());
+  return Response(Update(req.tournament(), [&](qipu::v1::Tournament* t) {
+    return tournament::EditPlayer(t, req.name(), e);
+  }));
+}
+
+absl::StatusOr<qipu::v1::TournamentResponse> Tournaments::SitOut(
+    const qipu::v1::SitOutRequest& req) {
+  return Response(Update(req.tournament(), [&](qipu::v1::Tournament* t) {
+    return tournament::SitOut(t, req.name(), static_cast<int>(req.round()),
+                              req.cancel());
+  }));
+}
+
+absl::StatusOr<qipu::v1::TournamentResponse> Tournaments::EditPairing(
+    const qipu::v1::EditPairingRequest& req, const std::string& who) {
+  tournament::PairingEdit e;
+  switch (req.kind()) {
+    case qipu::v1::PAIRING_EDIT_SWAP:
+      e.kind = tournament::PairingEditKind::kSwap;
+      break;
+    case qipu::v1::PAIRING_EDIT_UNPAIR:
+      e.kind = tournament::PairingEditKind::kUnpair;
+      break;
+    case qipu::v1::PAIRING_EDIT_PAIR:
+      e.kind = tournament::PairingEditKind::kPair;
+      break;
+    case qipu::v1::PAIRING_EDIT_BYE:
+      e.kind = tournament::PairingEditKind::kBye;
+      break;
+    case qipu::v1::PAIRING_EDIT_SWAP_COLOURS:
+      e.kind = tournament::PairingEditKind::kSwapColours;
+      break;
+    case qipu::v1::PAIRING_EDIT_UNDO_ROUND:
+      e.kind = tournament::PairingEditKind::kUndoRound;
+      break;
+    default:
+      return absl::InvalidArgumentError(
+          absl::StrCat("pairing edit kind ", static_cast<int>(req.kind()),
+                       " is not swap, unpair, pair, bye, colours or undo"));
+  }
+  e.round = static_cast<int>(req.round());
+  e.first = req.first();
+  e.second = req.second();
+  e.table = static_cast<int>(req.table());
+  e.force = req.force();
+  e.actor = ActorNow(who);
+  std::vector<std::string> notes;
+  auto t = Update(req.tournament(), [&](qipu::v1::Tournament* t) {
+    auto n = tournament::EditPairing(t, e);
+    if (!n.ok()) return n.status();
+    notes = *std::move(n);
+    return absl::OkStatus();
+  });
+  auto r = Response(std::move(t));
+  if (r.ok()) {
+    for (std::string& n : notes) r->add_notes(std::move(n));
+  }
+  return r;
 }
 
 absl::StatusOr<qipu::v1::TournamentResponse> Tournaments::AddWarnings(
@@ -191,28 +271,36 @@ absl::StatusOr<qipu::v1::PairResponse> Tournaments::Pair(
 }
 
 absl::StatusOr<qipu::v1::TournamentResponse> Tournaments::SetResult(
-    const qipu::v1::SetResultRequest& req) {
-  return Response(Update(req.tournament(), [&](qipu::v1::Tournament* t) {
+    const qipu::v1::SetResultRequest& req, const std::string& who) {
+  tournament::ResultOptions o;
+  o.force = req.force();
+  o.actor = ActorNow(who);
+  std::vector<std::string> notes;
+  auto t = Update(req.tournament(), [&](qipu::v1::Tournament* t) {
     const int round = static_cast<int>(req.round());
     const int table = static_cast<int>(req.table());
     const int board = static_cast<int>(req.board());
-    if (absl::Status s =
-            tournament::SetResult(t, round, table, req.result(), board);
-        !s.ok()) {
-      return s;
-    }
+    auto n = tournament::EnterResult(t, round, table, board, req.result(), o);
+    if (!n.ok()) return n.status();
+    notes = *std::move(n);
     if (!req.game_id().empty()) {
       return tournament::AddGameId(t, round, table, board, req.game_id());
     }
     return absl::OkStatus();
-  }));
+  });
+  auto r = Response(std::move(t));
+  if (r.ok()) {
+    for (std::string& n : notes) r->add_notes(std::move(n));
+  }
+  return r;
 }
 
 absl::StatusOr<qipu::v1::TournamentResponse> Tournaments::RecordGame(
-    const qipu::v1::RecordGameRequest& req) {
+    const qipu::v1::RecordGameRequest& req, const std::string& who) {
+  const tournament::Actor actor = ActorNow(who);
   return Response(Update(
       req.tournament(),
-      [&](qipu::v1::Tournament* t) { return RecordArenaGame(t, req); },
+      [&](qipu::v1::Tournament* t) { return RecordArenaGame(t, req, actor); },
       store::Durability::kNoSync));
 }
 
@@ -266,7 +354,8 @@ absl::StatusOr<Slot> FindSlot(qipu::v1::Tournament* t,
 }  // namespace
 
 absl::Status RecordArenaGame(qipu::v1::Tournament* t,
-                             const qipu::v1::RecordGameRequest& req) {
+                             const qipu::v1::RecordGameRequest& req,
+                             const tournament::Actor& actor) {
   auto slot = FindSlot(t, req);
   if (!slot.ok()) return slot.status();
   const qipu::v1::PendingGame& game = req.game();
@@ -302,8 +391,11 @@ absl::Status RecordArenaGame(qipu::v1::Tournament* t,
   const int black = slot->black;
   const int white = slot->white;
   slot->pending->Clear();
+  tournament::ResultOptions o;
+  o.actor = actor;
   if (absl::Status s =
-          tournament::SetResult(t, round, table, game.result(), board);
+          tournament::EnterResult(t, round, table, board, game.result(), o)
+              .status();
       !s.ok()) {
     return s;
   }

@@ -5,7 +5,10 @@
 // lock, so that concurrent directors' commands (over gRPC, or on a
 // database opened by one process) are serialised and a failed change
 // leaves the stored state as it was. Ids are the database's counter
-// "next_tournament" (1, 2, ...) written in decimal.
+// "next_tournament" (1, 2, ...) written in decimal. The changes that the
+// tournament's history keeps (results, withdrawals, pairing edits) take
+// `who` -- the caller, as the service or the tool names it -- and are
+// stamped with this process's clock.
 //
 // Thread-safe.
 #ifndef QIPU_ENGINE_TOURNAMENTS_H_
@@ -35,7 +38,8 @@ class Tournaments {
   // service and for a database opened by the tool. Errors are those of the
   // tournament/ functions they call (InvalidArgument, FailedPrecondition,
   // NotFound naming what is wrong), NotFound for an unknown tournament,
-  // DataLoss for a damaged record, the store's for a failed write.
+  // DataLoss for a damaged record, the store's for a failed write. `who`
+  // (Withdraw, SetResult, RecordGame, EditPairing) goes into the history.
   absl::StatusOr<qipu::v1::TournamentResponse> Create(
       const qipu::v1::CreateTournamentRequest& req);
   absl::StatusOr<qipu::v1::TournamentResponse> Get(
@@ -45,12 +49,18 @@ class Tournaments {
   absl::StatusOr<qipu::v1::TournamentResponse> AddPlayer(
       const qipu::v1::AddPlayerRequest& req);
   absl::StatusOr<qipu::v1::TournamentResponse> Withdraw(
-      const qipu::v1::WithdrawRequest& req);
+      const qipu::v1::WithdrawRequest& req, const std::string& who = "");
   absl::StatusOr<qipu::v1::TournamentResponse> AddWarnings(
       const qipu::v1::WarningsRequest& req);
   absl::StatusOr<qipu::v1::PairResponse> Pair(const qipu::v1::PairRequest& req);
   absl::StatusOr<qipu::v1::TournamentResponse> SetResult(
-      const qipu::v1::SetResultRequest& req);
+      const qipu::v1::SetResultRequest& req, const std::string& who = "");
+  absl::StatusOr<qipu::v1::TournamentResponse> EditPlayer(
+      const qipu::v1::EditPlayerRequest& req);
+  absl::StatusOr<qipu::v1::TournamentResponse> SitOut(
+      const qipu::v1::SitOutRequest& req);
+  absl::StatusOr<qipu::v1::TournamentResponse> EditPairing(
+      const qipu::v1::EditPairingRequest& req, const std::string& who = "");
   // An arena's game, staged or completed (RecordGameRequest); see
   // RecordArenaGame(). Written without an fsync of its own: the arena's
   // next step, the synced import of the game into this database, makes
@@ -59,7 +69,7 @@ class Tournaments {
   // completion lost to a power cut is redone from the durable pending
   // game when the arena runs again.
   absl::StatusOr<qipu::v1::TournamentResponse> RecordGame(
-      const qipu::v1::RecordGameRequest& req);
+      const qipu::v1::RecordGameRequest& req, const std::string& who = "");
 
   // Creates a tournament (options.id is ignored: the database assigns
   // it) with `arena` as its arena settings (empty for events between
@@ -102,7 +112,11 @@ class Tournaments {
 // exist or a game without SGF / result / id; FailedPrecondition for a slot
 // that already has another result.
 absl::Status RecordArenaGame(qipu::v1::Tournament* t,
-                             const qipu::v1::RecordGameRequest& req);
+                             const qipu::v1::RecordGameRequest& req,
+                             const tournament::Actor& actor = {});
+
+// `who` now, for the history (tournament::Actor).
+tournament::Actor ActorNow(const std::string& who);
 
 // The numeric id of a tournament id text ("12" -> 12); InvalidArgument
 // otherwise.

@@ -1,5 +1,5 @@
 // `qipu token ...`: the access tokens of a coordinator that runs with
-// `--auth required` (coordinator/tokens.h, coordinator/access.h).
+// `--auth required` (engine/tokens.h, coordinator/access.h).
 //
 //   qipu token create --role operator --name alice --db DIR [--json]
 //   qipu token create --role worker --name slurm --server H:P --token OP

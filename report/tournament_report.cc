@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "report/team_report.h"
+#include "report/tournament_print.h"
 #include "tournament/outcome.h"
 #include "tournament/tournament.h"
 
@@ -50,11 +51,17 @@ Json PairingsJson(const qipu::v1::Tournament& t, const qipu::v1::Round& r) {
   return pairings;
 }
 
+std::vector<std::string> NamesOf(
+    const qipu::v1::Tournament& t,
+    const google::protobuf::RepeatedField<int32_t>& list) {
+  std::vector<std::string> out;
+  for (const int e : list) out.push_back(EntrantName(t, e));
+  return out;
+}
+
 std::vector<std::string> ByeNames(const qipu::v1::Tournament& t,
                                   const qipu::v1::Round& r) {
-  std::vector<std::string> out;
-  for (int b : r.byes()) out.push_back(EntrantName(t, b));
-  return out;
+  return NamesOf(t, r.byes());
 }
 
 std::string PairingsText(const qipu::v1::Tournament& t,
@@ -66,13 +73,25 @@ std::string PairingsText(const qipu::v1::Tournament& t,
       const auto [black, white] = MatchBoardPoints(p);
       result = absl::StrCat(black, ":", white, "  ", result);
     }
-    absl::StrAppendFormat(&out, "  table %3d  %-24s (B) - %-24s (W)  %s\n",
-                          p.table(), EntrantName(t, p.black()),
-                          EntrantName(t, p.white()), result);
+    absl::StrAppendFormat(&out, "  table %3d  %s (B) - %s (W)  %s\n", p.table(),
+                          PadRight(EntrantFullName(t, p.black()), 24),
+                          PadRight(EntrantFullName(t, p.white()), 24), result);
     out += BoardsText(t, p);
   }
-  for (const std::string& b : ByeNames(t, r)) {
-    absl::StrAppendFormat(&out, "  bye        %s\n", b);
+  for (const int b : r.byes()) {
+    absl::StrAppendFormat(&out, "  bye        %s\n", EntrantFullName(t, b));
+  }
+  if (r.absent_size() > 0) {
+    absl::StrAppend(&out, "  sitting out ",
+                    absl::StrJoin(NamesOf(t, r.absent()), ", "), "\n");
+  }
+  if (r.cut_size() > 0) {
+    absl::StrAppend(&out, "  cut (art. 26.4) ",
+                    absl::StrJoin(NamesOf(t, r.cut()), ", "), "\n");
+  }
+  if (r.unpaired_size() > 0) {
+    absl::StrAppend(&out, "  not paired yet ",
+                    absl::StrJoin(NamesOf(t, r.unpaired()), ", "), "\n");
   }
   return out;
 }
@@ -83,6 +102,29 @@ std::string XmlEscape(const std::string& s) {
                                  {">", "&gt;"},
                                  {"\"", "&quot;"},
                                  {"'", "&apos;"}});
+}
+
+// OpenGotha's participating string of player `p`: one character a round,
+// '1' when the player is (to be) paired in it. A player who withdrew with
+// withdrawn_at_round n (not paired from round n on) plays rounds 1 ..
+// n-1; a late entry from its round; a round sat out is '0'.
+std::string Participating(const qipu::v1::Tournament& t,
+                          const qipu::v1::TournamentPlayer& p) {
+  std::string out(std::max<int>(t.rounds(), t.round_size()), '1');
+  const auto off = [&](int round) {
+    if (round >= 1 && round <= static_cast<int>(out.size())) {
+      out[round - 1] = '0';
+    }
+  };
+  if (p.withdrawn_at_round() > 0) {
+    for (int r = p.withdrawn_at_round(); r <= static_cast<int>(out.size());
+         ++r) {
+      off(r);
+    }
+  }
+  for (int r = 1; r < static_cast<int>(p.entered_at_round()); ++r) off(r);
+  for (const uint32_t r : p.sit_out_rounds()) off(static_cast<int>(r));
+  return out;
 }
 
 const char* OpenGothaResult(GameResult r) {
@@ -118,13 +160,19 @@ Json TournamentSummaryJson(const qipu::v1::Tournament& t) {
   for (const qipu::v1::TournamentPlayer& p : t.players()) {
     if (p.removed()) continue;
     players.push_back({{"name", p.name()},
+                       {"alt_name", p.alt_name()},
                        {"rating", p.rating()},
                        {"rank", p.rank()},
                        {"club", p.club()},
                        {"team", p.team()},
                        {"board", p.board()},
+                       {"seed", p.order()},
                        {"warnings", p.warnings()},
-                       {"withdrawn_at_round", p.withdrawn_at_round()}});
+                       {"withdrawn_at_round", p.withdrawn_at_round()},
+                       {"entered_at_round", p.entered_at_round()},
+                       {"sit_out_rounds", Json(std::vector<uint32_t>(
+                                              p.sit_out_rounds().begin(),
+                                              p.sit_out_rounds().end()))}});
   }
   Json teams = Json::array();
   for (const qipu::v1::TournamentTeam& team : t.teams()) {
@@ -134,16 +182,28 @@ Json TournamentSummaryJson(const qipu::v1::Tournament& t) {
   for (const qipu::v1::Round& r : t.round()) {
     rounds.push_back({{"round", r.number()},
                       {"pairings", PairingsJson(t, r)},
-                      {"byes", ByeNames(t, r)}});
+                      {"byes", ByeNames(t, r)},
+                      {"absent", NamesOf(t, r.absent())},
+                      {"cut", NamesOf(t, r.cut())},
+                      {"unpaired", NamesOf(t, r.unpaired())},
+                      {"edited", r.edited()}});
   }
-  return {{"tournament", t.id()},
-          {"name", t.name()},
-          {"system", tournament::SystemName(t.system())},
-          {"rounds", t.rounds()},
-          {"rounds_paired", t.round_size()},
-          {"players", std::move(players)},
-          {"teams", std::move(teams)},
-          {"round", std::move(rounds)}};
+  Json j = {{"tournament", t.id()},
+            {"name", t.name()},
+            {"system", tournament::SystemName(t.system())},
+            {"rounds", t.rounds()},
+            {"rounds_paired", t.round_size()},
+            {"players", std::move(players)},
+            {"teams", std::move(teams)},
+            {"round", std::move(rounds)},
+            {"changes", t.history_size()}};
+  if (t.eliminate_after() > 0) j["eliminate_after"] = t.eliminate_after();
+  if (t.accelerated_rounds() > 0) {
+    j["accelerated_rounds"] = t.accelerated_rounds();
+  }
+  j["late_entry_points"] = t.late_entry_points();
+  j["sit_out_points"] = t.sit_out_points();
+  return j;
 }
 
 std::string TournamentSummaryText(const qipu::v1::Tournament& t) {
@@ -153,13 +213,16 @@ std::string TournamentSummaryText(const qipu::v1::Tournament& t) {
   for (const qipu::v1::TournamentPlayer& p : t.players()) {
     if (p.removed()) continue;
     absl::StrAppendFormat(
-        &out, "  %-24s %5d %-4s %-16s %s%s%s\n", p.name(), p.rating(), p.rank(),
-        p.club(), p.team(),
+        &out, "  %s %5d %-4s %-16s %s%s%s%s\n", PadRight(FullName(p), 24),
+        p.rating(), p.rank(), p.club(), p.team(),
         t.teams_event() && p.board() > 0 ? absl::StrCat(" board ", p.board())
                                          : "",
         p.withdrawn_at_round() > 0 ? absl::StrCat("  (withdrawn in round ",
                                                   p.withdrawn_at_round(), ")")
-                                   : "");
+                                   : "",
+        p.entered_at_round() > 1 ? absl::StrCat("  (late entry from round ",
+                                                p.entered_at_round(), ")")
+                                 : "");
   }
   for (const qipu::v1::Round& r : t.round()) out += PairingsText(t, r);
   return out;
@@ -210,6 +273,10 @@ Json StandingsJson(const qipu::v1::Tournament& t,
               {"draws", r.draws},
               {"losses", r.losses},
               {"byes", r.byes},
+              {"absent", r.absent},
+              {"alt_name", t.teams_event() || r.entrant >= t.players_size()
+                               ? std::string()
+                               : t.players(r.entrant).alt_name()},
               {"withdrawn", r.withdrawn},
               {"results_void", r.results_void}};
     if (t.teams_event()) AddTeamColumns(r, &e);
@@ -234,14 +301,19 @@ std::string StandingsText(const qipu::v1::Tournament& t,
   }
   std::string out = absl::StrFormat("%s: ranked by %s\n", t.name(),
                                     absl::StrJoin(s.order, ", "));
-  absl::StrAppendFormat(&out, "%4s  %-24s %6s %5s %6s %4s  %s\n", "rank",
-                        "name", "points", "sos", "sodos", "warn",
+  absl::StrAppendFormat(&out, "%4s  %s %6s %5s %6s %4s  %s\n", "rank",
+                        PadRight("name", 28), "points", "sos", "sodos", "warn",
                         "won-drawn-lost");
   for (const tournament::StandingRow& r : s.rows) {
-    absl::StrAppendFormat(&out, "%4d  %-24s %6d %5d %6.1f %4d  %d-%d-%d%s\n",
-                          r.rank, r.name, r.points, r.sos, r.sodos, r.warnings,
-                          r.wins, r.draws, r.losses,
-                          r.withdrawn ? "  withdrawn" : "");
+    std::string status = r.withdrawn ? "  withdrawn" : "";
+    if (r.out_in_round > 0 &&
+        t.system() == qipu::v1::TOURNAMENT_SYSTEM_SWISS_ELIMINATION) {
+      status = absl::StrCat("  out after round ", r.out_in_round);
+    }
+    absl::StrAppendFormat(&out, "%4d  %s %6d %5d %6.1f %4d  %d-%d-%d%s\n",
+                          r.rank, PadRight(EntrantFullName(t, r.entrant), 28),
+                          r.points, r.sos, r.sodos, r.warnings, r.wins, r.draws,
+                          r.losses, status);
   }
   return out;
 }
@@ -251,12 +323,15 @@ std::string StandingsCsv(const qipu::v1::Tournament& t,
   if (t.teams_event()) return TeamStandingsCsv(t, s);
   std::string out =
       "rank,name,points,sos,sodos,warnings,games,wins,draws,losses,byes,"
-      "withdrawn\n";
+      "withdrawn,alt_name,absent\n";
   for (const tournament::StandingRow& r : s.rows) {
+    const std::string alt =
+        r.entrant < t.players_size() ? t.players(r.entrant).alt_name() : "";
     absl::StrAppend(&out, r.rank, ",", CsvField(r.name), ",", r.points, ",",
                     r.sos, ",", r.sodos, ",", r.warnings, ",", r.games, ",",
                     r.wins, ",", r.draws, ",", r.losses, ",", r.byes, ",",
-                    r.withdrawn ? 1 : 0, "\n");
+                    r.withdrawn ? 1 : 0, ",", CsvField(alt), ",", r.absent,
+                    "\n");
   }
   return out;
 }
@@ -319,12 +394,7 @@ std::string OpenGothaXml(const qipu::v1::Tournament& t) {
       t.round_size());
   for (const qipu::v1::TournamentPlayer& p : t.players()) {
     if (p.removed()) continue;
-    std::string participating(std::max<int>(t.rounds(), t.round_size()), '1');
-    if (p.withdrawn_at_round() > 0) {
-      for (size_t r = p.withdrawn_at_round(); r < participating.size(); ++r) {
-        participating[r] = '0';
-      }
-    }
+    const std::string participating = Participating(t, p);
     absl::StrAppendFormat(
         &out,
         "<Player agaExpirationDate=\"\" agaId=\"\" club=\"%s\" country=\"\" "

@@ -245,7 +245,7 @@ bool DecodeAbandonedKey(absl::string_view key, uint64_t* job, uint64_t* index);
 std::string TournamentKey(uint64_t id);
 std::optional<uint64_t> DecodeTournamentKey(absl::string_view key);
 // 9 bytes: 'A', token id (ids from the default CF's counter "next_token",
-// first 1). Few keys, all loaded at start (coordinator/tokens.h).
+// first 1). Few keys, all loaded at start (engine/tokens.h).
 std::string TokenKey(uint64_t id);
 std::optional<uint64_t> DecodeTokenKey(absl::string_view key);
 // Prefixes for scans.

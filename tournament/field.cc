@@ -106,6 +106,12 @@ Field BuildField(const v1::Tournament& t) {
       e.withdrawn_at_round = static_cast<int>(p.withdrawn_at_round());
       e.results_void = p.results_void();
       e.warnings = static_cast<int>(p.warnings());
+      e.entered_at_round = std::max(1, static_cast<int>(p.entered_at_round()));
+      // A late entry's missed rounds, as far as they are paired.
+      for (int r = 1; r < e.entered_at_round && r <= t.round_size(); ++r) {
+        e.late_rounds.push_back(r);
+        e.points += static_cast<int>(t.late_entry_points());
+      }
       field.entrants.push_back(std::move(e));
     }
   }
@@ -147,6 +153,17 @@ Field BuildField(const v1::Tournament& t) {
         }
         Entrant& e = field.entrants[black ? p.black() : p.white()];
         AddMeeting(e, std::move(m), field.teams);
+      }
+    }
+    for (const int absent : round.absent()) {
+      if (absent < 0 || absent >= n) continue;
+      field.entrants[absent].absent_rounds.push_back(r);
+      field.entrants[absent].points += static_cast<int>(t.sit_out_points());
+    }
+    for (const int cut : round.cut()) {
+      if (cut < 0 || cut >= n) continue;
+      if (field.entrants[cut].cut_at_round == 0) {
+        field.entrants[cut].cut_at_round = r;
       }
     }
     for (const int bye : round.byes()) {

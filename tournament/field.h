@@ -46,8 +46,20 @@ struct Entrant {
   int withdrawn_at_round = 0;  // 0 = playing
   bool results_void = false;   // art. 28.2, under half the rounds
   int warnings = 0;
+  // First round the entrant can be paired in (1, or later for a late
+  // entry: TournamentPlayer.entered_at_round).
+  int entered_at_round = 1;
+  // SWISS_ELIMINATION: cut before this round to keep the field even
+  // (Round.cut); 0 = not cut.
+  int cut_at_round = 0;
+  // Rounds paired before a late entry's first (each scores the event's
+  // late_entry_points), and rounds sat out on request (Round.absent,
+  // sit_out_points each).
+  std::vector<int> late_rounds;
+  std::vector<int> absent_rounds;
 
-  // Game points (individual) or match points (team event), byes included.
+  // Game points (individual) or match points (team event), byes and the
+  // points of missed rounds included.
   int points = 0;
   // Team events: board points, byes included, and per board.
   int board_points = 0;
@@ -65,9 +77,13 @@ struct Entrant {
   // Every pairing in round order, void and unknown ones included.
   std::vector<Meeting> meetings;
 
-  // Not withdrawn or removed before round `round` (1-based).
+  // Not withdrawn, removed or cut before round `round` (1-based), and
+  // entered by then.
   bool PlaysIn(int round) const {
-    return !removed && (withdrawn_at_round == 0 || withdrawn_at_round > round);
+    return !removed &&
+           (withdrawn_at_round == 0 || withdrawn_at_round > round) &&
+           (cut_at_round == 0 || cut_at_round > round) &&
+           entered_at_round <= round;
   }
   // Has been paired with `other` before (any result, void included).
   bool HasMet(int other) const;
@@ -86,6 +102,10 @@ struct RoundDraft {
   // (black, white) entrant indexes, top table first.
   std::vector<std::pair<int, int>> games;
   std::vector<int> byes;
+  // Entrants sitting the round out at their request (Round.absent), and
+  // those cut to keep a SWISS_ELIMINATION field even (Round.cut).
+  std::vector<int> absent;
+  std::vector<int> cut;
   // The games replay undecided elimination games of the previous round.
   bool replay = false;
   // Pairs in `games` who met before (Swiss with repeats allowed).

@@ -1,11 +1,11 @@
 // The pairing part of tournament.h: PairNextRound() -- the start of the
 // event (checks of the field, seeding orders, the number of rounds), the
 // draft of the round by its system (round_robin.h, swiss.h,
-// elimination.h, match.h), and the Round it becomes: tables, the boards of
-// team matches, and the forfeits and void games the withdrawal rules give.
+// swiss_elimination.h, elimination.h, match.h), and the Round it becomes:
+// tables, the boards of team matches, the entrants sitting out or cut,
+// and the forfeits and void games the withdrawal rules give.
 #include <algorithm>
 #include <climits>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,73 +19,75 @@
 #include "tournament/match.h"
 #include "tournament/round_robin.h"
 #include "tournament/swiss.h"
+#include "tournament/swiss_elimination.h"
 #include "tournament/tournament.h"
 
 namespace qipu::tournament {
 
 namespace {
 
-// Fixes the seeding orders when round 1 is paired.
-void AssignOrders(v1::Tournament& t) {
+// Fixes the seeding orders when round 1 is paired: the director's seeds
+// stay where they are; the other entrants fill the free places (round
+// robin: by lot, the numbers of the rotation table; otherwise by rating,
+// then rank, then registration). FailedPrecondition for a seed given
+// twice or beyond the field.
+absl::Status AssignOrders(v1::Tournament& t) {
   const Field field = BuildField(t);
   std::vector<int> entrants;
   for (const Entrant& e : field.entrants) {
     if (!e.removed) entrants.push_back(e.index);
   }
-  // Orders set by the director are kept when they are a permutation of
-  // 1..n; otherwise they are assigned.
-  std::set<int> given;
-  for (const int e : entrants) given.insert(field.entrants[e].order);
-  const bool director =
-      static_cast<int>(given.size()) == static_cast<int>(entrants.size()) &&
-      !given.count(0) && *given.rbegin() == static_cast<int>(entrants.size());
-  if (!director) {
-    if (IsRoundRobin(t.system())) {
-      // The numbers of the rotation table are drawn by lot (抽簽).
-      std::stable_sort(entrants.begin(), entrants.end(), [&](int a, int b) {
-        return DrawLot(t.drawing_lots() ^ 0x5eedULL, a) <
-               DrawLot(t.drawing_lots() ^ 0x5eedULL, b);
-      });
-    } else {
-      const auto strength = [&](int e) {
-        if (t.teams_event()) return 0;
-        auto s = RankStrength(t.players(e).rank());
-        return s.ok() ? *s : INT_MIN;
-      };
-      std::stable_sort(entrants.begin(), entrants.end(), [&](int a, int b) {
-        if (field.entrants[a].rating != field.entrants[b].rating) {
-          return field.entrants[a].rating > field.entrants[b].rating;
-        }
-        return strength(a) > strength(b);
-      });
+  const int n = static_cast<int>(entrants.size());
+  std::vector<int> holder(n + 1, -1);  // seed -> entrant
+  std::vector<int> rest;
+  for (const int e : entrants) {
+    const int seed = field.entrants[e].order;
+    if (seed == 0) {
+      rest.push_back(e);
+      continue;
     }
-    for (size_t i = 0; i < entrants.size(); ++i) {
-      const int order = static_cast<int>(i) + 1;
-      if (t.teams_event()) {
-        t.mutable_teams(entrants[i])->set_order(order);
-      } else {
-        t.mutable_players(entrants[i])->set_order(order);
+    if (seed > n) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("seed ", seed, " of '", field.entrants[e].name,
+                       "' is beyond the ", n, " entrants; change it first"));
+    }
+    if (holder[seed] >= 0) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("seed ", seed, " is given to both '",
+                       field.entrants[holder[seed]].name, "' and '",
+                       field.entrants[e].name, "'"));
+    }
+    holder[seed] = e;
+  }
+  if (IsRoundRobin(t.system())) {
+    // The numbers of the rotation table are drawn by lot (抽簽).
+    std::stable_sort(rest.begin(), rest.end(), [&](int a, int b) {
+      return DrawLot(t.drawing_lots() ^ 0x5eedULL, a) <
+             DrawLot(t.drawing_lots() ^ 0x5eedULL, b);
+    });
+  } else {
+    const auto strength = [&](int e) {
+      if (t.teams_event()) return 0;
+      auto s = RankStrength(t.players(e).rank());
+      return s.ok() ? *s : INT_MIN;
+    };
+    std::stable_sort(rest.begin(), rest.end(), [&](int a, int b) {
+      if (field.entrants[a].rating != field.entrants[b].rating) {
+        return field.entrants[a].rating > field.entrants[b].rating;
       }
+      return strength(a) > strength(b);
+    });
+  }
+  size_t next = 0;
+  for (int seed = 1; seed <= n; ++seed) {
+    if (holder[seed] < 0) holder[seed] = rest[next++];
+    if (t.teams_event()) {
+      t.mutable_teams(holder[seed])->set_order(seed);
+    } else {
+      t.mutable_players(holder[seed])->set_order(seed);
     }
   }
-}
-
-// The players of team `team` that play its boards, board 1 first.
-std::vector<int> TeamLineUp(const v1::Tournament& t, int team) {
-  std::vector<int> members;
-  for (int i = 0; i < t.players_size(); ++i) {
-    if (t.players(i).team() == t.teams(team).name() &&
-        !t.players(i).removed()) {
-      members.push_back(i);
-    }
-  }
-  std::stable_sort(members.begin(), members.end(), [&](int a, int b) {
-    return t.players(a).board() < t.players(b).board();
-  });
-  if (static_cast<int>(members.size()) > static_cast<int>(t.boards())) {
-    members.resize(t.boards());
-  }
-  return members;
+  return absl::OkStatus();
 }
 
 absl::Status StartEvent(v1::Tournament& t) {
@@ -123,14 +125,23 @@ absl::Status StartEvent(v1::Tournament& t) {
         absl::StrCat("the knockout takes ", t.knockout_size(),
                      " entrants; only ", entrants, " registered"));
   }
-  AssignOrders(t);
+  if (system == v1::TOURNAMENT_SYSTEM_SWISS_ELIMINATION && entrants % 2 == 1) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "swiss-elimination keeps the number playing even (art. 26.4: "
+        "始終要保持參賽人數為偶數); ",
+        entrants, " registered: register or withdraw one before round 1"));
+  }
+  QIPU_RETURN_IF_ERROR(AssignOrders(t));
   if (IsRoundRobin(system)) {
     t.set_rounds(RoundRobinRounds(
         entrants, system == v1::TOURNAMENT_SYSTEM_DOUBLE_ROUND_ROBIN));
-  } else if ((system == v1::TOURNAMENT_SYSTEM_SWISS ||
-              system == v1::TOURNAMENT_SYSTEM_SWISS_KNOCKOUT) &&
-             t.rounds() == 0) {
+  } else if (IsSwissFamily(system) && t.rounds() == 0) {
     t.set_rounds(RecommendedSwissRounds(entrants));
+  }
+  if (IsSwissFamily(system) && t.accelerated_rounds() > t.rounds()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("accelerated rounds ", t.accelerated_rounds(),
+                     " exceed the event's ", t.rounds(), " rounds"));
   }
   t.set_started(true);
   return absl::OkStatus();
@@ -162,8 +173,8 @@ absl::StatusOr<RoundDraft> PairRoundRobin(const v1::Tournament& t,
   return draft;
 }
 
-// Turns a draft into a Round: tables, boards, and the forfeits and void
-// games the withdrawal rules give.
+// Turns a draft into a Round: tables, boards, the entrants sitting out or
+// cut, and the forfeits and void games the withdrawal rules give.
 v1::Round MakeRound(const v1::Tournament& t, const Field& field,
                     const RoundDraft& draft, int number) {
   v1::Round round;
@@ -196,68 +207,53 @@ v1::Round MakeRound(const v1::Tournament& t, const Field& field,
       p->set_result(v1::GAME_RESULT_BLACK_FORFEIT_WIN);
       p->set_by_withdrawal(true);
     }
-    if (!t.teams_event()) continue;
-    const std::vector<int> black_team = TeamLineUp(t, black);
-    const std::vector<int> white_team = TeamLineUp(t, white);
-    for (int b = 0; b < static_cast<int>(t.boards()); ++b) {
-      v1::BoardGame* game = p->add_boards();
-      game->set_board(b + 1);
-      const int bp =
-          b < static_cast<int>(black_team.size()) ? black_team[b] : -1;
-      const int wp =
-          b < static_cast<int>(white_team.size()) ? white_team[b] : -1;
-      // Team `black` holds Black on odd boards.
-      const bool odd = b % 2 == 0;
-      game->set_black(odd ? bp : wp);
-      game->set_white(odd ? wp : bp);
-      if (p->by_withdrawal()) {
-        const Outcome own = OutcomeFor(p->result(), true);
-        if (!Counts(own)) {
-          game->set_result(v1::GAME_RESULT_VOID);
-        } else if (own == Outcome::kBothLose) {
-          game->set_result(v1::GAME_RESULT_BOTH_LOSE);
-        } else {
-          const bool black_team_wins = IsWin(own);
-          game->set_result(black_team_wins == odd
-                               ? v1::GAME_RESULT_BLACK_FORFEIT_WIN
-                               : v1::GAME_RESULT_WHITE_FORFEIT_WIN);
-        }
-        continue;
-      }
-      const auto gone = [&](int player) {
-        if (player < 0) return true;
-        const v1::TournamentPlayer& pl = t.players(player);
-        return pl.withdrawn_at_round() != 0 &&
-               static_cast<int>(pl.withdrawn_at_round()) <= number;
-      };
-      const bool black_gone = gone(game->black());
-      const bool white_gone = gone(game->white());
-      if (black_gone && white_gone) {
-        game->set_result(v1::GAME_RESULT_BOTH_LOSE);
-      } else if (black_gone) {
-        game->set_result(v1::GAME_RESULT_WHITE_FORFEIT_WIN);
-      } else if (white_gone) {
-        game->set_result(v1::GAME_RESULT_BLACK_FORFEIT_WIN);
-      }
-    }
-    p->set_result(TeamMatchResult(*p));
+    if (t.teams_event()) FillBoards(t, number, p);
   }
+  for (const int e : draft.absent) round.add_absent(e);
+  for (const int e : draft.cut) round.add_cut(e);
   return round;
 }
 
-// The entrants a Swiss round pairs.
-std::vector<int> SwissPlayers(const Field& field, int round) {
-  std::vector<int> players;
-  for (const Entrant& e : field.entrants) {
-    if (e.PlaysIn(round) && !e.results_void) players.push_back(e.index);
+// Whether player `e` asked to sit out round `round`.
+bool SitsOut(const v1::Tournament& t, int e, int round) {
+  if (t.teams_event()) return false;
+  for (const uint32_t r : t.players(e).sit_out_rounds()) {
+    if (static_cast<int>(r) == round) return true;
   }
-  return players;
+  return false;
 }
 
+// The entrants a Swiss round pairs, and those sitting it out on request.
+void SwissPlayers(const v1::Tournament& t, const Field& field, int round,
+                  std::vector<int>* players, std::vector<int>* absent) {
+  for (const Entrant& e : field.entrants) {
+    if (!e.PlaysIn(round) || e.results_void) continue;
+    (SitsOut(t, e.index, round) ? absent : players)->push_back(e.index);
+  }
+}
+
+// The field as an accelerated round pairs it: the top half by seed one
+// win up (virtual points, for this pairing only; standings never see
+// them).
+Field Accelerated(const v1::Tournament& t, const Field& field, int round) {
+  if (round > static_cast<int>(t.accelerated_rounds())) return field;
+  Field virtual_field = field;
+  int seeded = 0;
+  for (const Entrant& e : field.entrants) seeded += e.removed ? 0 : 1;
+  const int top = (seeded + 1) / 2;
+  for (Entrant& e : virtual_field.entrants) {
+    if (!e.removed && e.order >= 1 && e.order <= top) e.points += kWinPoints;
+  }
+  return virtual_field;
+}
+
+// Pairs Swiss round `round` among `players`; `extra`'s absent and cut
+// entrants go into the round as they are.
 absl::StatusOr<PairingReport> PairSwissRound(v1::Tournament& t,
                                              const Field& field, int round,
+                                             const std::vector<int>& players,
+                                             RoundDraft extra,
                                              const PairingOptions& options) {
-  const std::vector<int> players = SwissPlayers(field, round);
   if (players.size() < 2) {
     return absl::FailedPreconditionError(
         absl::StrCat("round ", round, ": ", players.size(),
@@ -266,8 +262,11 @@ absl::StatusOr<PairingReport> PairSwissRound(v1::Tournament& t,
   SwissOptions swiss;
   swiss.allow_repeats = options.allow_repeats;
   swiss.lots = t.drawing_lots();
-  QIPU_ASSIGN_OR_RETURN(SwissPairing pairing,
-                        PairSwiss(field, players, round, swiss));
+  QIPU_ASSIGN_OR_RETURN(
+      SwissPairing pairing,
+      PairSwiss(Accelerated(t, field, round), players, round, swiss));
+  pairing.draft.absent = std::move(extra.absent);
+  pairing.draft.cut = std::move(extra.cut);
   PairingReport report;
   report.round = round;
   report.repeat_free = pairing.repeat_free;
@@ -287,11 +286,10 @@ absl::StatusOr<PairingReport> PairSwissRound(v1::Tournament& t,
 absl::StatusOr<PairingReport> PairNextRound(v1::Tournament* t,
                                             const PairingOptions& options) {
   QIPU_RETURN_IF_ERROR(CheckCreated(*t));
-  const std::vector<std::string> missing = MissingResults(*t);
-  if (!missing.empty()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "round ", t->round_size(), " is not complete: no result at ",
-        absl::StrJoin(missing, ", ")));
+  const std::vector<std::string> incomplete = IncompleteRounds(*t);
+  if (!incomplete.empty()) {
+    // Pairing needs every earlier result, not only the last round's.
+    return absl::FailedPreconditionError(absl::StrJoin(incomplete, "; "));
   }
   v1::Tournament next = *t;
   if (!next.started()) QIPU_RETURN_IF_ERROR(StartEvent(next));
@@ -302,15 +300,24 @@ absl::StatusOr<PairingReport> PairNextRound(v1::Tournament* t,
   bool knockout_stage = false;
   if (IsRoundRobin(system)) {
     QIPU_ASSIGN_OR_RETURN(draft, PairRoundRobin(next, field, round));
-  } else if (system == v1::TOURNAMENT_SYSTEM_SWISS ||
-             (system == v1::TOURNAMENT_SYSTEM_SWISS_KNOCKOUT &&
-              round <= static_cast<int>(next.rounds()))) {
+  } else if (IsSwissRound(next, round)) {
     if (round > static_cast<int>(next.rounds())) {
       return absl::FailedPreconditionError(
           absl::StrCat("all ", next.rounds(), " Swiss rounds are paired"));
     }
-    QIPU_ASSIGN_OR_RETURN(PairingReport report,
-                          PairSwissRound(next, field, round, options));
+    std::vector<int> players;
+    RoundDraft extra;
+    if (system == v1::TOURNAMENT_SYSTEM_SWISS_ELIMINATION) {
+      QIPU_ASSIGN_OR_RETURN(SwissEliminationRound in,
+                            SwissEliminationPlayers(next, field, round));
+      players = std::move(in.players);
+      extra.cut = std::move(in.cut);
+    } else {
+      SwissPlayers(next, field, round, &players, &extra.absent);
+    }
+    QIPU_ASSIGN_OR_RETURN(
+        PairingReport report,
+        PairSwissRound(next, field, round, players, std::move(extra), options));
     if (report.paired) *t = std::move(next);
     return report;
   } else if (IsElimination(system) ||

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "tournament/event_state.h"
 #include "tournament/match.h"
+#include "tournament/swiss_elimination.h"
 
 namespace qipu::tournament {
 
@@ -32,6 +33,8 @@ std::vector<StandingRow> BaseRows(const Field& field, uint64_t lots) {
     row.draws = e.draws;
     row.losses = e.losses;
     row.byes = static_cast<int>(e.bye_rounds.size());
+    row.absent =
+        static_cast<int>(e.late_rounds.size() + e.absent_rounds.size());
     row.withdrawn = e.withdrawn_at_round != 0;
     row.results_void = e.results_void;
     row.board_points = e.board_points;
@@ -143,6 +146,15 @@ void RankElimination(const EliminationStage& stage,
 
 }  // namespace
 
+std::vector<int> SwissOrder(const Field& field, uint64_t lots) {
+  std::vector<StandingRow> rows = BaseRows(field, lots);
+  std::stable_sort(rows.begin(), rows.end(), SwissLess);
+  std::vector<int> order;
+  order.reserve(rows.size());
+  for (const StandingRow& row : rows) order.push_back(row.entrant);
+  return order;
+}
+
 std::vector<int> SeedOrder(const Field& field) {
   std::vector<int> seeds;
   for (const Entrant& e : field.entrants) {
@@ -251,6 +263,29 @@ absl::StatusOr<Standings> ComputeStandings(const v1::Tournament& t) {
       for (StandingRow& row : rest) s.rows.push_back(std::move(row));
       return s;
     }
+    case v1::TOURNAMENT_SYSTEM_SWISS_ELIMINATION: {
+      s.order = {"still_in", "out_in_round", "points",
+                 "sos",      "warnings",     "lots"};
+      for (StandingRow& row : s.rows) {
+        const Entrant& e = field.entrants[row.entrant];
+        row.in_knockout = true;
+        row.knockout_losses = e.losses;
+        // Out after round 0 cannot be: a withdrawal after the start is
+        // from round 2 on, and a cut from round 2.
+        row.out_in_round = std::max(0, SwissEliminationOutAfter(t, e));
+      }
+      const auto key = [](const StandingRow& r) {
+        return r.out_in_round == 0 ? INT_MAX : r.out_in_round;
+      };
+      Rank(
+          s.rows,
+          [&](const StandingRow& a, const StandingRow& b) {
+            if (key(a) != key(b)) return key(a) > key(b);
+            return SwissLess(a, b);
+          },
+          nullptr);
+      return s;
+    }
     case v1::TOURNAMENT_SYSTEM_BEST_OF: {
       s.order = {"points"};
       Rank(
@@ -330,6 +365,14 @@ absl::StatusOr<Crosstable> ComputeCrosstable(const v1::Tournament& t) {
     row.board_points = e.board_points;
     row.cells.resize(table.rounds);
     for (int r = 0; r < table.rounds; ++r) row.cells[r].round = r + 1;
+    for (const auto* rounds : {&e.late_rounds, &e.absent_rounds}) {
+      for (const int r : *rounds) {
+        if (r >= 1 && r <= table.rounds) row.cells[r - 1].result = "absent";
+      }
+    }
+    if (e.cut_at_round >= 1 && e.cut_at_round <= table.rounds) {
+      row.cells[e.cut_at_round - 1].result = "cut";
+    }
     for (const int r : e.bye_rounds) {
       if (r < 1 || r > table.rounds) continue;
       row.cells[r - 1].result = "bye";

@@ -17,7 +17,11 @@
 // Elimination: the entrants still in first, then by the round in which
 //   they went out, latest first; entrants out in the same round share the
 //   rank. Swiss plus knockout: the knockout's entrants ranked so, then the
-//   rest by the Swiss order.
+//   rest by the Swiss order. Swiss with multi-loss elimination
+//   (swiss_elimination.h): still in first, then by the round after which
+//   they went out, latest first, each group in the Swiss order.
+// Rounds a late entry missed and rounds sat out on request score the
+//   event's points for them (no game, nothing to SOS or SODOS).
 // Best-of: the winner first. Team challenge: the winning team first, points
 //   = the games its players won.
 #ifndef QIPU_TOURNAMENT_STANDINGS_H_
@@ -55,6 +59,8 @@ struct StandingRow {
   int draws = 0;
   int losses = 0;
   int byes = 0;
+  // Rounds missed: before a late entry's first, or sat out on request.
+  int absent = 0;
   bool withdrawn = false;
   bool results_void = false;
   // Team events: board points and the points of each board (board 1 first).
@@ -89,7 +95,9 @@ struct CrossCell {
   // 'b' Black, 'w' White (board 1 in team events), 0 none.
   char colour = 0;
   // "+" won, "-" lost, "=" drawn, "+!" won by forfeit, "-!" forfeited,
-  // "x" both lost, "void", "?" no result yet, "bye", "" not paired.
+  // "x" both lost, "void", "?" no result yet, "bye", "absent" (sat out on
+  // request, or before a late entry's first round), "cut" (swiss
+  // elimination: out to keep the field even), "" not paired.
   std::string result;
   // Team events: the board points of the entrant and of its opponent in
   // this match (a bye: 2 a board and 0); 0 otherwise.
@@ -132,6 +140,11 @@ absl::StatusOr<EliminationStage> StageOf(const v1::Tournament& t,
 // The entrants in seed order (Entrant::order, then index), without those
 // removed before the start.
 std::vector<int> SeedOrder(const Field& field);
+
+// The entrants (not removed) in the Swiss order of art. 27.1 ② B: points,
+// SOS, fewer warnings, lots (drawn from `lots`); best first. A player
+// whose results are void (art. 28.2) comes last.
+std::vector<int> SwissOrder(const Field& field, uint64_t lots);
 
 }  // namespace qipu::tournament
 

@@ -15,6 +15,7 @@
 #include "tournament/event_state.h"
 #include "tournament/field.h"
 #include "tournament/match.h"
+#include "tournament/swiss_elimination.h"
 
 namespace qipu::tournament {
 
@@ -22,6 +23,59 @@ namespace {
 
 constexpr int kMaxBoards = 32;
 constexpr int kMaxLosses = 8;
+constexpr int kLastSystem = v1::TOURNAMENT_SYSTEM_SWISS_ELIMINATION;
+
+// The options CreateTournament adds for the director's desk: elimination
+// after losses, points for missed rounds, accelerated pairing.
+absl::Status SetDeskOptions(const TournamentOptions& options,
+                            v1::Tournament& t) {
+  const v1::TournamentSystem system = t.system();
+  if (system == v1::TOURNAMENT_SYSTEM_SWISS_ELIMINATION) {
+    if (options.eliminate_after < 1 || options.eliminate_after > kMaxLosses) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "swiss-elimination needs the losses that put a player out "
+          "(--eliminate-after 1..",
+          kMaxLosses, "), not ", options.eliminate_after));
+    }
+    t.set_eliminate_after(options.eliminate_after);
+  } else if (options.eliminate_after != 0) {
+    return absl::InvalidArgumentError(
+        "eliminate_after is for swiss-elimination (積分編排加淘汰, art. "
+        "26.4)");
+  }
+  const bool swiss = IsSwissFamily(system);
+  for (const auto& [value, what] :
+       {std::pair{options.late_entry_points, "late_entry_points"},
+        std::pair{options.sit_out_points, "sit_out_points"}}) {
+    if (value < 0 || value > 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          what, " ", value, " is not 0 or 1 (game points for a round)"));
+    }
+    if (value != 0 && !swiss) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, " is for Swiss systems (the only ones with ",
+                       "late entries and requested byes)"));
+    }
+  }
+  t.set_late_entry_points(options.late_entry_points);
+  t.set_sit_out_points(options.sit_out_points);
+  if (options.accelerated_rounds < 0 || options.accelerated_rounds > 100) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "accelerated rounds ", options.accelerated_rounds, " not in 0..100"));
+  }
+  if (options.accelerated_rounds != 0 && !swiss) {
+    return absl::InvalidArgumentError(
+        "accelerated pairing is for Swiss systems");
+  }
+  if (options.accelerated_rounds != 0 && options.rounds != 0 &&
+      options.accelerated_rounds > options.rounds) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("accelerated rounds ", options.accelerated_rounds,
+                     " exceed the ", options.rounds, " rounds"));
+  }
+  t.set_accelerated_rounds(options.accelerated_rounds);
+  return absl::OkStatus();
+}
 
 }  // namespace
 
@@ -58,6 +112,8 @@ std::string SystemName(v1::TournamentSystem system) {
       return "best-of";
     case v1::TOURNAMENT_SYSTEM_TEAM_CHALLENGE:
       return "team-challenge";
+    case v1::TOURNAMENT_SYSTEM_SWISS_ELIMINATION:
+      return "swiss-elimination";
     default:
       return "unspecified";
   }
@@ -65,15 +121,15 @@ std::string SystemName(v1::TournamentSystem system) {
 
 absl::StatusOr<v1::TournamentSystem> ParseSystem(absl::string_view text) {
   const std::string s = absl::AsciiStrToLower(absl::StripAsciiWhitespace(text));
-  for (int v = v1::TOURNAMENT_SYSTEM_ROUND_ROBIN;
-       v <= v1::TOURNAMENT_SYSTEM_TEAM_CHALLENGE; ++v) {
+  for (int v = v1::TOURNAMENT_SYSTEM_ROUND_ROBIN; v <= kLastSystem; ++v) {
     const auto system = static_cast<v1::TournamentSystem>(v);
     if (s == SystemName(system)) return system;
   }
   return absl::InvalidArgumentError(absl::StrCat(
       "system '", text,
       "' is not one of round-robin, double-round-robin, knockout, "
-      "double-knockout, swiss, swiss-knockout, best-of, team-challenge"));
+      "double-knockout, swiss, swiss-knockout, best-of, team-challenge, "
+      "swiss-elimination"));
 }
 
 absl::StatusOr<v1::Tournament> CreateTournament(
@@ -84,11 +140,10 @@ absl::StatusOr<v1::Tournament> CreateTournament(
         absl::StrCat("tournament name must be 1 to ", kMaxNameBytes, " bytes"));
   }
   const v1::TournamentSystem system = options.system;
-  if (system < v1::TOURNAMENT_SYSTEM_ROUND_ROBIN ||
-      system > v1::TOURNAMENT_SYSTEM_TEAM_CHALLENGE) {
+  if (system < v1::TOURNAMENT_SYSTEM_ROUND_ROBIN || system > kLastSystem) {
     return absl::InvalidArgumentError(
         absl::StrCat("tournament system ", static_cast<int>(system),
-                     " is not one of the 8 systems"));
+                     " is not one of the ", kLastSystem, " systems"));
   }
   v1::Tournament t;
   t.set_id(options.id);
@@ -156,6 +211,7 @@ absl::StatusOr<v1::Tournament> CreateTournament(
     return absl::InvalidArgumentError(
         "knockout_size is for the swiss-knockout system");
   }
+  QIPU_RETURN_IF_ERROR(SetDeskOptions(options, t));
   uint64_t lots = options.drawing_lots;
   if (lots == 0) {
     // FNV-1a of id and name: fixed, so the same event draws the same lots.
@@ -192,7 +248,9 @@ absl::Status ValidateTournament(const v1::Tournament& t) {
       if (e < 0 || e >= entrants || seen[e] == r + 1) {
         return absl::InvalidArgumentError(absl::StrCat(
             "round ", r + 1, " ",
-            table > 0 ? absl::StrCat("table ", table) : std::string("bye"),
+            table > 0    ? absl::StrCat("table ", table)
+            : table == 0 ? std::string("bye")
+                         : std::string("absent, cut or unpaired"),
             ": entrant ", e,
             e < 0 || e >= entrants ? " out of range" : " placed twice"));
       }
@@ -223,6 +281,19 @@ absl::Status ValidateTournament(const v1::Tournament& t) {
     for (const int bye : round.byes()) {
       QIPU_RETURN_IF_ERROR(check(bye, 0));
     }
+    // Absent, cut and unpaired entrants are in no pairing of the round.
+    for (const auto* list :
+         {&round.absent(), &round.cut(), &round.unpaired()}) {
+      for (const int e : *list) QIPU_RETURN_IF_ERROR(check(e, -1));
+    }
+  }
+  for (int i = 0; i < t.players_size(); ++i) {
+    for (const uint32_t r : t.players(i).sit_out_rounds()) {
+      if (r < 1) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("player ", i, " sits out round 0"));
+      }
+    }
   }
   return absl::OkStatus();
 }
@@ -230,7 +301,7 @@ absl::Status ValidateTournament(const v1::Tournament& t) {
 absl::StatusOr<bool> IsFinished(const v1::Tournament& t) {
   QIPU_RETURN_IF_ERROR(CheckCreated(t));
   if (!t.started()) return false;
-  if (!MissingResults(t).empty()) return false;
+  if (!IncompleteRounds(t).empty()) return false;
   const Field field = BuildField(t);
   const int round = t.round_size() + 1;
   switch (t.system()) {
@@ -254,6 +325,9 @@ absl::StatusOr<bool> IsFinished(const v1::Tournament& t) {
       QIPU_ASSIGN_OR_RETURN(const ChallengeState s, ScoreChallenge(t, field));
       return s.finished;
     }
+    case v1::TOURNAMENT_SYSTEM_SWISS_ELIMINATION:
+      return t.round_size() >= static_cast<int>(t.rounds()) ||
+             SwissEliminationStillIn(t, field, round).size() <= 1;
     default:
       return absl::FailedPreconditionError("the tournament has no system");
   }

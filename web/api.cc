@@ -11,10 +11,13 @@
 #include "base/version.h"
 #include "client/query_args.h"
 #include "coordinator/access.h"
+#include "engine/tournaments.h"
 #include "nlohmann/json.hpp"
 #include "report/pattern_report.h"
 #include "report/query_report.h"
+#include "report/tournament_report.h"
 #include "spdlog/spdlog.h"
+#include "tournament/tournament.h"
 #include "web/assets.h"
 #include "web/game_replay.h"
 
@@ -25,6 +28,7 @@ using engine::QueryEngine;
 
 constexpr char kApiPrefix[] = "/api/v1/";
 constexpr char kGamePrefix[] = "/api/v1/game/";
+constexpr char kTournaments[] = "/api/v1/tournaments";
 
 // Runs one query endpoint: its arguments to the engine's answer as JSON.
 using QueryRun = std::function<absl::StatusOr<nlohmann::json>(
@@ -87,6 +91,61 @@ HttpResponse JsonResponse(int status, const nlohmann::json& j) {
 
 HttpResponse NotFound(const std::string& path) {
   return JsonResponse(404, {{"error", absl::StrCat("no such path: ", path)}});
+}
+
+// The tournaments of the database, read-only (the explorer's tournament
+// page): /api/v1/tournaments lists them ({"tournaments": [{"tournament",
+// "name", "system", "players", "rounds", "rounds_paired"}]});
+// /api/v1/tournaments/ID is one: {"tournament": the summary of `qipu
+// tournament show --json`, "finished", "standings" and "crosstable" as
+// `qipu tournament standings|crosstable --json` print them (null, with
+// "standings_error", when the event cannot rank yet)}. No parameters.
+HttpResponse TournamentAnswer(const QueryEngine& engine,
+                              const HttpRequest& req) {
+  if (!req.query.empty()) {
+    return ErrorResponse(absl::InvalidArgumentError(
+        absl::StrCat(req.query.begin()->first,
+                     ": unknown; tournaments take no parameters")));
+  }
+  engine::Tournaments tournaments(engine.store());
+  const std::string rest = req.path.substr(sizeof(kTournaments) - 1);
+  if (rest.empty() || rest == "/") {
+    auto all = tournaments.All();
+    if (!all.ok()) return ErrorResponse(all.status());
+    nlohmann::json list = nlohmann::json::array();
+    for (const qipu::v1::Tournament& t : *all) {
+      int players = 0;
+      for (const auto& p : t.players()) players += p.removed() ? 0 : 1;
+      list.push_back({{"tournament", t.id()},
+                      {"name", t.name()},
+                      {"system", tournament::SystemName(t.system())},
+                      {"players", players},
+                      {"rounds", t.rounds()},
+                      {"rounds_paired", t.round_size()}});
+    }
+    return JsonResponse(200, {{"tournaments", std::move(list)}});
+  }
+  const std::string id = rest.substr(1);
+  if (rest[0] != '/' || id.find('/') != std::string::npos) {
+    return NotFound(req.path);
+  }
+  auto t = tournaments.Get(id);
+  if (!t.ok()) return ErrorResponse(t.status());
+  nlohmann::json j = {{"tournament", report::TournamentSummaryJson(*t)}};
+  auto finished = tournament::IsFinished(*t);
+  j["finished"] = finished.ok() && *finished;
+  auto standings = tournament::GetStandings(*t);
+  auto cross = tournament::GetCrosstable(*t);
+  if (standings.ok() && cross.ok()) {
+    j["standings"] = report::StandingsJson(*t, *standings);
+    j["crosstable"] = report::CrosstableJson(*cross);
+  } else {
+    j["standings"] = nullptr;
+    j["crosstable"] = nullptr;
+    j["standings_error"] =
+        (standings.ok() ? cross.status() : standings.status()).message();
+  }
+  return JsonResponse(200, j);
 }
 
 }  // namespace
@@ -184,6 +243,11 @@ HttpResponse Api::Handle(const HttpRequest& req) const {
   if (absl::Status s = Authorize(req); !s.ok()) return ErrorResponse(s);
   if (absl::StartsWith(path, kGamePrefix)) {
     return Game(req, path.substr(sizeof(kGamePrefix) - 1));
+  }
+  if (absl::StartsWith(path, kTournaments) &&
+      (path.size() == sizeof(kTournaments) - 1 ||
+       path[sizeof(kTournaments) - 1] == '/')) {
+    return TournamentAnswer(*engine_, req);
   }
   return Query(req);
 }

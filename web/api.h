@@ -8,11 +8,13 @@
 // parameters and answer exactly the JSON of `qipu query ... --json`
 // (report/query_report.h); /api/v1/game/ID is `qipu query game ID --json`,
 // /api/v1/game/ID.sgf (or ?sgf=1) the SGF, /api/v1/game/ID/replay the
-// move-by-move replay (game_replay.h); /api/v1/health is open and says
-// {"status": "ok"}. Errors are {"error": "..."}: 400 for the caller's
-// mistakes (naming the parameter), 401/403 for tokens, 404 for an unknown
-// path or game, 405 for another method, 5xx only for the server's own
-// failures (storage).
+// move-by-move replay (game_replay.h); /api/v1/tournaments and
+// /api/v1/tournaments/ID the database's tournaments, read-only (summary,
+// standings, crosstable as `qipu tournament ... --json` prints them);
+// /api/v1/health is open and says {"status": "ok"}. Errors are {"error":
+// "..."}: 400 for the caller's mistakes (naming the parameter), 401/403
+// for tokens, 404 for an unknown path or game, 405 for another method, 5xx
+// only for the server's own failures (storage).
 //
 // The endpoint table is Routes() in api.cc: one row per query endpoint.
 //
