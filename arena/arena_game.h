@@ -8,7 +8,7 @@
 // "B+F" for a second warning or an engine failure), PB/PW (the entrants'
 // names), EV, GN, TM (main time, seconds) and OT ("3x30 byo-yomi",
 // "25/600 Canadian"), GC (how the game ended, the warnings), QB/QW (the
-// policy specs, as coordinator/game_format.h names them); on each move BL
+// policy specs, as engine/game_format.h names them); on each move BL
 // or WL, the mover's time left after it (main time, or the current
 // period) and OB/OW, the stones or periods left in byo-yomi; a voided
 // illegal move is its pass with a comment C naming the move, the reason

@@ -10,10 +10,10 @@
 #include "absl/time/clock.h"
 #include "base/channel.h"
 #include "base/grpc_status.h"
-#include "coordinator/corpus_service.h"
 #include "engine/engine.h"
 #include "engine/exporter.h"
 #include "engine/import_input.h"
+#include "proto/metadata_keys.h"
 #include "qipu/v1/query.grpc.pb.h"
 
 namespace qipu::client {
@@ -179,7 +179,7 @@ absl::Status Export(const Target& target, const qipu::v1::ExportRequest& req,
     if (reached) return absl::OkStatus();
     if (gs.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED) {
       const auto& trailer = ctx.GetServerTrailingMetadata();
-      auto it = trailer.find(coordinator::kExportResumeKey);
+      auto it = trailer.find(wire::kExportResumeKey);
       if (it != trailer.end()) {
         page.set_after(std::string(it->second.data(), it->second.size()));
         continue;

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/channel.h"
 #include "base/grpc_status.h"
+#include "proto/metadata_keys.h"
 
 namespace qipu::client {
 
@@ -53,7 +54,7 @@ absl::StatusOr<Resp> TournamentClient::Call(
   }
   grpc::ClientContext ctx;
   base::SetDeadline(&ctx, target_.timeout);
-  ctx.AddMetadata("qipu-user", LocalUser());
+  ctx.AddMetadata(wire::kCallerUserKey, LocalUser());
   Resp resp;
   if (absl::Status s = base::FromGrpc(((*stub_).*rpc)(&ctx, req, &resp));
       !s.ok()) {

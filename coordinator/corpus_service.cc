@@ -243,7 +243,7 @@ grpc::Status CorpusServiceImpl::Export(
                                 " per call");
     if (resume.has_value()) {
       const std::string after = store::GameIdText(*resume);
-      ctx->AddTrailingMetadata(kExportResumeKey, after);
+      ctx->AddTrailingMetadata(wire::kExportResumeKey, after);
       absl::StrAppend(&why, "; more games match: resume after ", after,
                       " (ExportRequest.after)");
     }

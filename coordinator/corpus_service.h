@@ -7,6 +7,7 @@
 #include "coordinator/limits.h"
 #include "engine/exporter.h"
 #include "engine/importer.h"
+#include "proto/metadata_keys.h"
 #include "qipu/v1/query.grpc.pb.h"
 #include "store/store.h"
 
@@ -23,11 +24,6 @@ struct CorpusServiceOptions {
   uint64_t max_export_games = 0;
   absl::Duration max_export_time = absl::InfiniteDuration();
 };
-
-// The trailing metadata key of an Export call that stopped at a limit:
-// the text id of the last game it read; the next call resumes after it
-// (ExportRequest.after).
-inline constexpr char kExportResumeKey[] = "qipu-export-after";
 
 // CorpusService. Thread-safe; does not own its collaborators, which must
 // outlive it.
@@ -62,7 +58,7 @@ class CorpusServiceImpl final : public qipu::v1::CorpusService::Service {
   // RESOURCE_EXHAUSTED for a limit above max_export_games (nothing is
   // sent), and when a call stops at max_export_games games or after
   // max_export_time with more to read: the trailing metadata's
-  // kExportResumeKey then names the game to resume after.
+  // wire::kExportResumeKey then names the game to resume after.
   grpc::Status Export(grpc::ServerContext* ctx,
                       const qipu::v1::ExportRequest* req,
                       grpc::ServerWriter<qipu::v1::Game>* writer) override;

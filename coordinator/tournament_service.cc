@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/grpc_status.h"
+#include "proto/metadata_keys.h"
 #include "spdlog/spdlog.h"
 
 namespace qipu::coordinator {
@@ -42,7 +43,8 @@ std::string CallerOf(const grpc::ServerContext& ctx) {
   }
   std::string user = "unknown";
   const auto& md = ctx.client_metadata();
-  if (auto it = md.find("qipu-user"); it != md.end() && it->second.size() > 0) {
+  if (auto it = md.find(wire::kCallerUserKey);
+      it != md.end() && it->second.size() > 0) {
     user = Printable(absl::string_view(it->second.data(), it->second.size()));
   }
   // "ipv4:127.0.0.1:40312" -> "127.0.0.1"; other forms as they are.

@@ -1,5 +1,5 @@
 // gRPC edge of training batches: TrainingService of qipu/v1/train.proto.
-// Each Batches call plans its request (coordinator/training.h) and runs a
+// Each Batches call plans its request (engine/training.h) and runs a
 // train::RowStream on the handler thread, writing one TrainingBatch per
 // batch; the stream, its chunk and its reader are freed when the call
 // ends, cancelled or not.

@@ -9,7 +9,7 @@
 // ko captures and voided attempts must match exactly, or the game is
 // refused with InvalidArgument naming the first difference. Games of jobs
 // whose policies are not both "random" may end by a policy and carry
-// search visits (coordinator/policy_claims.h); only light-policy games are
+// search visits (engine/policy_claims.h); only light-policy games are
 // regenerated from their seed. A prepared game carries everything one
 // ingest batch writes for it.
 #ifndef QIPU_ENGINE_PREPARE_H_

@@ -1,6 +1,6 @@
 // `qipu export (--db DIR | --server ADDR) [filters] --format sgf|jsonl
 // --out PATH`: streams stored games out (client/corpus_client.h) as SGF or
-// JSON Lines (coordinator/game_format.h). With --format sgf, --out names
+// JSON Lines (engine/game_format.h). With --format sgf, --out names
 // one collection file, or an existing folder that receives one <id>.sgf
 // per game; "-" is standard output. Every exported game re-imports as the
 // same game.

@@ -1,6 +1,6 @@
 // `qipu import (--db DIR | --server ADDR) PATH...`: imports SGF files and
 // folders (and qipu JSONL exports) into the game database, locally through
-// an in-process Importer (coordinator/importer.h) or through a
+// an in-process Importer (engine/importer.h) or through a
 // coordinator's CorpusService (client/corpus_client.h), and prints a
 // summary.
 //

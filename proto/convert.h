@@ -116,7 +116,7 @@ struct SelfPlayUpload {
 // Reads an upload once, at the edge: GameToRecord() plus the rules,
 // result, area, cycles, voided cycles, ko captures and provenance.
 // InvalidArgument names the first field that does not decode; nothing is
-// checked against a job or a replay (coordinator/prepare.h does that).
+// checked against a job or a replay (engine/prepare.h does that).
 absl::StatusOr<SelfPlayUpload> SelfPlayFromProto(const qipu::v1::Game& g);
 
 // The record of a finished rules::Game: size, handicap stones as a root

@@ -3,7 +3,7 @@
 // searched move, its 0-based index and its (point, visits) pairs as
 // varints -- a few bytes per searched root move, not one number per point
 // of the board. Written by the worker from policy::MoveChoice.visits,
-// checked by the coordinator, rendered into SGF by coordinator/game_format.
+// checked by the coordinator, rendered into SGF by engine/game_format.
 #ifndef QIPU_PROTO_SEARCH_VISITS_H_
 #define QIPU_PROTO_SEARCH_VISITS_H_
 

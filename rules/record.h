@@ -27,7 +27,7 @@ struct SetupStep {
 
 // A property of one move's node that qipu keeps: its own two-letter `Q*`
 // properties (QM, the root visits of the search that chose the move; see
-// coordinator/game_format.h). The writer also takes SGF's BL, WL, OB, OW
+// engine/game_format.h). The writer also takes SGF's BL, WL, OB, OW
 // and C here (the arena's time left and rulings), which the reader does not
 // keep.
 struct MoveProperty {

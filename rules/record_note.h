@@ -107,7 +107,7 @@ enum class NoteKind : uint8_t {
   kMissingCloseParen,
   // An empty variation "()": ignored. (where)
   kEmptyVariation,
-  // --- Import (coordinator/prepare.h, importer.h) ---
+  // --- Import (engine/prepare.h, importer.h) ---
   // RU names rules qipu does not implement: replayed under chinese.
   // (value = RU)
   kRulesNotImplemented,

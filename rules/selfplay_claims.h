@@ -2,7 +2,7 @@
 // its record (rules/record.h) -- the rules it was played under, what they
 // gave, and which job, game and seed played it. The coordinator reads it
 // from a worker's upload once (proto/convert.h SelfPlayFromProto) and
-// checks every field against a replay and the job (coordinator/prepare.h).
+// checks every field against a replay and the job (engine/prepare.h).
 #ifndef QIPU_RULES_SELFPLAY_CLAIMS_H_
 #define QIPU_RULES_SELFPLAY_CLAIMS_H_
 

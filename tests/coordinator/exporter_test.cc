@@ -1,5 +1,5 @@
-// Exporter (coordinator/exporter.h) and the exchange formats
-// (coordinator/game_format.h): exported SGF and JSONL re-import as the same
+// Exporter (engine/exporter.h) and the exchange formats
+// (engine/game_format.h): exported SGF and JSONL re-import as the same
 // games; filters select exactly the games the queries count.
 #include "engine/exporter.h"
 

@@ -1,4 +1,4 @@
-// Importer (coordinator/importer.h) on the inputs of issue 16, from the
+// Importer (engine/importer.h) on the inputs of issue 16, from the
 // files under tests/rules/sgf_corpus: results whose winner is plain but
 // whose reason SGF does not define (stored as that side's win, the reason
 // kept, the normalisation in the summary, counted by winner and reason in

@@ -1,4 +1,4 @@
-// Importer (coordinator/importer.h): the fox-pro corpus against counts
+// Importer (engine/importer.h): the fox-pro corpus against counts
 // computed here from the SGF files with a separate, deliberately simple
 // reader; every malformed-input path; order and duplicates across threads;
 // the Fox result rule and note kinds.

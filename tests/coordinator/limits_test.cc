@@ -95,7 +95,7 @@ ExportCall ExportOnce(qipu::v1::CorpusService::Stub& stub,
   while (reader->Read(&g)) ++out.games;
   out.status = reader->Finish();
   const auto& trailer = ctx.GetServerTrailingMetadata();
-  auto it = trailer.find(kExportResumeKey);
+  auto it = trailer.find(wire::kExportResumeKey);
   if (it != trailer.end()) {
     out.resume = std::string(it->second.data(), it->second.size());
   }

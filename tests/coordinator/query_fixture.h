@@ -202,7 +202,7 @@ inline std::vector<StoredGame> StoredGames(store::Store& s) {
   return out;
 }
 
-// Every game as the exporter (coordinator/exporter.h) streams it out.
+// Every game as the exporter (engine/exporter.h) streams it out.
 inline std::vector<StoredGame> ExportedGames(store::Store& s) {
   std::vector<StoredGame> out;
   engine::Exporter exporter(&s);

@@ -1,5 +1,5 @@
 // Ko, Cycles and Results answers equal what the test recomputes from the
-// exported games themselves (coordinator/exporter.h reads the games
+// exported games themselves (engine/exporter.h reads the games
 // column family, independently of the aggregates): 5,000 9x9 self-play games
 // under chinese and 5,000 under tromp-taylor.
 #include <algorithm>

@@ -1,7 +1,7 @@
 // Process test of the "every acknowledged game is stored" check
 // (ack_check.h): a qipu-worker process with --ack-log against a
 // qipu-coordinator process, without and with the coordinator's test fault
-// --test-fault-drop-acked-every (coordinator/ingest.h), which acknowledges
+// --test-fault-drop-acked-every (engine/ingest.h), which acknowledges
 // every nth ingest batch as stored and does not write it.
 //   - Without the fault the check passes over every game of the job.
 //   - With the fault and the job played to its end, the job still ends
