@@ -7,6 +7,7 @@
 #include "absl/strings/string_view.h"
 #include "train/npz_writer.h"
 #include "train/row_builder.h"
+#include "train/row_stream.h"
 
 namespace qipu::train {
 namespace {
