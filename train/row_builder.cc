@@ -225,11 +225,16 @@ absl::StatusOr<GameRowsInfo> RowBuilder::AddGame(const TrainingGame& tg,
 }
 
 // One row being made: where it goes, its symmetry and whose point of view
-// it takes. What the steps of AddRow() share.
+// it takes. What the steps of AddRow() share. The steps that loop over the
+// board take it by value: the row's bytes are written through char
+// pointers, which may alias any memory, so fields read through a
+// reference would be loaded again after every store; a copy of its own
+// stays in registers (as the locals of one function did).
 struct RowBuilder::RowContext {
   const GameFacts& facts;
   const TrainingGame& game;
-  const RowShape& shape;
+  // The batch's (a copy: see above).
+  RowShape shape;
   RowBatch* batch;
   // The row's index in *batch.
   int r;
@@ -322,7 +327,7 @@ void RowBuilder::AddRow(const GameFacts& facts, int turn, int history_start,
   AddRowIds(row);
 }
 
-void RowBuilder::AddBoardPlanes(const RowContext& row) {
+void RowBuilder::AddBoardPlanes(RowContext row) {
   const rules::Board& board = game_.board();
   std::array<uint8_t, rules::kNumCells> libs;
   ComputeLibertiesCapped(board, &libs);
@@ -351,7 +356,7 @@ void RowBuilder::AddBoardPlanes(const RowContext& row) {
   }
 }
 
-void RowBuilder::AddLastMoves(const RowContext& row, int history_start) {
+void RowBuilder::AddLastMoves(RowContext row, int history_start) {
   float* gin = row.batch->global_inputs(row.r);
   const std::vector<Move>& history = game_.moves();
   const int n = static_cast<int>(history.size());
@@ -464,8 +469,8 @@ void RowBuilder::AddGlobalTargets(const RowContext& row, bool has_next,
   gt[gtg::kDataVersion] = kGlobalTargetsVersion;
 }
 
-void RowBuilder::AddFinalTargets(const RowContext& row, double score) const {
-  const RowShape& shape = row.shape;
+void RowBuilder::AddFinalTargets(RowContext row, double score) const {
+  const RowShape shape = row.shape;
   int8_t* distr = row.batch->score_distribution(row.r);
   const int bins = shape.score_bins();
   const int mid = shape.area() + kExtraScoreRadius;

@@ -107,7 +107,8 @@ class RowBuilder {
   void SampleTurns(const store::GameId& id, int positions);
   // Resets game_ for `record` under `rules`.
   void ResetGame(const rules::GameRecord& record, const rules::Rules& rules);
-  // Where one row goes, its symmetry and point of view (row_builder.cc).
+  // Where one row goes, its symmetry and point of view (row_builder.cc;
+  // the steps that loop over the board take it by value, it says why).
   struct RowContext;
 
   // Appends the row of the position game_ holds, whose next move is
@@ -117,10 +118,10 @@ class RowBuilder {
               RowBatch* batch);
   // Input planes of the position: on-board, stones, liberties (1, 2, 3+),
   // ko bans of the side to move, and each side's area (uses area_).
-  void AddBoardPlanes(const RowContext& row);
+  void AddBoardPlanes(RowContext row);
   // The last five moves since history_start, as long as they alternate
   // back from the opponent's: planes, or pass flags in the global inputs.
-  void AddLastMoves(const RowContext& row, int history_start);
+  void AddLastMoves(RowContext row, int history_start);
   // Global inputs (komi, ko and suicide rules, a pass would end the game)
   // and qipu's own (handicap, moves played, cycle and dame rules).
   void AddGlobalInputs(const RowContext& row, int history_start) const;
@@ -134,7 +135,7 @@ class RowBuilder {
   // With facts.ownership: final ownership and area scoring from
   // final_area_, and the score distribution around `score`; otherwise
   // KataGo's placeholder distribution.
-  void AddFinalTargets(const RowContext& row, double score) const;
+  void AddFinalTargets(RowContext row, double score) const;
   // The row's id: game id, turn and symmetry.
   static void AddRowIds(const RowContext& row);
 
