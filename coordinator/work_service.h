@@ -19,6 +19,8 @@
 
 namespace qipu::coordinator {
 
+class UploadStream;
+
 // JobService. Thread-safe; does not own its collaborators.
 class JobServiceImpl final : public qipu::v1::JobService::Service {
  public:
@@ -69,15 +71,14 @@ class WorkServiceImpl final : public qipu::v1::WorkService::Service {
   grpc::Status ReturnLease(grpc::ServerContext* ctx,
                            const qipu::v1::ReturnLeaseRequest* req,
                            qipu::v1::ReturnLeaseResponse* resp) override;
-  // The UploadGames RPC. Reads uploads on the handler thread (validating
-  // each), hands valid games to the ingestor, and writes acks in order
-  // from a second thread as each game becomes durable. A storage failure
-  // ends the stream after a NOT_STORED ack naming the cause: the client
-  // resends unacknowledged games later.
-  // Frames arrive as raw bytes and are parsed here, because the typed
-  // streaming API reports a frame that does not parse exactly like the
-  // end of the stream: such a frame ends the stream with INVALID_ARGUMENT
-  // (after the acks of the games before it), naming the frame.
+  // The UploadGames RPC: an UploadStream (coordinator/upload_stream.h)
+  // run on the handler thread. Reads uploads (validating each), hands
+  // valid games to the ingestor, and writes acks in order from a second
+  // thread as each game becomes durable. A storage failure ends the
+  // stream after a NOT_STORED ack naming the cause: the client resends
+  // unacknowledged games later. A frame that does not parse ends the
+  // stream with INVALID_ARGUMENT (after the acks of the games before it),
+  // naming the frame.
   grpc::Status UploadGames(
       grpc::ServerContext* ctx,
       grpc::ServerReaderWriter<grpc::ByteBuffer, grpc::ByteBuffer>* stream);
@@ -90,8 +91,6 @@ class WorkServiceImpl final : public qipu::v1::WorkService::Service {
   void Drain(absl::Time deadline);
 
  private:
-  class AckQueue;
-
   engine::JobManager* jobs_;
   engine::Ingestor* ingest_;
   Metrics* metrics_;
@@ -99,16 +98,13 @@ class WorkServiceImpl final : public qipu::v1::WorkService::Service {
   // Validates the games of upload messages in parallel.
   base::WorkPool pool_;
 
-  // True after Drain() began (draining_, readable without the lock).
-  bool draining() const {
-    return draining_flag_.load(std::memory_order_acquire);
-  }
-
   absl::Mutex streams_mu_;
   bool draining_ ABSL_GUARDED_BY(streams_mu_) = false;
+  // draining_, readable without the lock (by the upload streams).
   std::atomic<bool> draining_flag_{false};
-  // The open upload streams and their ack queues.
-  absl::flat_hash_map<grpc::ServerContext*, AckQueue*> streams_
+  // The open upload streams, each registered by its handler while it
+  // runs (the handler unregisters under streams_mu_ before returning).
+  absl::flat_hash_map<grpc::ServerContext*, UploadStream*> streams_
       ABSL_GUARDED_BY(streams_mu_);
 };
 

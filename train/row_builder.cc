@@ -224,76 +224,159 @@ absl::StatusOr<GameRowsInfo> RowBuilder::AddGame(const TrainingGame& tg,
   return info;
 }
 
+// One row being made: where it goes, its symmetry and whose point of view
+// it takes. What the steps of AddRow() share. The steps that loop over the
+// board take it by value: the row's bytes are written through char
+// pointers, which may alias any memory, so fields read through a
+// reference would be loaded again after every store; a copy of its own
+// stays in registers (as the locals of one function did).
+struct RowBuilder::RowContext {
+  const GameFacts& facts;
+  const TrainingGame& game;
+  // The batch's (a copy: see above).
+  RowShape shape;
+  RowBatch* batch;
+  // The row's index in *batch.
+  int r;
+  // Moves played before the position; the row's move target is
+  // game.record.moves[turn].
+  int turn;
+  // The row's symmetry (SymmetryOf()).
+  int symmetry;
+  // The board's size.
+  int width;
+  int height;
+  // The side to move (the row's point of view) and its opponent.
+  Color pla;
+  Color opp;
+  // White's komi with the handicap compensation, from pla's side.
+  double self_komi;
+  // The row's packed input channels, channel_bytes each.
+  uint8_t* packed;
+  int channel_bytes;
+
+  // Row index of a board point after the row's symmetry.
+  int Index(Point p) const {
+    int x = rules::PointX(p);
+    int y = rules::PointY(p);
+    TransformXY(symmetry, width, height, &x, &y);
+    return y * shape.pos_len + x;
+  }
+  // Policy index of a move: Index(), or the pass entry after the board.
+  int MoveIndex(Point p) const {
+    return p == rules::kPass ? shape.area() : Index(p);
+  }
+  // Packed input channel c of the row.
+  uint8_t* Channel(int c) const { return packed + c * channel_bytes; }
+};
+
+namespace {
+
+// The colour that won `result`; kEmpty for a draw or no winner.
+Color WinnerColor(const rules::GameResult& result) {
+  return result.winner == rules::Winner::kBlack   ? Color::kBlack
+         : result.winner == rules::Winner::kWhite ? Color::kWhite
+                                                  : Color::kEmpty;
+}
+
+// The score target from `pla`'s side: the margin of a game won on the
+// count (negative when pla lost), else 0.
+double ScoreTarget(const rules::GameResult& result, Color pla) {
+  const Color winner = WinnerColor(result);
+  if (result.winner == rules::Winner::kDraw || winner == Color::kEmpty) {
+    return 0;
+  }
+  if (result.reason == rules::EndReason::kScore && result.margin >= 0) {
+    return winner == pla ? result.margin : -result.margin;
+  }
+  return 0;
+}
+
+}  // namespace
+
 void RowBuilder::AddRow(const GameFacts& facts, int turn, int history_start,
                         RowBatch* batch) {
   const TrainingGame& tg = *facts.game;
   const rules::Board& board = game_.board();
-  const int width = board.width();
-  const int height = board.height();
-  const RowShape& shape = batch->shape();
-  const int pos_len = shape.pos_len;
-  const int t = SymmetryOf(tg.id, turn);
-  // Row index of a board point after the row's symmetry.
-  auto index = [&](Point p) {
-    int x = rules::PointX(p);
-    int y = rules::PointY(p);
-    TransformXY(t, width, height, &x, &y);
-    return y * pos_len + x;
-  };
-  const Move& next = tg.record.moves[turn];
-  const Color pla = next.color;
-  const Color opp = rules::Opponent(pla);
-  const rules::Rules& rules = tg.rules;
-
+  const Color pla = tg.record.moves[turn].color;
+  const int symmetry = SymmetryOf(tg.id, turn);
   const int r = batch->AddRow();
-  uint8_t* packed = batch->packed_inputs(r);
-  const int cb = shape.packed_channel_bytes();
-  auto channel = [&](int c) { return packed + c * cb; };
+  const RowContext row{
+      .facts = facts,
+      .game = tg,
+      .shape = batch->shape(),
+      .batch = batch,
+      .r = r,
+      .turn = turn,
+      .symmetry = symmetry,
+      .width = board.width(),
+      .height = board.height(),
+      .pla = pla,
+      .opp = rules::Opponent(pla),
+      .self_komi = pla == Color::kWhite ? facts.white_komi : -facts.white_komi,
+      .packed = batch->packed_inputs(r),
+      .channel_bytes = batch->shape().packed_channel_bytes(),
+  };
+  AddBoardPlanes(row);
+  AddLastMoves(row, history_start);
+  AddGlobalInputs(row, history_start);
+  const bool has_next = AddPolicyTargets(row);
+  const double score = ScoreTarget(tg.result, pla);
+  AddGlobalTargets(row, has_next, score);
+  AddFinalTargets(row, score);
+  AddRowIds(row);
+}
 
-  // Stones, liberties, ko bans, area.
+void RowBuilder::AddBoardPlanes(RowContext row) {
+  const rules::Board& board = game_.board();
   std::array<uint8_t, rules::kNumCells> libs;
   ComputeLibertiesCapped(board, &libs);
   ComputeArea(board, &area_);
-  for (int y = 0; y < height; ++y) {
-    for (int x = 0; x < width; ++x) {
+  for (int y = 0; y < row.height; ++y) {
+    for (int x = 0; x < row.width; ++x) {
       const Point p = rules::MakePoint(x, y);
-      const int i = index(p);
-      SetBit(channel(bin::kOnBoard), i);
+      const int i = row.Index(p);
+      SetBit(row.Channel(bin::kOnBoard), i);
       const Color c = board.at(p);
-      if (c == pla || c == opp) {
-        SetBit(channel(c == pla ? bin::kOwnStone : bin::kOpponentStone), i);
-        if (libs[p] > 0) SetBit(channel(bin::kLiberties1 + libs[p] - 1), i);
+      if (c == row.pla || c == row.opp) {
+        SetBit(row.Channel(c == row.pla ? bin::kOwnStone : bin::kOpponentStone),
+               i);
+        if (libs[p] > 0) SetBit(row.Channel(bin::kLiberties1 + libs[p] - 1), i);
       } else {
-        const rules::IllegalReason why = game_.Check(pla, p).reason;
+        const rules::IllegalReason why = game_.Check(row.pla, p).reason;
         if (why == rules::IllegalReason::kKo ||
             why == rules::IllegalReason::kSuperko ||
             why == rules::IllegalReason::kCycle) {
-          SetBit(channel(bin::kKoBan), i);
+          SetBit(row.Channel(bin::kKoBan), i);
         }
       }
-      if (area_[p] == pla) SetBit(channel(bin::kOwnArea), i);
-      if (area_[p] == opp) SetBit(channel(bin::kOpponentArea), i);
+      if (area_[p] == row.pla) SetBit(row.Channel(bin::kOwnArea), i);
+      if (area_[p] == row.opp) SetBit(row.Channel(bin::kOpponentArea), i);
     }
   }
+}
 
-  // The last five moves, as long as they alternate back from the
-  // opponent's; passes go to the global inputs.
-  float* gin = batch->global_inputs(r);
+void RowBuilder::AddLastMoves(RowContext row, int history_start) {
+  float* gin = row.batch->global_inputs(row.r);
   const std::vector<Move>& history = game_.moves();
   const int n = static_cast<int>(history.size());
   for (int i = 0; i < bin::kNumLastMoves; ++i) {
     const int j = n - 1 - i;
     if (j < history_start) break;
-    if (history[j].color != (i % 2 == 0 ? opp : pla)) break;
+    if (history[j].color != (i % 2 == 0 ? row.opp : row.pla)) break;
     if (history[j].point == rules::kPass) {
       gin[gin::kPass1 + i] = 1.0f;
     } else {
-      SetBit(channel(bin::kLastMove1 + i), index(history[j].point));
+      SetBit(row.Channel(bin::kLastMove1 + i), row.Index(history[j].point));
     }
   }
-  const double self_komi =
-      pla == Color::kWhite ? facts.white_komi : -facts.white_komi;
-  gin[gin::kSelfKomi] = static_cast<float>(self_komi / 20.0);
+}
+
+void RowBuilder::AddGlobalInputs(const RowContext& row,
+                                 int history_start) const {
+  const rules::Rules& rules = row.game.rules;
+  float* gin = row.batch->global_inputs(row.r);
+  gin[gin::kSelfKomi] = static_cast<float>(row.self_komi / 20.0);
   if (rules.ko == rules::KoRule::kPositional) {
     gin[gin::kSuperko] = 1.0f;
     gin[gin::kSuperkoKind] = 0.5f;
@@ -302,24 +385,25 @@ void RowBuilder::AddRow(const GameFacts& facts, int turn, int history_start,
     gin[gin::kSuperkoKind] = -0.5f;
   }
   if (rules.multi_stone_suicide) gin[gin::kSuicide] = 1.0f;
+  const std::vector<Move>& history = game_.moves();
+  const int n = static_cast<int>(history.size());
   if (n > history_start && history[n - 1].point == rules::kPass) {
     gin[gin::kPassEndsGame] = 1.0f;
   }
 
-  float* qin = batch->qipu_inputs(r);
+  float* qin = row.batch->qipu_inputs(row.r);
   qin[qin::kHandicapStones] = static_cast<float>(game_.handicap());
-  qin[qin::kMovesPlayed] = static_cast<float>(turn);
+  qin[qin::kMovesPlayed] = static_cast<float>(row.turn);
   qin[qin::kCycleRule] = rules.cycle != rules::CycleRule::kNone ? 1.0f : 0.0f;
   qin[qin::kCycleDraw] = rules.cycle == rules::CycleRule::kDraw ? 1.0f : 0.0f;
   qin[qin::kDameHalf] = rules.dame == rules::DameRule::kHalf ? 1.0f : 0.0f;
   qin[qin::kSuicide] = rules.multi_stone_suicide ? 1.0f : 0.0f;
+}
 
-  // Policy: the move played, then the next one (uniform when none).
-  int16_t* policy = batch->policy_targets(r);
-  const int pass_index = shape.area();
-  auto move_index = [&](Point p) {
-    return p == rules::kPass ? pass_index : index(p);
-  };
+bool RowBuilder::AddPolicyTargets(const RowContext& row) const {
+  const TrainingGame& tg = row.game;
+  const int turn = row.turn;
+  int16_t* policy = row.batch->policy_targets(row.r);
   const auto search = std::lower_bound(
       tg.searches.begin(), tg.searches.end(), static_cast<uint32_t>(turn),
       [](const wire::MoveSearch& s, uint32_t t) { return s.move < t; });
@@ -328,37 +412,34 @@ void RowBuilder::AddRow(const GameFacts& facts, int turn, int history_start,
     // The search's root visits (KataGo stores visit counts too), capped to
     // the int16 range.
     for (const wire::PointVisits& v : search->visits) {
-      policy[move_index(v.point)] = static_cast<int16_t>(
+      policy[row.MoveIndex(v.point)] = static_cast<int16_t>(
           std::min<uint32_t>(v.visits, std::numeric_limits<int16_t>::max()));
     }
   } else {
-    policy[move_index(next.point)] = 1;
+    policy[row.MoveIndex(tg.record.moves[turn].point)] = 1;
   }
-  int16_t* policy1 = policy + shape.policy_size();
-  const bool has_next = turn + 1 < facts.played;
+  int16_t* policy1 = policy + row.shape.policy_size();
+  const bool has_next = turn + 1 < row.facts.played;
   if (has_next) {
-    policy1[move_index(tg.record.moves[turn + 1].point)] = 1;
+    policy1[row.MoveIndex(tg.record.moves[turn + 1].point)] = 1;
   } else {
-    std::fill(policy1, policy1 + shape.policy_size(), int16_t{1});
+    std::fill(policy1, policy1 + row.shape.policy_size(), int16_t{1});
   }
+  return has_next;
+}
 
-  // Value and metadata.
-  float* gt = batch->global_targets(r);
-  const rules::GameResult& result = tg.result;
-  const Color winner = result.winner == rules::Winner::kBlack   ? Color::kBlack
-                       : result.winner == rules::Winner::kWhite ? Color::kWhite
-                                                                : Color::kEmpty;
-  double score = 0;
+void RowBuilder::AddGlobalTargets(const RowContext& row, bool has_next,
+                                  double score) const {
+  float* gt = row.batch->global_targets(row.r);
+  const rules::GameResult& result = row.game.result;
+  const Color winner = WinnerColor(result);
   if (result.winner == rules::Winner::kDraw) {
     gt[gtg::kWin] = 0.5f;
     gt[gtg::kLoss] = 0.5f;
   } else if (winner == Color::kEmpty) {
     gt[gtg::kNoResult] = 1.0f;
   } else {
-    gt[winner == pla ? gtg::kWin : gtg::kLoss] = 1.0f;
-    if (result.reason == rules::EndReason::kScore && result.margin >= 0) {
-      score = winner == pla ? result.margin : -result.margin;
-    }
+    gt[winner == row.pla ? gtg::kWin : gtg::kLoss] = 1.0f;
   }
   gt[gtg::kScore] = static_cast<float>(score);
   gt[gtg::kTdWeightComplement] = 1.0f;
@@ -366,17 +447,17 @@ void RowBuilder::AddRow(const GameFacts& facts, int turn, int history_start,
   gt[gtg::kPolicyWeight] = 1.0f;
   gt[gtg::kNextPolicyWeight] = has_next ? 1.0f : 0.0f;
   for (int i = 0; i < bin::kNumLastMoves; ++i) gt[gtg::kHistoryMask1 + i] = 1;
-  const uint64_t h0 = tg.id.hi;
-  const uint64_t h1 = tg.id.lo;
+  const uint64_t h0 = row.game.id.hi;
+  const uint64_t h1 = row.game.id.lo;
   gt[gtg::kGameHash + 0] = static_cast<float>(h0 & 0x3FFFFF);
   gt[gtg::kGameHash + 1] = static_cast<float>((h0 >> 22) & 0x3FFFFF);
   gt[gtg::kGameHash + 2] = static_cast<float>((h0 >> 44) & 0xFFFFF);
   gt[gtg::kGameHash + 3] = static_cast<float>(h1 & 0x3FFFFF);
   gt[gtg::kGameHash + 4] = static_cast<float>((h1 >> 22) & 0x3FFFFF);
   gt[gtg::kGameHash + 5] = static_cast<float>((h1 >> 44) & 0xFFFFF);
-  gt[gtg::kSelfKomi] = static_cast<float>(self_komi);
+  gt[gtg::kSelfKomi] = static_cast<float>(row.self_komi);
   gt[gtg::kAreaScoring] = 1.0f;
-  gt[gtg::kTurn] = static_cast<float>(turn);
+  gt[gtg::kTurn] = static_cast<float>(row.turn);
   gt[gtg::kHitMoveCap] =
       result.reason == rules::EndReason::kMoveLimit ? 1.0f : 0.0f;
   gt[gtg::kHandicapStones] = static_cast<float>(game_.handicap());
@@ -386,54 +467,58 @@ void RowBuilder::AddRow(const GameFacts& facts, int turn, int history_start,
                         result.reason != rules::EndReason::kMoveLimit;
   gt[gtg::kGameFinished] = finished ? 1.0f : 0.0f;
   gt[gtg::kDataVersion] = kGlobalTargetsVersion;
+}
 
-  // Final ownership, area scoring and the score distribution.
-  int8_t* value = batch->value_targets(r);
-  int8_t* distr = batch->score_distribution(r);
+void RowBuilder::AddFinalTargets(RowContext row, double score) const {
+  const RowShape shape = row.shape;
+  int8_t* distr = row.batch->score_distribution(row.r);
   const int bins = shape.score_bins();
   const int mid = shape.area() + kExtraScoreRadius;
-  if (facts.ownership) {
-    gt[gtg::kFinalScore] = static_cast<float>(score);
-    gt[gtg::kOwnershipWeight] = 1.0f;
-    gt[gtg::kAreaWeight] = 1.0f;
-    int8_t* own = value + vtg::kOwnership * shape.area();
-    int8_t* scoring = value + vtg::kAreaScoring * shape.area();
-    for (int y = 0; y < height; ++y) {
-      for (int x = 0; x < width; ++x) {
-        const Point p = rules::MakePoint(x, y);
-        const Color c = final_area_[p];
-        if (c != pla && c != opp) continue;
-        const int i = index(p);
-        own[i] = c == pla ? 1 : -1;
-        scoring[i] = c == pla ? 120 : -120;
-      }
-    }
-    // Bin b stands for the score b - mid + 0.5; a score between two bin
-    // centres is split between them.
-    const double at = score + mid - 0.5;
-    const int lower = static_cast<int>(std::floor(at));
-    if (lower < 0) {
-      distr[0] = 100;
-    } else if (lower >= bins - 1) {
-      distr[bins - 1] = 100;
-    } else {
-      const int upper_share =
-          static_cast<int>(std::lround((at - lower) * 100.0));
-      distr[lower] = static_cast<int8_t>(100 - upper_share);
-      distr[lower + 1] = static_cast<int8_t>(upper_share);
-    }
-  } else {
+  if (!row.facts.ownership) {
     // KataGo's placeholder when the score is unknown: it still sums to 100.
     distr[mid - 1] = 50;
     distr[mid] = 50;
+    return;
   }
+  float* gt = row.batch->global_targets(row.r);
+  gt[gtg::kFinalScore] = static_cast<float>(score);
+  gt[gtg::kOwnershipWeight] = 1.0f;
+  gt[gtg::kAreaWeight] = 1.0f;
+  int8_t* value = row.batch->value_targets(row.r);
+  int8_t* own = value + vtg::kOwnership * shape.area();
+  int8_t* scoring = value + vtg::kAreaScoring * shape.area();
+  for (int y = 0; y < row.height; ++y) {
+    for (int x = 0; x < row.width; ++x) {
+      const Point p = rules::MakePoint(x, y);
+      const Color c = final_area_[p];
+      if (c != row.pla && c != row.opp) continue;
+      const int i = row.Index(p);
+      own[i] = c == row.pla ? 1 : -1;
+      scoring[i] = c == row.pla ? 120 : -120;
+    }
+  }
+  // Bin b stands for the score b - mid + 0.5; a score between two bin
+  // centres is split between them.
+  const double at = score + mid - 0.5;
+  const int lower = static_cast<int>(std::floor(at));
+  if (lower < 0) {
+    distr[0] = 100;
+  } else if (lower >= bins - 1) {
+    distr[bins - 1] = 100;
+  } else {
+    const int upper_share = static_cast<int>(std::lround((at - lower) * 100.0));
+    distr[lower] = static_cast<int8_t>(100 - upper_share);
+    distr[lower + 1] = static_cast<int8_t>(upper_share);
+  }
+}
 
-  uint64_t* ids = batch->row_ids(r);
-  ids[rid::kKind] = static_cast<uint64_t>(tg.id.kind);
-  ids[rid::kHi] = tg.id.hi;
-  ids[rid::kLo] = tg.id.lo;
-  ids[rid::kTurn] = static_cast<uint64_t>(turn);
-  ids[rid::kSymmetry] = static_cast<uint64_t>(t);
+void RowBuilder::AddRowIds(const RowContext& row) {
+  uint64_t* ids = row.batch->row_ids(row.r);
+  ids[rid::kKind] = static_cast<uint64_t>(row.game.id.kind);
+  ids[rid::kHi] = row.game.id.hi;
+  ids[rid::kLo] = row.game.id.lo;
+  ids[rid::kTurn] = static_cast<uint64_t>(row.turn);
+  ids[rid::kSymmetry] = static_cast<uint64_t>(row.symmetry);
 }
 
 }  // namespace qipu::train

@@ -107,10 +107,37 @@ class RowBuilder {
   void SampleTurns(const store::GameId& id, int positions);
   // Resets game_ for `record` under `rules`.
   void ResetGame(const rules::GameRecord& record, const rules::Rules& rules);
+  // Where one row goes, its symmetry and point of view (row_builder.cc;
+  // the steps that loop over the board take it by value, it says why).
+  struct RowContext;
+
   // Appends the row of the position game_ holds, whose next move is
-  // moves[turn].
+  // moves[turn], in the steps below (each writes its own arrays or
+  // entries of the row; train/README.md says what each channel holds).
   void AddRow(const GameFacts& facts, int turn, int history_start,
               RowBatch* batch);
+  // Input planes of the position: on-board, stones, liberties (1, 2, 3+),
+  // ko bans of the side to move, and each side's area (uses area_).
+  void AddBoardPlanes(RowContext row);
+  // The last five moves since history_start, as long as they alternate
+  // back from the opponent's: planes, or pass flags in the global inputs.
+  void AddLastMoves(RowContext row, int history_start);
+  // Global inputs (komi, ko and suicide rules, a pass would end the game)
+  // and qipu's own (handicap, moves played, cycle and dame rules).
+  void AddGlobalInputs(const RowContext& row, int history_start) const;
+  // Policy targets: the move played (or its search's root visits), and
+  // the next move (uniform when there is none). True when there is one.
+  bool AddPolicyTargets(const RowContext& row) const;
+  // Global targets: value (win, loss, draw or no result), `score` (the
+  // margin from the side to move), weights, game hash, metadata.
+  void AddGlobalTargets(const RowContext& row, bool has_next,
+                        double score) const;
+  // With facts.ownership: final ownership and area scoring from
+  // final_area_, and the score distribution around `score`; otherwise
+  // KataGo's placeholder distribution.
+  void AddFinalTargets(RowContext row, double score) const;
+  // The row's id: game id, turn and symmetry.
+  static void AddRowIds(const RowContext& row);
 
   RowOptions options_;
   rules::Game game_;

@@ -120,6 +120,15 @@ const std::vector<Row>& RpcTable() {
        {"tournament: '1' name: 'p1'"},
        Operators(StatusCode::OK),
        ""},
+      {"/qipu.v1.TournamentService/EditPlayer",
+       {"tournament: '1' name: 'p1' rating: 1500"},
+       Operators(StatusCode::OK),
+       ""},
+      {"/qipu.v1.TournamentService/SitOut",
+       {"tournament: '1' name: 'p1' round: 1"},
+       // Tournament 1 is a round-robin: the operator reaches the check.
+       Operators(StatusCode::FAILED_PRECONDITION),
+       ""},
       {"/qipu.v1.TournamentService/AddWarnings",
        {"tournament: '1' name: 'p1' count: 1"},
        Operators(StatusCode::OK),
@@ -139,6 +148,11 @@ const std::vector<Row>& RpcTable() {
       {"/qipu.v1.TournamentService/RecordGame",
        {"tournament: '1' round: 1 table: 1"},
        Operators(StatusCode::INVALID_ARGUMENT),
+       ""},
+
+      {"/qipu.v1.TournamentService/EditPairing",
+       {"tournament: '1' kind: PAIRING_EDIT_UNPAIR first: 'p1'"},
+       Operators(StatusCode::FAILED_PRECONDITION),
        ""},
 
       {"/qipu.v1.AdminService/Backup",
