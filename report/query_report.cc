@@ -8,8 +8,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "base/console.h"
+#include "engine/game_format.h"
 #include "engine/queries.h"
-#include "google/protobuf/util/json_util.h"
 #include "proto/convert.h"
 #include "rules/coord.h"
 #include "rules/result.h"
@@ -332,17 +332,16 @@ std::string ResultsText(const qipu::v1::ResultsResponse& r) {
   return out;
 }
 
-nlohmann::json GameJson(const qipu::v1::GetGameResponse& r) {
-  std::string game;
-  google::protobuf::util::JsonPrintOptions opts;
-  opts.preserve_proto_field_names = true;
-  if (!google::protobuf::util::MessageToJsonString(r.game(), &game, opts)
-           .ok()) {
-    game = "{}";
+absl::StatusOr<nlohmann::json> GameJson(const qipu::v1::GetGameResponse& r) {
+  auto game = engine::GameJson(r.game(), r.id());
+  if (!game.ok()) {
+    return absl::DataLossError(
+        absl::StrCat("game ", r.id(),
+                     " cannot be written as JSON: ", game.status().message()));
   }
-  return {{"id", r.id()},
-          {"game", nlohmann::json::parse(game, nullptr, false)},
-          {"sgf", r.sgf()}};
+  nlohmann::json j(*game);
+  j["sgf"] = r.sgf();
+  return j;
 }
 
 std::string GameText(const qipu::v1::GetGameResponse& r) {
