@@ -354,9 +354,13 @@ std::string GameText(const qipu::v1::GetGameResponse& r) {
       g.rules().preset().empty() ? "custom" : g.rules().preset().c_str(),
       g.rules().komi(), g.handicap());
   auto result = wire::ResultFromProto(g.result());
+  // The RE the game's SGF and JSON give (rules::RecordResult::Sgf()).
+  const std::string re =
+      result.ok()
+          ? rules::RecordResult::Stored(*result, g.meta().record_result()).Sgf()
+          : "?";
   absl::StrAppendFormat(
-      &out, "Result: %s (%s); %u moves, %u ko captures, %d cycles\n",
-      result.ok() ? rules::ResultToSgf(*result).c_str() : "?",
+      &out, "Result: %s (%s); %u moves, %u ko captures, %d cycles\n", re,
       result.ok() ? rules::EndReasonName(result->reason) : "?", g.num_moves(),
       g.ko_captures(), g.cycles_size());
   for (const qipu::v1::Cycle& c : g.cycles()) {
