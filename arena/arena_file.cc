@@ -11,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "arena/game_clock.h"
 #include "arena/penalties.h"
+#include "base/status_macros.h"
 #include "nlohmann/json.hpp"
 #include "policy/spec.h"
 #include "rules/rules.h"
@@ -100,11 +101,6 @@ class Reader {
   const Json& object_;
   std::string where_;
 };
-
-#define QIPU_RETURN_IF_ERROR(expr)                     \
-  do {                                                 \
-    if (absl::Status _s = (expr); !_s.ok()) return _s; \
-  } while (0)
 
 absl::Status ParseEntrant(const Json& j, const std::string& where,
                           ArenaFileEntrant* e) {
@@ -253,8 +249,6 @@ absl::StatusOr<ArenaFile> ParseArenaFile(absl::string_view text,
   }
   return out;
 }
-
-#undef QIPU_RETURN_IF_ERROR
 
 absl::StatusOr<ArenaFile> ReadArenaFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

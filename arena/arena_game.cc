@@ -70,7 +70,7 @@ rules::GameRecord ArenaRecord(const ArenaGame& g, const RecordInfo& info) {
   r.komi = g.game.rules().komi;
   r.has_komi = true;
   r.rules = info.rules_name;
-  r.result = rules::ResultToSgf(g.result);
+  r.result = rules::RecordResult::Of(g.result);
   r.black_player = info.black_name;
   r.white_player = info.white_name;
   r.event = info.event;

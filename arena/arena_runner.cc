@@ -395,7 +395,7 @@ absl::Status Runner::PlayRound(std::vector<Slot> slots) {
     e.white = t_.players(s.white).name();
     rules::SgfCollection c = rules::ReadSgf(s.pending.sgf());
     if (!c.games.empty()) {
-      e.result = c.games[0].result;
+      e.result = c.games[0].result.text;
       e.moves = static_cast<int>(c.games[0].moves.size());
     }
     e.game_id = s.pending.game_id();

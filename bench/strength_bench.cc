@@ -19,6 +19,7 @@
 #include "rules/coord.h"
 #include "rules/game.h"
 #include "rules/record.h"
+#include "rules/rules_key.h"
 #include "rules/sgf_writer.h"
 
 namespace qipu::bench {
@@ -149,14 +150,14 @@ void PlayGame(const StrengthBenchOptions& o, int index, Seat& seat,
   sgf->komi = o.rules.komi;
   sgf->has_komi = true;
   sgf->rules = o.rules_name;
-  sgf->result = rules::ResultToSgf(out->result);
+  sgf->result = rules::RecordResult::Of(out->result);
   sgf->black_player = black->spec();
   sgf->white_player = white->spec();
   sgf->event = "qipu bench strength";
   sgf->game_name = absl::StrCat("game ", index);
   if (!out->note.empty()) sgf->extra.emplace_back("GC", out->note);
   sgf->extra.emplace_back("QS", absl::StrCat(o.seed));
-  sgf->extra.emplace_back("QR", rules::RulesKey(o.rules));
+  sgf->extra.emplace_back("QR", rules::RulesKey(o.rules).Text());
 }
 
 absl::Status WriteSgfFile(const std::string& dir, int index,

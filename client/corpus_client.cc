@@ -85,11 +85,10 @@ absl::StatusOr<engine::ImportSummary> RemoteImport(
   writer.join();
   const grpc::Status status = stream->Finish();
   if (!status.ok()) {
-    return absl::UnavailableError(
-        absl::StrCat(server, ": ", status.error_message(), " (",
-                     static_cast<int>(status.error_code()),
-                     "); files already answered are imported, re-running "
-                     "the import is safe"));
+    return absl::UnavailableError(absl::StrCat(
+        server, ": ", base::FromGrpc(status).ToString(),
+        "; files already answered are imported, re-running the import is "
+        "safe"));
   }
   engine::ImportSummary summary;
   summary.errors = std::move(list.errors);
@@ -189,10 +188,9 @@ absl::Status Export(const Target& target, const qipu::v1::ExportRequest& req,
         continue;
       }
     }
-    if (!gs.ok()) {
-      return absl::Status(
-          static_cast<absl::StatusCode>(gs.error_code()),
-          absl::StrCat(target.server, ": ", gs.error_message()));
+    if (absl::Status s = base::FromGrpc(gs); !s.ok()) {
+      return absl::Status(s.code(),
+                          absl::StrCat(target.server, ": ", s.message()));
     }
     return absl::OkStatus();
   }

@@ -77,12 +77,7 @@ absl::StatusOr<TrainingPullStats> PullRemote(
   }
   const grpc::Status gs = reader->Finish();
   if (!sink_status.ok()) return sink_status;
-  if (!gs.ok()) {
-    return WithServerHint(
-        absl::Status(static_cast<absl::StatusCode>(gs.error_code()),
-                     gs.error_message()),
-        server);
-  }
+  if (!gs.ok()) return WithServerHint(base::FromGrpc(gs), server);
   return stats;
 }
 

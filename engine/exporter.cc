@@ -11,6 +11,7 @@
 #include "proto/convert.h"
 #include "proto/job_policies.h"
 #include "rules/rules.h"
+#include "rules/rules_key.h"
 #include "spdlog/spdlog.h"
 #include "store/keys.h"
 
@@ -38,7 +39,7 @@ qipu::v1::ConfigRecord GameDimensions(const qipu::v1::Game& game) {
   c.set_width(game.width());
   c.set_height(game.height());
   if (auto r = wire::RulesFromProto(game.rules()); r.ok()) {
-    c.set_rules_key(rules::RulesKey(*r));
+    c.set_rules_key(rules::RulesKey(*r).Text());
     c.set_preset(rules::PresetName(*r));
   }
   c.set_komi(game.rules().komi());
@@ -76,7 +77,7 @@ absl::StatusOr<store::GameId> GameIdOf(const qipu::v1::Game& game) {
 absl::StatusOr<ExportStats> Exporter::Export(const qipu::v1::ExportRequest& req,
                                              const Sink& sink,
                                              absl::Time deadline) const {
-  auto filter = CompileQueryFilter(req.filter());
+  auto filter = Filter::Compile(req.filter());
   if (!filter.ok()) return filter.status();
   std::string start;
   if (!req.after().empty()) {

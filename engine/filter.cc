@@ -1,15 +1,15 @@
 #include "engine/filter.h"
 
-#include <algorithm>
+#include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
-#include "base/quote.h"
+#include "absl/strings/str_join.h"
 #include "proto/job_policies.h"
 #include "rules/coord.h"
 #include "rules/rules.h"
+#include "rules/rules_key.h"
 
 namespace qipu::engine {
 namespace {
@@ -41,30 +41,23 @@ absl::StatusOr<Filter> Filter::Compile(const qipu::v1::Filter& f) {
   if (!f.rules().empty()) {
     if (auto preset = rules::PresetRules(f.rules()); preset.ok()) {
       // A preset fixes every axis but komi and the move cap.
-      for (absl::string_view tok :
-           absl::StrSplit(rules::RulesKey(*preset), ' ')) {
-        if (!absl::StartsWith(tok, "komi=") && !absl::StartsWith(tok, "cap=")) {
-          out.rule_tokens_.emplace_back(tok);
-        }
-      }
+      out.rules_ = rules::RulesKey(*preset).WithoutKomiAndCap();
     } else {
-      static const char* const kAxes[] = {"ko",   "cycle", "suicide",
-                                          "dame", "hcomp", "cap"};
-      for (absl::string_view tok : absl::StrSplit(
-               f.rules(), absl::ByAnyChar(", "), absl::SkipEmpty())) {
-        const size_t eq = tok.find('=');
-        const absl::string_view axis = tok.substr(0, eq);
-        if (eq == absl::string_view::npos ||
-            std::none_of(std::begin(kAxes), std::end(kAxes),
-                         [&](const char* a) { return axis == a; })) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "filter.rules: ", base::QuoteInput(tok),
-              " is neither a preset (chinese, chinese-superko, tromp-taylor, "
-              "aga, new-zealand) nor axis=value with axis ko, cycle, suicide, "
-              "dame, hcomp or cap"));
-        }
-        out.rule_tokens_.emplace_back(tok);
+      auto key = rules::RulesKey::Parse(f.rules());
+      if (!key.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "filter.rules: ", key.status().message(),
+            absl::StrContains(f.rules(), '=')
+                ? ""
+                : absl::StrCat(" (nor a preset: ",
+                               absl::StrJoin(rules::PresetNames(), ", "),
+                               ")")));
       }
+      if (key->komi.has_value()) {
+        return absl::InvalidArgumentError(
+            "filter.rules: komi is a filter of its own (filter.komi)");
+      }
+      out.rules_ = *std::move(key);
     }
   }
   if (f.has_komi()) {
@@ -115,11 +108,9 @@ bool Filter::MatchesConfig(const qipu::v1::ConfigRecord& c) const {
       return false;
     }
   }
-  if (!rule_tokens_.empty()) {
-    std::vector<absl::string_view> have = absl::StrSplit(c.rules_key(), ' ');
-    for (const std::string& tok : rule_tokens_) {
-      if (std::find(have.begin(), have.end(), tok) == have.end()) return false;
-    }
+  if (rules_ != rules::RulesKey()) {
+    auto have = rules::RulesKey::Parse(c.rules_key());
+    if (!have.ok() || !rules_.MatchedBy(*have)) return false;
   }
   return true;
 }

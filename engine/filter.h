@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "qipu/v1/query.pb.h"
 #include "qipu/v1/store.pb.h"
+#include "rules/rules_key.h"
 
 namespace qipu::engine {
 
@@ -21,9 +22,10 @@ namespace qipu::engine {
 class Filter {
  public:
   // Checks `f`: both or neither of width/height, sizes in range, rules a
-  // preset name or "axis=value" list (axes: ko, cycle, suicide, dame,
-  // hcomp, cap; komi has its own field), dates YYYYMMDD with from <= to.
-  // InvalidArgument names the bad field.
+  // preset name or a partial rules::RulesKey ("axis=value" list, axes ko,
+  // cycle, suicide, dame, hcomp, cap, each with a valid value; komi has
+  // its own field), dates YYYYMMDD with from <= to. InvalidArgument names
+  // the bad field.
   static absl::StatusOr<Filter> Compile(const qipu::v1::Filter& f);
 
   // True when games of configuration `c` can match.
@@ -36,6 +38,8 @@ class Filter {
   uint32_t width() const { return proto_.width(); }
   uint32_t height() const { return proto_.height(); }
   const qipu::v1::Filter& proto() const { return proto_; }
+  // The rule axes the filter fixes (none given: any rules).
+  const rules::RulesKey& rules() const { return rules_; }
 
  private:
   qipu::v1::Filter proto_;
@@ -46,8 +50,9 @@ class Filter {
   // The filter named a policy whose arguments were all defaults: only
   // that canonical spec matches, not the specs it prefixes.
   bool policy_exact_ = false;
-  // Required "axis=value" tokens of the configuration's rules key.
-  std::vector<std::string> rule_tokens_;
+  // The rule axes a configuration's rules key must have (none: any): a
+  // preset's axes but komi and the move cap, or the axes the filter names.
+  rules::RulesKey rules_;
 };
 
 }  // namespace qipu::engine

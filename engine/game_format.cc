@@ -17,6 +17,7 @@
 #include "rules/game.h"
 #include "rules/result.h"
 #include "rules/rules.h"
+#include "rules/rules_key.h"
 #include "rules/sgf_writer.h"
 
 namespace qipu::engine {
@@ -34,14 +35,13 @@ const char* ColorLetter(rules::Color c) {
 std::string RulesText(const qipu::v1::RuleSet& p) {
   auto r = wire::RulesFromProto(p);
   if (!r.ok()) return p.preset();
-  for (const char* name :
-       {"chinese", "chinese-superko", "tromp-taylor", "aga", "new-zealand"}) {
+  for (absl::string_view name : rules::PresetNames()) {
     auto preset = rules::PresetRules(name);
     if (!preset.ok()) continue;
     preset->komi = r->komi;
-    if (*preset == *r) return name;
+    if (*preset == *r) return std::string(name);
   }
-  return rules::RulesKey(*r);
+  return rules::RulesKey(*r).Text();
 }
 
 Json Vertices(const std::vector<rules::Point>& points, int height) {
@@ -57,6 +57,26 @@ std::string PackedVertex(uint32_t point, int width, int height) {
   }
   return rules::GtpPoint(
       rules::FromDenseIndex(static_cast<int>(point) - 1, width), height);
+}
+
+// Cycles as the game's JSON lists them (class, outcome, first_move,
+// period, point, black_captures, white_captures).
+Json CyclesJson(const google::protobuf::RepeatedPtrField<qipu::v1::Cycle>& list,
+                int w, int h) {
+  Json cycles = Json::array();
+  for (const qipu::v1::Cycle& c : list) {
+    auto cr = wire::CycleFromProto(c, w, h);
+    Json e;
+    e["class"] = cr.ok() ? rules::CycleClassName(cr->cls) : "other";
+    e["outcome"] = cr.ok() ? rules::CycleOutcomeName(cr->outcome) : "";
+    e["first_move"] = c.first_move();
+    e["period"] = c.period();
+    e["point"] = PackedVertex(c.point(), w, h);
+    e["black_captures"] = c.black_captures();
+    e["white_captures"] = c.white_captures();
+    cycles.push_back(std::move(e));
+  }
+  return cycles;
 }
 
 // --- JSON reading, without exceptions -----------------------------------
@@ -142,19 +162,9 @@ absl::Status GetVertices(const Json& obj, const char* key, int width,
 absl::StatusOr<rules::GameRecord> ExportRecord(const qipu::v1::Game& game) {
   auto record = wire::GameToRecord(game);
   if (!record.ok()) return record.status();
-  auto result = wire::ResultFromProto(game.result());
-  const std::string& raw = game.meta().record_result();
-  if (result.ok() && result->reason != rules::EndReason::kUnknown) {
-    // A reason SGF does not define ("W+J") is the one the record wrote.
-    std::string other_reason;
-    if (result->reason == rules::EndReason::kOther) {
-      auto as_written = rules::ParseSgfResult(raw, &other_reason);
-      if (!as_written.ok() || *as_written != *result) other_reason.clear();
-    }
-    record->result = rules::ResultToSgf(*result, other_reason);
-  } else {
-    record->result = raw.empty() ? std::string("?") : raw;
-  }
+  // The game's result as exports write it (the record's text as written
+  // when the stored result is unknown).
+  record->result.text = record->result.Sgf();
   record->rules = RulesText(game.rules());
   const qipu::v1::Provenance& p = game.provenance();
   auto& extra = record->extra;
@@ -252,8 +262,8 @@ absl::StatusOr<std::string> GameToSgf(const qipu::v1::Game& game) {
   return sgf;
 }
 
-absl::StatusOr<std::string> GameToJsonLine(const qipu::v1::Game& game,
-                                           absl::string_view id) {
+absl::StatusOr<Json> GameJson(const qipu::v1::Game& game,
+                              absl::string_view id) {
   auto record = ExportRecord(game);
   if (!record.ok()) return record.status();
   const int w = record->width;
@@ -264,7 +274,7 @@ absl::StatusOr<std::string> GameToJsonLine(const qipu::v1::Game& game,
   j["height"] = h;
   j["rules"] = record->rules;
   auto r = wire::RulesFromProto(game.rules());
-  j["rules_key"] = r.ok() ? rules::RulesKey(*r) : std::string();
+  j["rules_key"] = r.ok() ? rules::RulesKey(*r).Text() : std::string();
   j["komi"] = game.rules().komi();
   j["handicap"] = game.handicap();
   Json setup = Json::array();
@@ -289,25 +299,20 @@ absl::StatusOr<std::string> GameToJsonLine(const qipu::v1::Game& game,
   j["moves"] = std::move(moves);
   j["same_color_moves"] = Json(std::vector<uint32_t>(
       game.same_color_moves().begin(), game.same_color_moves().end()));
-  j["result"] = record->result;
+  j["result"] = record->result.text;
   auto res = wire::ResultFromProto(game.result());
   j["winner"] = res.ok() ? rules::WinnerName(res->winner) : "none";
   j["reason"] = res.ok() ? rules::EndReasonName(res->reason) : "unknown";
   j["margin"] = game.result().margin();
-  Json cycles = Json::array();
-  for (const qipu::v1::Cycle& c : game.cycles()) {
-    auto cr = wire::CycleFromProto(c, w, h);
-    Json e;
-    e["class"] = cr.ok() ? rules::CycleClassName(cr->cls) : "other";
-    e["outcome"] = cr.ok() ? rules::CycleOutcomeName(cr->outcome) : "";
-    e["first_move"] = c.first_move();
-    e["period"] = c.period();
-    e["point"] = PackedVertex(c.point(), w, h);
-    e["black_captures"] = c.black_captures();
-    e["white_captures"] = c.white_captures();
-    cycles.push_back(std::move(e));
-  }
-  j["cycles"] = std::move(cycles);
+  j["detail"] = game.result().detail();
+  j["illegal_point"] = game.result().illegal_point() == 0
+                           ? std::string()
+                           : PackedVertex(game.result().illegal_point(), w, h);
+  j["area"] = {{"black", game.area().black()},
+               {"white", game.area().white()},
+               {"dame", game.area().dame()}};
+  j["cycles"] = CyclesJson(game.cycles(), w, h);
+  j["voided_cycles"] = CyclesJson(game.voided_cycles(), w, h);
   j["ko_captures"] = game.ko_captures();
   Json searches = Json::array();
   if (auto unpacked =
@@ -350,8 +355,15 @@ absl::StatusOr<std::string> GameToJsonLine(const qipu::v1::Game& game,
                {"record_result", m.record_result()},
                {"normalised", std::vector<std::string>(m.normalised().begin(),
                                                        m.normalised().end())}};
+  return j;
+}
+
+absl::StatusOr<std::string> GameToJsonLine(const qipu::v1::Game& game,
+                                           absl::string_view id) {
+  auto j = GameJson(game, id);
+  if (!j.ok()) return j.status();
   // Invalid UTF-8 (never produced by the reader) is replaced, not thrown.
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return j->dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 absl::StatusOr<rules::GameRecord> JsonLineToRecord(absl::string_view line) {
@@ -453,7 +465,9 @@ absl::StatusOr<rules::GameRecord> JsonLineToRecord(absl::string_view line) {
     r.has_komi = true;
   }
   if (absl::Status s = GetString(j, "rules", &r.rules); !s.ok()) return s;
-  if (absl::Status s = GetString(j, "result", &r.result); !s.ok()) return s;
+  std::string result;
+  if (absl::Status s = GetString(j, "result", &result); !s.ok()) return s;
+  r.result = rules::RecordResult::Read(result);
   if (const Json* searches = Find(j, "searches")) {
     if (!searches->is_array()) return FieldError("searches", "is not an array");
     for (size_t i = 0; i < searches->size(); ++i) {

@@ -23,18 +23,29 @@
 // Q* properties (GameRecord::move_extra) and import stores them again as
 // the game's search_visits: export then import keeps the visits.
 //
-// JSONL: one JSON object per game, keys in this order:
-//   id, width, height, rules, rules_key, komi, handicap,
+// JSON: a game has one JSON shape, written by GameJson() alone: each line
+// of a JSONL export, `qipu query game --json` and /api/v1/game/ID
+// (report::GameJson) and the base of the explorer's replay
+// (web::GameReplayJson, which adds its per-move extras). One object,
+// keys in this order:
+//   id, width, height, rules (as RU above), rules_key (rules::RulesKey),
+//   komi, handicap,
 //   setup [{before_move, black, white, empty (GTP vertex lists), to_play}],
 //   first_color ("B"/"W"), moves (GTP vertices, "pass"), same_color_moves
 //   (0-based indices of moves played by the colour of the move before),
-//   result (SGF RE), winner, reason, margin, cycles [{class, outcome,
-//   first_move, period, point, black_captures, white_captures}],
+//   result (SGF RE: rules::RecordResult::Sgf()), winner, reason, margin,
+//   detail (Result.detail, "" for none), illegal_point (GTP vertex of
+//   Result.illegal_point, "" for none), area {black, white, dame} (the
+//   stored count), cycles [{class, outcome, first_move, period, point,
+//   black_captures, white_captures}], voided_cycles [the same],
 //   ko_captures, searches [{move (0-based), points (GTP vertices,
 //   "pass"), visits (one count per point)}] (the root visits of each
-//   searched move, as QM in SGF), provenance {... policy, black_policy,
-//   white_policy ...}, meta {...}. Import reads `searches` back (as it
-//   reads QM), with the same checks.
+//   searched move, as QM in SGF), provenance {job, game_index, seed,
+//   attempt, worker, policy, black_policy, white_policy, source, file,
+//   file_game, qipu_version, stored_unix_micros}, meta {black_player,
+//   white_player, black_rank, white_rank, date, date_ymd, event,
+//   record_result, normalised}. Import reads `searches` back (as it reads
+//   QM), with the same checks, and ignores what it does not need.
 // Colours of the moves: first_color, then alternating except at the
 // indices in same_color_moves (as in qipu.v1.Game).
 //
@@ -47,15 +58,16 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "nlohmann/json.hpp"
 #include "qipu/v1/game.pb.h"
 #include "rules/record.h"
 
 namespace qipu::engine {
 
 // The record a game exports as: moves, setup and metadata from the game,
-// RE from its result (the record's raw RE when the result is unknown; for
-// a win with a reason SGF does not define, "W+J", the reason as the raw RE
-// wrote it), KM
+// RE from its result (rules::RecordResult::Sgf(): the record's raw RE when
+// the result is unknown; for a win with a reason SGF does not define,
+// "W+J", the reason as the raw RE wrote it), KM
 // from its rules, RU as described above and qipu's Q* properties in
 // `extra`. InvalidArgument when the stored game does not decode (bad
 // size, points or move counts).
@@ -78,8 +90,13 @@ absl::StatusOr<std::string> SearchVisitsOf(const rules::GameRecord& record);
 // newline).
 absl::StatusOr<std::string> GameToSgf(const qipu::v1::Game& game);
 
-// The game as one JSON object on one line (no trailing newline). `id` is
-// its text id (store::GameIdText). InvalidArgument as for ExportRecord().
+// The game as one JSON object, the shape above: the one writer of a
+// stored game's JSON. `id` is its text id (store::GameIdText).
+// InvalidArgument as for ExportRecord().
+absl::StatusOr<nlohmann::ordered_json> GameJson(const qipu::v1::Game& game,
+                                                absl::string_view id);
+
+// GameJson() on one line (no trailing newline), invalid UTF-8 replaced.
 absl::StatusOr<std::string> GameToJsonLine(const qipu::v1::Game& game,
                                            absl::string_view id);
 

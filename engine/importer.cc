@@ -71,30 +71,30 @@ bool NormaliseFoxResult(rules::GameRecord* r) {
       fox = true;
   }
   if (!fox) return false;
-  auto parsed = rules::ParseSgfResult(r->result);
-  if (!parsed.ok() || parsed->reason != rules::EndReason::kScore ||
-      parsed->margin < 0 ||
-      (parsed->winner != rules::Winner::kBlack &&
-       parsed->winner != rules::Winner::kWhite)) {
+  const rules::GameResult& read = r->result.value;
+  if (read.reason != rules::EndReason::kScore || read.margin < 0 ||
+      (read.winner != rules::Winner::kBlack &&
+       read.winner != rules::Winner::kWhite)) {
     return false;
   }
-  const double m = parsed->margin;
+  const double m = read.margin;
   const double grid = stones ? 0.25 : 0.5;
   const bool on_grid = std::fabs(m / grid - std::round(m / grid)) < 1e-9;
-  const std::string who = parsed->winner == rules::Winner::kBlack ? "B+" : "W+";
+  // The text stays as written (Meta.record_result); the value is the
+  // normalised result.
   if (m < 0.25 || !on_grid) {
     r->notes.push_back({.kind = rules::NoteKind::kFoxResultArtefact,
-                        .value = r->result,
+                        .value = r->result.text,
                         .stones = stones});
-    r->result = who;
+    r->result.value.margin = -1;  // "B+": the winner, margin unknown
     return true;
   }
   if (!stones) return false;
-  const std::string points = absl::StrCat(who, 2 * m);
+  const rules::GameResult points{read.winner, rules::EndReason::kScore, 2 * m};
   r->notes.push_back({.kind = rules::NoteKind::kFoxResultInStones,
-                      .value = r->result,
-                      .read = points});
-  r->result = points;
+                      .value = r->result.text,
+                      .read = rules::ResultToSgf(points)});
+  r->result.value = points;
   return true;
 }
 
@@ -298,10 +298,8 @@ void Importer::Prepare(const std::shared_ptr<FileJob>& job, int chunk) {
   ctx.now = job->now;
   for (int i = chunk * per; i < std::min(n, (chunk + 1) * per); ++i) {
     rules::GameRecord& record = job->records[i];
-    std::string raw_result = record.result;
-    // Meta.record_result keeps the RE as written.
-    ctx.record_result.reset();
-    if (NormaliseFoxResult(&record)) ctx.record_result = std::move(raw_result);
+    // Meta.record_result keeps the RE as written (record.result.text).
+    NormaliseFoxResult(&record);
     int illegal_move = 0;
     auto p = PrepareImport(record, ctx, configs_, &illegal_move);
     if (!p.ok()) {

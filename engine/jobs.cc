@@ -11,6 +11,7 @@
 #include "proto/convert.h"
 #include "proto/job_policies.h"
 #include "rules/coord.h"
+#include "rules/rules_key.h"
 #include "rules/scoring.h"
 #include "spdlog/spdlog.h"
 #include "store/keys.h"
@@ -63,7 +64,7 @@ qipu::v1::ConfigRecord JobConfigRecord(uint64_t job,
   qipu::v1::ConfigRecord rec;
   rec.set_width(c.width());
   rec.set_height(c.height());
-  rec.set_rules_key(rules::RulesKey(r));
+  rec.set_rules_key(rules::RulesKey(r).Text());
   rec.set_preset(rules::PresetName(r));
   rec.set_komi(r.komi);
   rec.set_handicap(c.handicap());
@@ -219,7 +220,7 @@ absl::StatusOr<uint64_t> JobManager::Submit(
             j.record.SerializeAsString());
   if (absl::Status s = store_->Commit(&batch); !s.ok()) return s;
   spdlog::info("job {}: submitted, {} games {}x{} {}, policy {}", *job, games,
-               config.width(), config.height(), rules::RulesKey(*r),
+               config.width(), config.height(), rules::RulesKey(*r).Text(),
                config.policy());
   absl::MutexLock lock(&mu_);
   jobs_[*job] = std::move(j);

@@ -14,6 +14,7 @@
 #include "proto/job_policies.h"
 #include "rules/coord.h"
 #include "rules/replay.h"
+#include "rules/rules_key.h"
 #include "rules/scoring.h"
 #include "rules/selfplay.h"
 #include "store/aggregate.h"
@@ -196,8 +197,8 @@ absl::Status CheckAgainstJob(const wire::SelfPlayUpload& u,
                     absl::StrCat(cfg.handicap(), " (the job's)"));
   }
   if (!(c.rules == job.rules)) {
-    return Mismatch("rules", rules::RulesKey(c.rules),
-                    rules::RulesKey(job.rules) + " (the job's)");
+    return Mismatch("rules", rules::RulesKey(c.rules).Text(),
+                    rules::RulesKey(job.rules).Text() + " (the job's)");
   }
   if (c.attempt >= static_cast<uint32_t>(rules::kMaxAttempts)) {
     return absl::InvalidArgumentError(
@@ -456,26 +457,22 @@ absl::StatusOr<PreparedImport> PrepareImport(const rules::GameRecord& record,
     assumed.push_back(
         {.kind = rules::NoteKind::kRulesNotImplemented, .value = record.rules});
   }
-  rules::GameResult result;
-  std::string other_reason;
-  if (auto parsed = rules::ParseSgfResult(record.result, &other_reason);
-      parsed.ok()) {
-    result = *parsed;
+  // The record's result, read with the record (rules::RecordResult).
+  const rules::RecordResult& written = record.result;
+  rules::GameResult result = written.value;
+  if (!written.understood) {
+    assumed.push_back(
+        {.kind = rules::NoteKind::kResultNotUnderstood, .value = written.text});
+  } else if (result.reason == rules::EndReason::kIllegal) {
     // A winner with a reason SGF does not define: kept, and said so.
-    if (result.reason == rules::EndReason::kIllegal) {
-      assumed.push_back({.kind = rules::NoteKind::kResultIllegalMove,
-                         .value = record.result,
-                         .winner = result.winner});
-    } else if (result.reason == rules::EndReason::kOther) {
-      assumed.push_back({.kind = rules::NoteKind::kResultOtherReason,
-                         .value = record.result,
-                         .read = other_reason,
-                         .winner = result.winner});
-    }
-  } else {
-    result.reason = rules::EndReason::kUnknown;
-    assumed.push_back({.kind = rules::NoteKind::kResultNotUnderstood,
-                       .value = record.result});
+    assumed.push_back({.kind = rules::NoteKind::kResultIllegalMove,
+                       .value = written.text,
+                       .winner = result.winner});
+  } else if (result.reason == rules::EndReason::kOther) {
+    assumed.push_back({.kind = rules::NoteKind::kResultOtherReason,
+                       .value = written.text,
+                       .read = written.other_reason,
+                       .winner = result.winner});
   }
 
   PreparedImport out;
@@ -484,9 +481,6 @@ absl::StatusOr<PreparedImport> PrepareImport(const rules::GameRecord& record,
   qipu::v1::Meta* meta = game.mutable_meta();
   for (const rules::RecordNote& n : assumed) {
     meta->add_normalised(rules::NoteText(n));
-  }
-  if (ctx.record_result.has_value()) {
-    meta->set_record_result(*ctx.record_result);
   }
   const uint32_t day = DayOfSgfDate(record.date);
   meta->set_date_ymd(day);
@@ -505,7 +499,7 @@ absl::StatusOr<PreparedImport> PrepareImport(const rules::GameRecord& record,
   qipu::v1::ConfigRecord dims;
   dims.set_width(static_cast<uint32_t>(record.width));
   dims.set_height(static_cast<uint32_t>(record.height));
-  dims.set_rules_key(rules::RulesKey(r));
+  dims.set_rules_key(rules::RulesKey(r).Text());
   dims.set_preset(rules::PresetName(r));
   dims.set_komi(r.komi);
   dims.set_handicap(static_cast<uint32_t>(report->handicap));

@@ -16,7 +16,6 @@
 #define QIPU_ENGINE_PREPARE_H_
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -98,10 +97,6 @@ struct ImportContext {
   int index_depth = 60;
   // Provenance.stored_unix_micros.
   absl::Time now;
-  // The RE as written, when the caller normalised record.result before
-  // (the importer's Fox rule); Meta.record_result keeps it. Unset:
-  // record.result is as written.
-  std::optional<std::string> record_result;
 };
 
 // Result of preparing an imported record.
@@ -114,11 +109,12 @@ struct PreparedImport {
 };
 
 // Replays `record` under its own rules (RU, else chinese; komi from KM,
-// else the preset's) and prepares it, keeping the record's own result and
-// metadata. A result that names the winner with a reason SGF does not
-// define is that side's win, reason illegal ("W+Illegal") or other ("W+J",
-// "W"; Meta.record_result keeps the RE as written), and noted; one that
-// names no winner is unknown, and noted. Records with an illegal move are
+// else the preset's) and prepares it, keeping the record's own result
+// (record.result.value, read with the record; Meta.record_result keeps
+// record.result.text, the RE as written) and metadata. A result that names
+// the winner with a reason SGF does not define is that side's win, reason
+// illegal ("W+Illegal") or other ("W+J", "W"), and noted; one that names
+// no winner is unknown, and noted. Records with an illegal move are
 // refused with InvalidArgument naming the move number and reason ("move 3 is
 // illegal under chinese rules (occupied)"), and no game is prepared;
 // `illegal_move`, when given, is set to that move's 1-based number (0 for any

@@ -7,10 +7,8 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "base/quote.h"
 #include "engine/game_format.h"
@@ -18,6 +16,7 @@
 #include "proto/job_policies.h"
 #include "rocksdb/iterator.h"
 #include "rules/coord.h"
+#include "rules/rules_key.h"
 #include "rules/sgf_writer.h"
 #include "store/game_id.h"
 #include "store/keys.h"
@@ -79,9 +78,8 @@ absl::StatusOr<std::string> GameSgf(const qipu::v1::Game& game) {
     r.komi = rs->komi;
     r.has_komi = true;
   }
-  if (auto res = wire::ResultFromProto(game.result()); res.ok()) {
-    r.result = rules::ResultToSgf(*res);
-  }
+  // The RE exports write (rules::RecordResult::Sgf()).
+  r.result.text = r.result.Sgf();
   const qipu::v1::Provenance& p = game.provenance();
   const bool self_play = p.job() != 0;
   if (self_play) {
@@ -108,7 +106,7 @@ absl::StatusOr<std::string> GameSgf(const qipu::v1::Game& game) {
   const std::string cycles =
       CyclesText(game.voided_cycles(), game.cycles(), r.width, r.height);
   if (!cycles.empty()) r.extra.emplace_back("QC", cycles);
-  if (rs.ok()) r.extra.emplace_back("QR", rules::RulesKey(*rs));
+  if (rs.ok()) r.extra.emplace_back("QR", rules::RulesKey(*rs).Text());
   if (!p.policy().empty()) r.extra.emplace_back("QP", p.policy());
   if (!p.qipu_version().empty()) r.extra.emplace_back("QV", p.qipu_version());
   if (auto searches = SearchProperties(game); searches.ok()) {
@@ -119,39 +117,6 @@ absl::StatusOr<std::string> GameSgf(const qipu::v1::Game& game) {
 
 }  // namespace
 
-absl::StatusOr<Filter> CompileQueryFilter(const qipu::v1::Filter& f) {
-  auto filter = Filter::Compile(f);
-  if (!filter.ok() || rules::PresetRules(f.rules()).ok()) return filter;
-  for (absl::string_view tok :
-       absl::StrSplit(f.rules(), absl::ByAnyChar(", "), absl::SkipEmpty())) {
-    const size_t eq = tok.find('=');
-    const absl::string_view axis = tok.substr(0, eq);
-    const absl::string_view value = tok.substr(eq + 1);
-    absl::Status bad;
-    if (axis == "ko") {
-      bad = rules::ParseKoRule(value).status();
-    } else if (axis == "cycle") {
-      bad = rules::ParseCycleRule(value).status();
-    } else if (axis == "suicide" && value != "0" && value != "1") {
-      bad = absl::InvalidArgumentError("suicide is 0 or 1");
-    } else if (axis == "dame" && value != "half" && value != "none") {
-      bad = absl::InvalidArgumentError("dame is half or none");
-    } else if (axis == "hcomp" && value != "none" && value != "full" &&
-               value != "minus-one") {
-      bad = absl::InvalidArgumentError("hcomp is none, full or minus-one");
-    } else if (int cap = 0;
-               axis == "cap" && (!absl::SimpleAtoi(value, &cap) || cap < 0)) {
-      bad =
-          absl::InvalidArgumentError("cap is a number of moves (0 = default)");
-    }
-    if (!bad.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "filter.rules: ", base::QuoteInput(tok), ": ", bad.message()));
-    }
-  }
-  return filter;
-}
-
 absl::StatusOr<int> ExamplesWanted(uint32_t requested) {
   if (requested > kMaxQueryExamples) {
     return absl::InvalidArgumentError(
@@ -161,26 +126,13 @@ absl::StatusOr<int> ExamplesWanted(uint32_t requested) {
 }
 
 rules::Rules OpeningsReplayRules(const Filter& filter) {
-  const std::string& text = filter.proto().rules();
-  if (auto preset = rules::PresetRules(text); preset.ok()) return *preset;
-  rules::Rules r;
-  r.ko = rules::KoRule::kSimple;
-  r.cycle = rules::CycleRule::kNone;
-  r.multi_stone_suicide = true;
-  for (absl::string_view tok :
-       absl::StrSplit(text, absl::ByAnyChar(", "), absl::SkipEmpty())) {
-    const size_t eq = tok.find('=');
-    if (eq == absl::string_view::npos) continue;
-    const absl::string_view axis = tok.substr(0, eq);
-    const absl::string_view value = tok.substr(eq + 1);
-    if (axis == "ko") {
-      if (auto k = rules::ParseKoRule(value); k.ok()) r.ko = *k;
-    } else if (axis == "cycle") {
-      if (auto c = rules::ParseCycleRule(value); c.ok()) r.cycle = *c;
-    } else if (axis == "suicide") {
-      r.multi_stone_suicide = value == "1";
-    }
+  if (auto preset = rules::PresetRules(filter.proto().rules()); preset.ok()) {
+    return *preset;
   }
+  rules::Rules r;
+  r.ko = filter.rules().ko.value_or(rules::KoRule::kSimple);
+  r.cycle = filter.rules().cycle.value_or(rules::CycleRule::kNone);
+  r.multi_stone_suicide = filter.rules().multi_stone_suicide.value_or(true);
   return r;
 }
 
@@ -290,8 +242,9 @@ absl::StatusOr<OpeningPosition> ReplayOpening(int width, int height,
       return absl::InvalidArgumentError(absl::StrCat(
           "moves: move ", i + 1, " ", base::QuoteInput(text), " is illegal (",
           rules::IllegalReasonName(v.reason), ")",
-          rule_dependent ? absl::StrCat(" under ", rules::RulesKey(rules))
-                         : ""));
+          rule_dependent
+              ? absl::StrCat(" under ", rules::RulesKey(rules).Text())
+              : ""));
     }
     game.Play(c, m->point, v);
   }
@@ -306,7 +259,7 @@ absl::StatusOr<OpeningPosition> ReplayOpening(int width, int height,
 
 absl::StatusOr<qipu::v1::OpeningsResponse> QueryEngine::Openings(
     const qipu::v1::OpeningsRequest& req) const {
-  auto filter = CompileQueryFilter(req.filter());
+  auto filter = Filter::Compile(req.filter());
   if (!filter.ok()) return filter.status();
   auto examples = ExamplesWanted(req.examples());
   if (!examples.ok()) return examples.status();

@@ -179,11 +179,6 @@ class QueryEngine {
   store::ConfigRegistry* configs_;
 };
 
-// Filter::Compile() plus checks of the rule axis values, so that a
-// misspelt value ("ko=superko") is InvalidArgument listing the accepted
-// ones instead of a filter that silently matches nothing.
-absl::StatusOr<Filter> CompileQueryFilter(const qipu::v1::Filter& f);
-
 // Resolves a request's `examples` field: 0 gives kDefaultQueryExamples;
 // InvalidArgument above kMaxQueryExamples.
 absl::StatusOr<int> ExamplesWanted(uint32_t requested);

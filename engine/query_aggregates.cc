@@ -7,13 +7,11 @@
 #include <string>
 #include <utility>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "engine/queries.h"
 #include "rules/result.h"
 #include "rules/rules.h"
+#include "rules/rules_key.h"
 #include "store/aggregate.h"
 #include "store/game_id.h"
 #include "store/keys.h"
@@ -38,24 +36,19 @@ void CopyOutcomes(const qipu::v1::OutcomeCounts& from, qipu::v1::Outcomes* to) {
 
 // The rules label of a configuration: the preset its rules key matches
 // when komi and the move cap are ignored (as a preset filter ignores
-// them), else the key without those two axes.
+// them), else the key without those two axes (a key that does not read:
+// as stored).
 std::string RulesLabel(const qipu::v1::ConfigRecord& c) {
-  auto strip = [](absl::string_view key) {
-    std::vector<absl::string_view> kept;
-    for (absl::string_view tok : absl::StrSplit(key, ' ', absl::SkipEmpty())) {
-      if (!absl::StartsWith(tok, "komi=") && !absl::StartsWith(tok, "cap=")) {
-        kept.push_back(tok);
-      }
-    }
-    return absl::StrJoin(kept, " ");
-  };
-  const std::string mine = strip(c.rules_key());
-  for (const char* name :
-       {"chinese", "chinese-superko", "tromp-taylor", "aga", "new-zealand"}) {
+  auto key = rules::RulesKey::Parse(c.rules_key());
+  if (!key.ok()) return c.rules_key();
+  const rules::RulesKey mine = key->WithoutKomiAndCap();
+  for (absl::string_view name : rules::PresetNames()) {
     auto r = rules::PresetRules(name);
-    if (r.ok() && strip(rules::RulesKey(*r)) == mine) return name;
+    if (r.ok() && rules::RulesKey(*r).WithoutKomiAndCap() == mine) {
+      return std::string(name);
+    }
   }
-  return mine;
+  return mine.Text();
 }
 
 // Ko-capture counts of a group of games: its per-game histogram and sums.
@@ -160,7 +153,7 @@ absl::Status QueryEngine::ForEachAggregate(const Filter& filter,
 
 absl::StatusOr<qipu::v1::KoResponse> QueryEngine::Ko(
     const qipu::v1::KoRequest& req) const {
-  auto filter = CompileQueryFilter(req.filter());
+  auto filter = Filter::Compile(req.filter());
   if (!filter.ok()) return filter.status();
   KoTally all;
   std::map<std::pair<uint32_t, uint32_t>, KoTally> by_size;
@@ -198,7 +191,7 @@ absl::StatusOr<qipu::v1::KoResponse> QueryEngine::Ko(
 
 absl::StatusOr<qipu::v1::CyclesResponse> QueryEngine::Cycles(
     const qipu::v1::CyclesRequest& req) const {
-  auto filter = CompileQueryFilter(req.filter());
+  auto filter = Filter::Compile(req.filter());
   if (!filter.ok()) return filter.status();
   auto examples = ExamplesWanted(req.examples());
   if (!examples.ok()) return examples.status();
@@ -249,7 +242,7 @@ absl::StatusOr<qipu::v1::CyclesResponse> QueryEngine::Cycles(
 
 absl::StatusOr<qipu::v1::ResultsResponse> QueryEngine::Results(
     const qipu::v1::ResultsRequest& req) const {
-  auto filter = CompileQueryFilter(req.filter());
+  auto filter = Filter::Compile(req.filter());
   if (!filter.ok()) return filter.status();
   qipu::v1::AggregateStats sum;
   absl::Status s =

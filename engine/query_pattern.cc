@@ -252,7 +252,7 @@ void ProcessPatternEntry(const store::Store& st, const Filter& filter,
 
 absl::StatusOr<qipu::v1::PatternResponse> QueryEngine::Pattern(
     const qipu::v1::PatternRequest& req) const {
-  auto filter = CompileQueryFilter(req.filter());
+  auto filter = Filter::Compile(req.filter());
   if (!filter.ok()) return filter.status();
   const int w = filter->width() != 0 ? static_cast<int>(filter->width())
                                      : kDefaultOpeningsSize;

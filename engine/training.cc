@@ -63,7 +63,7 @@ uint64_t TrainingStreamKey(const qipu::v1::TrainingRequest& req) {
 
 absl::StatusOr<TrainingPlan> PlanTraining(
     const store::Store& store, const qipu::v1::TrainingRequest& req) {
-  absl::StatusOr<Filter> filter = CompileQueryFilter(req.filter());
+  absl::StatusOr<Filter> filter = Filter::Compile(req.filter());
   // Its errors name the field ("filter.rules: ...").
   if (!filter.ok()) return filter.status();
   if (!qipu::v1::CycleSelection_IsValid(req.cycles())) {

@@ -282,7 +282,7 @@ rules::GameRecord GameState::ToRecord() const {
         break;
     }
   }
-  if (game_->over()) rec.result = rules::ResultToSgf(game_->result());
+  if (game_->over()) rec.result = rules::RecordResult::Of(game_->result());
   return rec;
 }
 

@@ -19,6 +19,7 @@
 #include "ops/commands.h"
 #include "ops/flags.h"
 #include "rules/coord.h"
+#include "rules/rules_key.h"
 #include "spdlog/spdlog.h"
 
 namespace qipu::ops {
@@ -56,7 +57,7 @@ int RunGtp(const GtpOptions& o) {
     return 2;
   }
   spdlog::info("qipu gtp: policy {}, rules {}, seed {}", (*p)->spec(),
-               rules::RulesKey(*r), seed);
+               rules::RulesKey(*r).Text(), seed);
   gtp::EngineOptions options;
   options.name = "qipu";
   options.version = base::Version();

@@ -111,9 +111,10 @@ int RunQuery(const std::string& cmd, const QueryFlags& f) {
     auto r = q.GetGame(*game);
     if (!r.ok()) return fail(r.status());
     if (f.json) {
-      nlohmann::json j = report::GameJson(*r);
-      if (!f.sgf) j.erase("sgf");
-      Print(j);
+      auto j = report::GameJson(*r);
+      if (!j.ok()) return fail(j.status());
+      if (!f.sgf) j->erase("sgf");
+      Print(*j);
     } else if (f.sgf) {
       Print(r->sgf());
       if (!r->sgf().empty() && r->sgf().back() != '\n')

@@ -67,11 +67,11 @@ nlohmann::json ReportJson(const rules::GameRecord& rec, const rules::Rules& r,
     j["ended_at"] = rep.ended_at;
     j["rules_result"] = rules::ResultToSgf(rep.rules_result);
   }
-  if (!rec.result.empty()) {
-    std::string other_reason;
-    auto parsed = rules::ParseSgfResult(rec.result, &other_reason);
+  if (!rec.result.text.empty()) {
     j["record_result"] =
-        parsed.ok() ? rules::ResultToSgf(*parsed, other_reason) : rec.result;
+        rec.result.understood
+            ? rules::ResultToSgf(rec.result.value, rec.result.other_reason)
+            : rec.result.text;
   }
   nlohmann::json notes = nlohmann::json::array();
   for (const auto& n : rec.notes) notes.push_back(rules::NoteText(n));

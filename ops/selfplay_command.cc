@@ -27,6 +27,7 @@
 #include "ops/flags.h"
 #include "proto/convert.h"
 #include "rules/coord.h"
+#include "rules/rules_key.h"
 #include "rules/scoring.h"
 #include "rules/selfplay.h"
 #include "rules/sgf_writer.h"
@@ -67,7 +68,7 @@ rules::GameRecord ToRecord(const rules::Game& g,
   r.rules = preset == "custom" ? "chinese" : preset;
   r.komi = spec.rules.komi;
   r.has_komi = true;
-  r.result = rules::ResultToSgf(g.result());
+  r.result = rules::RecordResult::Of(g.result());
   r.black_player = "qipu random";
   r.white_player = "qipu random";
   r.extra.emplace_back("QS", absl::StrCat(outcome.seed));
@@ -77,7 +78,7 @@ rules::GameRecord ToRecord(const rules::Game& g,
   std::vector<rules::CycleRecord> all = outcome.voided_cycles;
   all.insert(all.end(), g.cycles().begin(), g.cycles().end());
   if (!all.empty()) r.extra.emplace_back("QC", CyclesText(all, spec.height));
-  r.extra.emplace_back("QR", rules::RulesKey(spec.rules));
+  r.extra.emplace_back("QR", rules::RulesKey(spec.rules).Text());
   r.extra.emplace_back("QV",
                        absl::StrCat(base::Version(), "+", base::GitCommit()));
   return r;

@@ -537,7 +537,7 @@ rules::GameRecord BoardSession::ToRecord() const {
   rec.has_komi = true;
   const std::string preset = rules::PresetName(options_.rules);
   rec.rules = preset == "custom" ? "Chinese" : preset;
-  if (phase_ == Phase::kOver) rec.result = rules::ResultToSgf(result_);
+  if (phase_ == Phase::kOver) rec.result = rules::RecordResult::Of(result_);
   rec.black_player = options_.black;
   rec.white_player = options_.white;
   rec.date = absl::FormatTime("%Y-%m-%d", started_, absl::LocalTimeZone());

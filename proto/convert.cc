@@ -584,7 +584,14 @@ absl::Status DecodeGame(const qipu::v1::Game& g, rules::GameRecord* out) {
   r.white_rank = m.white_rank();
   r.date = m.date();
   r.event = m.event();
-  r.result = m.record_result();
+  // The game's own result beside the RE its record wrote (an unreadable
+  // stored result reads as unknown).
+  auto result = ResultFromProto(g.result());
+  r.result = rules::RecordResult::Stored(
+      result.ok() ? *result
+                  : rules::GameResult{rules::Winner::kNone,
+                                      rules::EndReason::kUnknown, 0},
+      m.record_result());
   r.komi = g.rules().komi();
   r.has_komi = true;
   r.rules = g.rules().preset();
@@ -706,7 +713,7 @@ void RecordToGame(const rules::GameRecord& r, qipu::v1::Game* g) {
   m->set_white_rank(r.white_rank);
   m->set_date(r.date);
   m->set_event(r.event);
-  m->set_record_result(r.result);
+  m->set_record_result(r.result.text);
   m->clear_normalised();
   for (const rules::RecordNote& n : r.notes) {
     m->add_normalised(rules::NoteText(n));

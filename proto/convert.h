@@ -87,7 +87,9 @@ absl::StatusOr<rules::GameResult> ResultFromProto(const qipu::v1::Result& r);
 qipu::v1::Area AreaToProto(const rules::AreaCount& a);
 
 // Moves, setup, size and handicap of a game as a GameRecord (metadata
-// copied from Meta). Validates sizes, points, colours and counts.
+// copied from Meta; the result is the game's own beside the RE as written,
+// rules::RecordResult::Stored()). Validates sizes, points, colours and
+// counts.
 absl::StatusOr<rules::GameRecord> GameToRecord(const qipu::v1::Game& g);
 // Fills size, handicap, setup and moves (with colours) from a record;
 // leaves Meta, rules, results, cycles and provenance to the caller.

@@ -8,8 +8,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "base/console.h"
+#include "engine/game_format.h"
 #include "engine/queries.h"
-#include "google/protobuf/util/json_util.h"
 #include "proto/convert.h"
 #include "rules/coord.h"
 #include "rules/result.h"
@@ -332,17 +332,16 @@ std::string ResultsText(const qipu::v1::ResultsResponse& r) {
   return out;
 }
 
-nlohmann::json GameJson(const qipu::v1::GetGameResponse& r) {
-  std::string game;
-  google::protobuf::util::JsonPrintOptions opts;
-  opts.preserve_proto_field_names = true;
-  if (!google::protobuf::util::MessageToJsonString(r.game(), &game, opts)
-           .ok()) {
-    game = "{}";
+absl::StatusOr<nlohmann::json> GameJson(const qipu::v1::GetGameResponse& r) {
+  auto game = engine::GameJson(r.game(), r.id());
+  if (!game.ok()) {
+    return absl::DataLossError(
+        absl::StrCat("game ", r.id(),
+                     " cannot be written as JSON: ", game.status().message()));
   }
-  return {{"id", r.id()},
-          {"game", nlohmann::json::parse(game, nullptr, false)},
-          {"sgf", r.sgf()}};
+  nlohmann::json j(*game);
+  j["sgf"] = r.sgf();
+  return j;
 }
 
 std::string GameText(const qipu::v1::GetGameResponse& r) {
@@ -355,9 +354,13 @@ std::string GameText(const qipu::v1::GetGameResponse& r) {
       g.rules().preset().empty() ? "custom" : g.rules().preset().c_str(),
       g.rules().komi(), g.handicap());
   auto result = wire::ResultFromProto(g.result());
+  // The RE the game's SGF and JSON give (rules::RecordResult::Sgf()).
+  const std::string re =
+      result.ok()
+          ? rules::RecordResult::Stored(*result, g.meta().record_result()).Sgf()
+          : "?";
   absl::StrAppendFormat(
-      &out, "Result: %s (%s); %u moves, %u ko captures, %d cycles\n",
-      result.ok() ? rules::ResultToSgf(*result).c_str() : "?",
+      &out, "Result: %s (%s); %u moves, %u ko captures, %d cycles\n", re,
       result.ok() ? rules::EndReasonName(result->reason) : "?", g.num_moves(),
       g.ko_captures(), g.cycles_size());
   for (const qipu::v1::Cycle& c : g.cycles()) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "nlohmann/json.hpp"
 #include "qipu/v1/query.pb.h"
 
@@ -50,8 +51,9 @@ std::string CyclesText(const qipu::v1::CyclesResponse& r);
 nlohmann::json ResultsJson(const qipu::v1::ResultsResponse& r);
 std::string ResultsText(const qipu::v1::ResultsResponse& r);
 
-// {"id", "game": the Game message as proto JSON, "sgf"}.
-nlohmann::json GameJson(const qipu::v1::GetGameResponse& r);
+// The game's JSON (engine::GameJson: the one shape of a stored game) plus
+// "sgf", the game as SGF. DataLoss when the stored game does not decode.
+absl::StatusOr<nlohmann::json> GameJson(const qipu::v1::GetGameResponse& r);
 // A summary: size, rules, result, moves in GTP, cycles, provenance.
 std::string GameText(const qipu::v1::GetGameResponse& r);
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "rules/record_note.h"
+#include "rules/result.h"
 #include "rules/types.h"
 
 namespace qipu::rules {
@@ -54,9 +55,11 @@ struct GameRecord {
   // KM in points after normalisation; has_komi false when absent.
   double komi = 0;
   bool has_komi = false;
-  // RU, RE, as written (RE trimmed).
+  // RU as written.
   std::string rules;
-  std::string result;
+  // RE: its text as written (trimmed) and what it means, read once
+  // (RecordResult::Read) where the record is read or made.
+  RecordResult result;
   // PB, PW, BR, WR, DT, EV, GN, PC (UTF-8).
   std::string black_player;
   std::string white_player;

@@ -201,4 +201,51 @@ absl::StatusOr<GameResult> ParseSgfResult(absl::string_view re,
       "' is not an SGF RE value (like B+3.5, W+R, Draw) and names no winner"));
 }
 
+RecordResult RecordResult::Read(absl::string_view text) {
+  RecordResult r;
+  r.text = std::string(absl::StripAsciiWhitespace(text));
+  auto parsed = ParseSgfResult(r.text, &r.other_reason);
+  if (parsed.ok()) {
+    r.value = *parsed;
+  } else {
+    r.value.reason = EndReason::kUnknown;
+    r.understood = false;
+  }
+  return r;
+}
+
+RecordResult RecordResult::Of(const GameResult& result,
+                              absl::string_view other_reason) {
+  RecordResult r;
+  r.value = result;
+  if (result.reason == EndReason::kOther) {
+    r.other_reason = std::string(other_reason);
+  }
+  r.text = ResultToSgf(result, r.other_reason);
+  return r;
+}
+
+RecordResult RecordResult::Stored(const GameResult& stored,
+                                  absl::string_view written) {
+  RecordResult r;
+  r.text = std::string(written);
+  r.value = stored;
+  if (written.empty()) return r;
+  if (stored.reason == EndReason::kOther) {
+    // The reason text is not part of the stored result: the record's.
+    const RecordResult as_written = Read(written);
+    if (as_written.value == stored) r.other_reason = as_written.other_reason;
+  } else if (stored.reason == EndReason::kUnknown) {
+    r.understood = Read(written).understood;
+  }
+  return r;
+}
+
+std::string RecordResult::Sgf() const {
+  if (value.reason != EndReason::kUnknown) {
+    return ResultToSgf(value, other_reason);
+  }
+  return text.empty() ? std::string("?") : text;
+}
+
 }  // namespace qipu::rules

@@ -1,6 +1,7 @@
 // Game results: who won, why, by how much; written as SGF RE values
 // ("B+3.5", "W+R", "Draw", "Void") and as Chinese stone margins ("Black wins
-// by 3/4 stone"), and read back from (messy, real-world) RE values.
+// by 3/4 stone"), and read back from (messy, real-world) RE values; a
+// record's result as its text beside what it means (RecordResult).
 #ifndef QIPU_RULES_RESULT_H_
 #define QIPU_RULES_RESULT_H_
 
@@ -92,6 +93,51 @@ absl::StatusOr<GameResult> ParseSgfResult(absl::string_view re,
 // True for the reasons a record may give that SGF does not define
 // (kIllegal, kOther): the import notes that it kept them.
 bool IsNonStandardSgfReason(EndReason r);
+
+// A game's result as its record gives it (rules::GameRecord::result): the
+// RE text beside what it means, so that the text is read once -- where a
+// record is read (the SGF reader, a JSON Lines line) or made -- and never
+// parsed again. Plain value type.
+struct RecordResult {
+  // The RE text: as written (trimmed) in a record read from a file, or
+  // from a stored game (qipu.v1.Meta.record_result); as qipu writes it in
+  // a record qipu made. Empty: the record gives no RE.
+  std::string text;
+  // The result: `text` read by ParseSgfResult() (reason kUnknown when it
+  // is empty, "?" or not understood), unless whoever made the record knew
+  // better (a stored game's own result; a Fox margin in stones, which the
+  // import normalises to points while `text` keeps what the file says).
+  // Default: unknown, as Read("") gives.
+  GameResult value{Winner::kNone, EndReason::kUnknown, 0};
+  // For value.reason kOther: the reason as written ("J" of "W+J"; empty
+  // for a bare "W"); empty otherwise.
+  std::string other_reason;
+  // False when `text` gives no usable result -- names no winner
+  // ("Black won") or a margin that is no margin ("B+-3"); value.reason is
+  // then kUnknown.
+  bool understood = true;
+
+  // Reads an RE value as written: the one reading of a record's result
+  // text (ParseSgfResult(), leniently; surrounding blanks are trimmed).
+  static RecordResult Read(absl::string_view text);
+  // The record result of a result qipu decided: `text` is
+  // ResultToSgf(result, other_reason).
+  static RecordResult Of(const GameResult& result,
+                         absl::string_view other_reason = {});
+  // A stored game's: its own result `stored` and the RE its record wrote,
+  // `written` ("" for self-play). A kOther result takes the reason text of
+  // `written` when that reads as the same result (so "W+J" stays "W+J").
+  static RecordResult Stored(const GameResult& stored,
+                             absl::string_view written);
+
+  // The RE qipu writes for this result: ResultToSgf(value, other_reason)
+  // when the value is known (reason not kUnknown), else the text as
+  // written, "?" when there is none. What exports and the game's JSON
+  // give as its result.
+  std::string Sgf() const;
+
+  friend bool operator==(const RecordResult&, const RecordResult&) = default;
+};
 
 }  // namespace qipu::rules
 

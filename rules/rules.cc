@@ -64,6 +64,15 @@ absl::StatusOr<Rules> PresetRules(absl::string_view name) {
       "unknown rules ", base::QuoteInput(name), " (known: ", known, ")"));
 }
 
+std::vector<absl::string_view> PresetNames() {
+  int n = 0;
+  const Preset* presets = Presets(&n);
+  std::vector<absl::string_view> names;
+  names.reserve(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) names.push_back(presets[i].name);
+  return names;
+}
+
 std::string PresetName(const Rules& rules) {
   int n = 0;
   const Preset* presets = Presets(&n);
@@ -140,15 +149,6 @@ absl::Status ValidateKomi(double komi) {
         "komi ", komi, " is not a multiple of 0.5 within -1000..1000"));
   }
   return absl::OkStatus();
-}
-
-std::string RulesKey(const Rules& r) {
-  return absl::StrCat(
-      "ko=", KoRuleName(r.ko), " cycle=", CycleRuleName(r.cycle),
-      " suicide=", r.multi_stone_suicide ? 1 : 0, " komi=", r.komi,
-      " dame=", DameRuleName(r.dame),
-      " hcomp=", HandicapCompensationName(r.handicap_compensation),
-      " cap=", r.move_cap);
 }
 
 Rules RulesFromSgf(absl::string_view ru, std::string* note) {

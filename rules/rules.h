@@ -1,11 +1,13 @@
 // Rules: a rule set as independent axes (ko, cycle, suicide, komi, dame,
 // handicap compensation, move cap) plus named presets. See
-// ../shared/spec/rules.md; `chinese` is the default.
+// ../shared/spec/rules.md; `chinese` is the default. The text form of a
+// rule set (configuration keys, query filters) is RulesKey (rules_key.h).
 #ifndef QIPU_RULES_RULES_H_
 #define QIPU_RULES_RULES_H_
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -54,8 +56,12 @@ struct Rules {
 int MoveCap(const Rules& rules, int width, int height);
 
 // Presets: "chinese", "chinese-superko", "tromp-taylor", "aga",
-// "new-zealand". Unknown names give InvalidArgument listing the known ones.
+// "new-zealand" (any case). Unknown names give InvalidArgument listing the
+// known ones.
 absl::StatusOr<Rules> PresetRules(absl::string_view name);
+
+// The preset names in the order above: the one list of them.
+std::vector<absl::string_view> PresetNames();
 
 // The name of the preset equal to `rules`, or "custom".
 std::string PresetName(const Rules& rules);
@@ -63,18 +69,15 @@ std::string PresetName(const Rules& rules);
 // Axis names, both ways. Parse errors list the accepted values.
 const char* KoRuleName(KoRule k);  // "simple", "positional", "situational"
 absl::StatusOr<KoRule> ParseKoRule(absl::string_view s);
-const char* CycleRuleName(CycleRule c);  // "none", "no-result", "draw", "replay"
+const char* CycleRuleName(
+    CycleRule c);  // "none", "no-result", "draw", "replay"
 absl::StatusOr<CycleRule> ParseCycleRule(absl::string_view s);
 const char* DameRuleName(DameRule d);  // "half", "none"
-const char* HandicapCompensationName(HandicapCompensation h);  // "none", "full", "minus-one"
+const char* HandicapCompensationName(
+    HandicapCompensation h);  // "none", "full", "minus-one"
 
 // OK when komi is a finite multiple of 0.5 within +-1000.
 absl::Status ValidateKomi(double komi);
-
-// Canonical one-line description of every axis, stable across versions
-// (used in configuration keys): e.g.
-// "ko=simple cycle=no-result suicide=0 komi=7.5 dame=half hcomp=full cap=0".
-std::string RulesKey(const Rules& rules);
 
 // Maps an SGF RU value to a preset ("Chinese", "CN", "AGA", "NZ",
 // "Tromp-Taylor", ...). Japanese and Korean rules (territory counting) are

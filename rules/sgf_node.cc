@@ -27,18 +27,19 @@ bool IsBlank(char c) {
          c == '\f';
 }
 
-// A game-information property held in a string field of GameRecord.
+// A game-information property held in a string field of GameRecord (RE,
+// a RecordResult, is read on its own).
 struct InfoField {
   absl::string_view id;
   std::string GameRecord::*field;
 };
 
 const InfoField kInfoFields[] = {
-    {"RU", &GameRecord::rules},        {"RE", &GameRecord::result},
-    {"PB", &GameRecord::black_player}, {"PW", &GameRecord::white_player},
-    {"BR", &GameRecord::black_rank},   {"WR", &GameRecord::white_rank},
-    {"DT", &GameRecord::date},         {"EV", &GameRecord::event},
-    {"GN", &GameRecord::game_name},    {"PC", &GameRecord::place},
+    {"RU", &GameRecord::rules},        {"PB", &GameRecord::black_player},
+    {"PW", &GameRecord::white_player}, {"BR", &GameRecord::black_rank},
+    {"WR", &GameRecord::white_rank},   {"DT", &GameRecord::date},
+    {"EV", &GameRecord::event},        {"GN", &GameRecord::game_name},
+    {"PC", &GameRecord::place},
 };
 
 const InfoField* FindInfoField(absl::string_view id) {
@@ -59,9 +60,9 @@ bool IsSetupOrMove(absl::string_view id) {
          id == "W";
 }
 
-// Game information with a field of its own (HA, KM and the strings).
+// Game information with a field of its own (HA, KM, RE and the strings).
 bool IsGameInfo(absl::string_view id) {
-  return id == "HA" || id == "KM" || FindInfoField(id) != nullptr;
+  return id == "HA" || id == "KM" || id == "RE" || FindInfoField(id) != nullptr;
 }
 
 // True for an optionally signed run of decimal digits ("650", "-375").
@@ -377,10 +378,10 @@ void SgfGameBuilder::ReadGameInfo(const SgfProperty& p) {
     ReadHandicap(p);
   } else if (p.id == "KM") {
     ReadKomi(p);
+  } else if (p.id == "RE") {
+    record_.result = RecordResult::Read(Text(p, TextKind::kSimpleText));
   } else if (const InfoField* f = FindInfoField(p.id)) {
-    std::string text = Text(p, TextKind::kSimpleText);
-    if (p.id == "RE") text = std::string(absl::StripAsciiWhitespace(text));
-    record_.*(f->field) = std::move(text);
+    record_.*(f->field) = Text(p, TextKind::kSimpleText);
   }
 }
 

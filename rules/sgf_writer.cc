@@ -139,9 +139,9 @@ std::string WriteSgf(const GameRecord& r) {
   if (r.handicap > 0) AppendProperty(&out, "HA", absl::StrCat(r.handicap));
   if (r.has_komi) AppendProperty(&out, "KM", KomiText(r.komi));
   const std::pair<absl::string_view, const std::string*> info[] = {
-      {"RU", &r.rules},        {"RE", &r.result},     {"PB", &r.black_player},
-      {"PW", &r.white_player}, {"BR", &r.black_rank}, {"WR", &r.white_rank},
-      {"DT", &r.date},         {"EV", &r.event},      {"GN", &r.game_name},
+      {"RU", &r.rules},        {"RE", &r.result.text}, {"PB", &r.black_player},
+      {"PW", &r.white_player}, {"BR", &r.black_rank},  {"WR", &r.white_rank},
+      {"DT", &r.date},         {"EV", &r.event},       {"GN", &r.game_name},
       {"PC", &r.place},
   };
   for (const auto& [id, text] : info) {

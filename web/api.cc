@@ -323,18 +323,18 @@ HttpResponse Api::Game(const HttpRequest& req, const std::string& rest) const {
     return r;
   }
   if (replay) {
-    auto j = GameReplayJson(resp->game());
+    auto j = GameReplayJson(resp->game(), resp->id());
     if (!j.ok()) {
       spdlog::warn("http: replay of {}: {}", id, j.status().ToString());
       return ErrorResponse(absl::DataLossError(absl::StrCat(
           "game ", id, " does not replay: ", j.status().message())));
     }
-    (*j)["id"] = resp->id();
     return JsonResponse(200, *j);
   }
-  nlohmann::json j = report::GameJson(*resp);
-  j.erase("sgf");
-  return JsonResponse(200, j);
+  auto j = report::GameJson(*resp);
+  if (!j.ok()) return ErrorResponse(j.status());
+  j->erase("sgf");
+  return JsonResponse(200, *j);
 }
 
 }  // namespace qipu::web

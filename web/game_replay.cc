@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engine/game_format.h"
 #include "proto/convert.h"
 #include "report/rules_json.h"
 #include "rules/coord.h"
@@ -82,7 +83,10 @@ absl::Status ApplyReplaySetup(const rules::SetupStep& step, bool root_handicap,
 
 }  // namespace
 
-absl::StatusOr<nlohmann::json> GameReplayJson(const qipu::v1::Game& g) {
+absl::StatusOr<nlohmann::json> GameReplayJson(const qipu::v1::Game& g,
+                                              absl::string_view id) {
+  auto base = engine::GameJson(g, id);
+  if (!base.ok()) return base.status();
   auto record = wire::GameToRecord(g);
   if (!record.ok()) return record.status();
   auto rules = wire::RulesFromProto(g.rules());
@@ -94,8 +98,6 @@ absl::StatusOr<nlohmann::json> GameReplayJson(const qipu::v1::Game& g) {
   const int w = record->width;
   const int h = record->height;
   rules::Game game(w, h, *rules);
-  nlohmann::json setup = nlohmann::json::array();
-  nlohmann::json moves = nlohmann::json::array();
   size_t next_setup = 0;
   auto apply_setups = [&](int before_move) -> absl::Status {
     while (next_setup < record->setup.size() &&
@@ -108,14 +110,12 @@ absl::StatusOr<nlohmann::json> GameReplayJson(const qipu::v1::Game& g) {
         return absl::InvalidArgumentError(absl::StrCat(
             "setup before move ", step.before_move + 1, ": ", s.message()));
       }
-      setup.push_back({{"before_move", step.before_move},
-                       {"black", Vertices(step.black, h)},
-                       {"white", Vertices(step.white, h)},
-                       {"empty", Vertices(step.empty, h)}});
       ++next_setup;
     }
     return absl::OkStatus();
   };
+  // Per replayed move: the stones it captured, the prisoners so far.
+  nlohmann::json replayed = nlohmann::json::array();
   for (size_t k = 0; k < record->moves.size(); ++k) {
     if (absl::Status s = apply_setups(static_cast<int>(k)); !s.ok()) return s;
     if (game.over()) break;
@@ -134,12 +134,10 @@ absl::StatusOr<nlohmann::json> GameReplayJson(const qipu::v1::Game& g) {
         }
       }
     }
-    moves.push_back({{"number", k + 1},
-                     {"colour", m.color == rules::Color::kBlack ? "B" : "W"},
-                     {"move", rules::GtpPoint(m.point, h)},
-                     {"captured", Vertices(captured, h)},
-                     {"black_prisoners", game.captures(rules::Color::kBlack)},
-                     {"white_prisoners", game.captures(rules::Color::kWhite)}});
+    replayed.push_back(
+        {{"captured", Vertices(captured, h)},
+         {"black_prisoners", game.captures(rules::Color::kBlack)},
+         {"white_prisoners", game.captures(rules::Color::kWhite)}});
   }
   if (!game.over()) {
     if (absl::Status s = apply_setups(static_cast<int>(record->moves.size()));
@@ -147,39 +145,23 @@ absl::StatusOr<nlohmann::json> GameReplayJson(const qipu::v1::Game& g) {
       return s;
     }
   }
-  nlohmann::json cycles = nlohmann::json::array();
-  for (const rules::CycleRecord& c : report->cycles) {
-    nlohmann::json j = report::CycleJson(c, h);
-    j["last_move"] = c.first_move + c.period - 1;
-    cycles.push_back(std::move(j));
-  }
   const rules::AreaCount& a = report->area;
   nlohmann::json area = report::AreaJson(a);
   area["black_stones"] = a.black_stones;
   area["white_stones"] = a.white_stones;
   area["black_territory"] = a.black_territory;
   area["white_territory"] = a.white_territory;
-  std::string stored_result = "?";
-  if (auto r = wire::ResultFromProto(g.result()); r.ok()) {
-    stored_result = rules::ResultToSgf(*r);
-  }
-  return nlohmann::json{
-      {"width", w},
-      {"height", h},
-      {"rules", report::RulesJson(*rules)},
-      {"handicap", report->handicap},
-      {"setup", std::move(setup)},
-      {"moves", std::move(moves)},
-      {"played", report->played},
-      {"legal", report->legal},
-      {"illegal_move", report->illegal_move},
-      {"ended_at", report->ended_at},
-      {"ko_captures", report->ko_captures},
-      {"cycles", std::move(cycles)},
-      {"area", std::move(area)},
-      {"territory", Territory(game.board())},
-      {"area_result", rules::ResultToSgf(report->area_result)},
-      {"result", stored_result}};
+
+  nlohmann::json j(*base);
+  j["played"] = report->played;
+  j["legal"] = report->legal;
+  j["illegal_move"] = report->illegal_move;
+  j["ended_at"] = report->ended_at;
+  j["replayed"] = std::move(replayed);
+  j["area"] = std::move(area);
+  j["territory"] = Territory(game.board());
+  j["area_result"] = rules::ResultToSgf(report->area_result);
+  return j;
 }
 
 }  // namespace qipu::web

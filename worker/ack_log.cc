@@ -37,7 +37,7 @@ absl::Status AckLog::Write(absl::Span<const Entry> entries, absl::Time now) {
   absl::MutexLock lock(&mu_);
   out_.clear();
   for (const Entry& e : entries) {
-    absl::StrAppendFormat(&out_, "s%d-%d %s %d %s\n", e.key.job, e.key.index,
+    absl::StrAppendFormat(&out_, "%s %s %d %s\n", e.key.ToString(),
                           e.duplicate ? "duplicate" : "stored", micros,
                           worker_);
   }

@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "rules/game_id.h"
 
 namespace qipu::worker {
 
@@ -35,8 +35,11 @@ struct GameKey {
   friend H AbslHashValue(H h, const GameKey& k) {
     return H::combine(std::move(h), k.job, k.index);
   }
-  // "s<job>-<index>", the coordinator's text id of the game.
-  std::string ToString() const { return absl::StrCat("s", job, "-", index); }
+  // "s<job>-<index>", the coordinator's text id of the game
+  // (rules::GameIdText).
+  std::string ToString() const {
+    return rules::GameIdText(rules::GameId::SelfPlay(job, index));
+  }
 };
 
 // A finished game ready for upload. Movable value type.

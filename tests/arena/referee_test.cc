@@ -150,7 +150,7 @@ TEST_F(ArenaRefereeTest, AnEngineThatSleepsPastItsByoYomiLosesOnTime) {
   const ArenaGame g = Play(sleeper.get(), random.get());
   EXPECT_EQ(g.end, ArenaEnd::kTime) << g.detail;
   EXPECT_EQ(g.result, (rules::GameResult{Winner::kWhite, EndReason::kTime, 0}));
-  EXPECT_EQ(g.record.result, "W+T");
+  EXPECT_EQ(g.record.result.text, "W+T");
   EXPECT_THAT(g.detail, HasSubstr("Black's time ran out at move 1"));
   EXPECT_TRUE(g.clocks[0].flagged);
   EXPECT_GE(g.time_used(Color::kBlack), absl::Seconds(2));
@@ -178,7 +178,7 @@ TEST_F(ArenaRefereeTest, AnEngineThatStopsAnsweringIsKilledAndLosesOnTime) {
   const ArenaGame g = Play(random.get(), hang.get());
   EXPECT_LT(absl::Now() - start, absl::Seconds(60));
   EXPECT_EQ(g.end, ArenaEnd::kTime) << g.detail;
-  EXPECT_EQ(g.record.result, "B+T");
+  EXPECT_EQ(g.record.result.text, "B+T");
   EXPECT_THAT(g.detail, HasSubstr("White's time ran out at move 2"));
   EXPECT_THAT(g.detail, HasSubstr("no answer"));
   EXPECT_EQ(g.moves(), 1);
@@ -217,7 +217,8 @@ TEST_F(ArenaRefereeTest, QipuGtpPlayingWithinItsTimeNeverLosesOnTime) {
     EXPECT_FALSE(g.clocks[0].flagged);
     EXPECT_FALSE(g.clocks[1].flagged);
     EXPECT_EQ(g.move_times.size(), static_cast<size_t>(g.moves()));
-    EXPECT_THAT(g.sgf, HasSubstr(absl::StrCat("RE[", g.record.result, "]")));
+    EXPECT_THAT(g.sgf,
+                HasSubstr(absl::StrCat("RE[", g.record.result.text, "]")));
     EXPECT_THAT(g.sgf, HasSubstr("PB[gtp:"));
     black.reset();
     white.reset();
@@ -262,7 +263,7 @@ TEST_F(ArenaRefereeTest, ACrashingEngineLosesAndIsRestartedForTheNextGame) {
   EXPECT_EQ(g.end, ArenaEnd::kEngineFailure) << g.detail;
   EXPECT_EQ(g.result,
             (rules::GameResult{Winner::kWhite, EndReason::kForfeit, 0}));
-  EXPECT_EQ(g.record.result, "W+F");
+  EXPECT_EQ(g.record.result.text, "W+F");
   EXPECT_THAT(g.detail, HasSubstr("Black failed at move 5"));
   EXPECT_THAT(g.detail, HasSubstr("killed by signal 11"));
   EXPECT_EQ(g.moves(), 4);
@@ -290,7 +291,7 @@ TEST_F(ArenaRefereeTest, AnIllegalMoveLosesUnderForfeit) {
   EXPECT_EQ(g.end, ArenaEnd::kIllegalMove);
   EXPECT_EQ(g.result,
             (rules::GameResult{Winner::kWhite, EndReason::kIllegal, 0}));
-  EXPECT_EQ(g.record.result, "W+Illegal");
+  EXPECT_EQ(g.record.result.text, "W+Illegal");
   EXPECT_THAT(g.detail,
               HasSubstr("Black's E5 at move 3 is illegal (occupied)"));
   ASSERT_EQ(g.illegal_moves.size(), 1u);
@@ -318,7 +319,7 @@ TEST_F(ArenaRefereeTest, AnIllegalMoveIsVoidAndAPassUnderChinese) {
   EXPECT_FALSE(g.illegal_moves[0].warning);
   EXPECT_EQ(g.warnings, (std::array<int, 2>{0, 0}));
   EXPECT_EQ(g.result, g.game.result());
-  EXPECT_EQ(g.record.result, "B+73.5");
+  EXPECT_EQ(g.record.result.text, "B+73.5");
   EXPECT_THAT(g.sgf, HasSubstr(";B[]C[Black's E5 is illegal (occupied): void, "
                                "a pass (art. 19)]"));
 }
@@ -342,7 +343,7 @@ TEST_F(ArenaRefereeTest, KoRetakesAreWarnedAndTheSecondWarningLoses) {
   EXPECT_EQ(g.end, ArenaEnd::kSecondWarning) << g.detail;
   EXPECT_EQ(g.result,
             (rules::GameResult{Winner::kBlack, EndReason::kForfeit, 0}));
-  EXPECT_EQ(g.record.result, "B+F");
+  EXPECT_EQ(g.record.result.text, "B+F");
   EXPECT_THAT(g.detail, HasSubstr("White's D5 at move 16 is illegal (ko)"));
   EXPECT_THAT(g.detail, HasSubstr("art. 24.2"));
   EXPECT_EQ(g.warnings, (std::array<int, 2>{1, 2}));
@@ -387,7 +388,7 @@ TEST_F(ArenaRefereeTest, AWarningCostsAStoneAtTheCount) {
             (rules::GameResult{Winner::kWhite, EndReason::kScore, 0.5}));
   EXPECT_EQ(g.result,
             (rules::GameResult{Winner::kBlack, EndReason::kScore, 1.5}));
-  EXPECT_EQ(g.record.result, "B+1.5");
+  EXPECT_EQ(g.record.result.text, "B+1.5");
   EXPECT_THAT(g.detail, HasSubstr("counted W+0.5; B+1.5 with a stone per "
                                   "warning deducted (art. 24.1)"));
 }
@@ -526,13 +527,13 @@ TEST_F(ArenaRefereeTest, ResignationsStartFailuresAndHandicap) {
   auto random = Random(4);
   ArenaGame g = Play(random.get(), resigner.get());
   EXPECT_EQ(g.end, ArenaEnd::kResign);
-  EXPECT_EQ(g.record.result, "B+R");
+  EXPECT_EQ(g.record.result.text, "B+R");
   resigner.reset();
 
   auto missing = Engine(dir_->Sub("no-such-engine"));
   g = Play(missing.get(), random.get());
   EXPECT_EQ(g.end, ArenaEnd::kEngineFailure);
-  EXPECT_EQ(g.record.result, "W+F");
+  EXPECT_EQ(g.record.result.text, "W+F");
   EXPECT_THAT(g.detail, HasSubstr("Black failed to start the game"));
   auto also_missing = Engine(dir_->Sub("no-such-engine-either"));
   g = Play(missing.get(), also_missing.get());

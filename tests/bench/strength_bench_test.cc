@@ -175,7 +175,7 @@ TEST(StrengthBench, SameSeedSameGamesAndEveryGameAsSgf) {
     const rules::GameRecord& g = c.games[0];
     EXPECT_EQ(g.black_player, i % 2 == 0 ? "random" : "pattern");
     EXPECT_EQ(g.white_player, i % 2 == 0 ? "pattern" : "random");
-    EXPECT_EQ(g.result, rules::ResultToSgf(first->game_list[i].result));
+    EXPECT_EQ(g.result.text, rules::ResultToSgf(first->game_list[i].result));
     EXPECT_EQ(static_cast<int>(g.moves.size()), first->game_list[i].moves);
     EXPECT_EQ(g.width, 9);
     EXPECT_DOUBLE_EQ(g.komi, 7.5);

@@ -117,7 +117,7 @@ inline rules::GameRecord PlayedRecord(int size, uint64_t seed, uint64_t index,
   std::vector<rules::Point> stones;
   if (handicap >= 2) stones = *rules::FixedHandicap(size, size, handicap);
   rules::GameRecord r = wire::RecordOfGame(game, stones);
-  r.result = rules::ResultToSgf(game.result());
+  r.result = rules::RecordResult::Of(game.result());
   r.rules = "chinese";
   r.komi = spec.rules.komi;
   r.has_komi = true;

@@ -97,13 +97,13 @@ TEST(ImportInputs, PlainWinnersWithOtherReasonsAreWinsNoted) {
     EXPECT_EQ(g.result().margin(), 0);
     auto exported = engine::ExportRecord(g);
     ASSERT_TRUE(exported.ok()) << exported.status();
-    EXPECT_EQ(exported->result, r.exported);
+    EXPECT_EQ(exported->result.text, r.exported);
     // Exported as JSON Lines, it reads back as the same RE.
     auto line = engine::GameToJsonLine(g, "id");
     ASSERT_TRUE(line.ok()) << line.status();
     auto back = engine::JsonLineToRecord(*line);
     ASSERT_TRUE(back.ok()) << back.status();
-    EXPECT_EQ(back->result, r.exported);
+    EXPECT_EQ(back->result.text, r.exported);
   }
   bool noted = false;
   for (const std::string& n : by_re.at("W+J").meta().normalised()) {

@@ -428,33 +428,35 @@ rules::GameRecord ReadOne(const std::string& sgf) {
 
 TEST(FoxResult, StoneMarginsDoubledArtefactsDropped) {
   const std::string fox = "(;GM[1]FF[4]SZ[19]AP[GNU Go:3.8]AP[foxwq]";
+  // The rule changes the result read (value); the text stays as written.
   rules::GameRecord r = ReadOne(fox + "KM[375]RE[B+0.75];B[pd])");
   EXPECT_TRUE(engine::NormaliseFoxResult(&r));
-  EXPECT_EQ(r.result, "B+1.5");
+  EXPECT_EQ(r.result.Sgf(), "B+1.5");
+  EXPECT_EQ(r.result.text, "B+0.75");
   r = ReadOne(fox + "KM[650]RE[W+2.50];B[pd])");
   EXPECT_FALSE(engine::NormaliseFoxResult(&r));
-  EXPECT_EQ(r.result, "W+2.50");
+  EXPECT_EQ(r.result.text, "W+2.50");
   for (const char* re : {"B+0.02", "W+0.0"}) {
     r = ReadOne(fox + "KM[0]RE[" + re + "];B[pd])");
     EXPECT_TRUE(engine::NormaliseFoxResult(&r));
-    EXPECT_EQ(r.result, std::string(re).substr(0, 2));
+    EXPECT_EQ(r.result.Sgf(), std::string(re).substr(0, 2));
   }
   r = ReadOne(fox + "KM[375]RE[W+3.2];B[pd])");
   EXPECT_TRUE(engine::NormaliseFoxResult(&r));
-  EXPECT_EQ(r.result, "W+");
+  EXPECT_EQ(r.result.Sgf(), "W+");
   r = ReadOne(fox + "KM[375]RE[W+R];B[pd])");
   EXPECT_FALSE(engine::NormaliseFoxResult(&r));
   // Not Fox: margins are points as written.
   r = ReadOne("(;GM[1]FF[4]SZ[19]KM[7.5]RE[B+0.75];B[pd])");
   EXPECT_FALSE(engine::NormaliseFoxResult(&r));
-  EXPECT_EQ(r.result, "B+0.75");
+  EXPECT_EQ(r.result.text, "B+0.75");
   // Nor is a record whose skipped text merely mentions Fox's AP and komi
   // (the note's text holds "AP[foxwq"): only the typed facts count.
   r = ReadOne(
       "AP[foxwq] (Fox: 3.75 stones)\n"
       "(;GM[1]FF[4]SZ[19]KM[7,5]RE[B+0.02];B[pd])");
   EXPECT_FALSE(engine::NormaliseFoxResult(&r));
-  EXPECT_EQ(r.result, "B+0.02");
+  EXPECT_EQ(r.result.text, "B+0.02");
   // The notes the rule adds are typed too.
   r = ReadOne(fox + "KM[375]RE[B+0.75];B[pd])");
   ASSERT_TRUE(engine::NormaliseFoxResult(&r));

@@ -11,6 +11,7 @@
 #include "gmock/gmock.h"
 #include "rules/coord.h"
 #include "rules/record_note.h"
+#include "rules/rules_key.h"
 
 namespace qipu::coordinator {
 namespace {
@@ -186,9 +187,9 @@ TEST_F(PrepareTest, WrongClaimsAreNamed) {
   rules::Rules other = info_.rules;
   other.komi = 6.5;
   EXPECT_EQ(Reject(g),
-            absl::StrCat("rules: the game claims ", rules::RulesKey(other),
-                         " but the rules give ", rules::RulesKey(info_.rules),
-                         " (the job's)"));
+            absl::StrCat("rules: the game claims ",
+                         rules::RulesKey(other).Text(), " but the rules give ",
+                         rules::RulesKey(info_.rules).Text(), " (the job's)"));
   g = good;
   g.set_width(13);
   g.set_height(13);
@@ -272,7 +273,7 @@ TEST_F(PrepareTest, ImportRefusalNamesTheIllegalMove) {
   // A legal record: no move named, the reader's and the import's notes.
   r.moves.pop_back();
   r.rules = "Japanese";
-  r.result = "Black won";
+  r.result = rules::RecordResult::Read("Black won");
   r.notes.push_back({.kind = rules::NoteKind::kNoCharset});
   p = engine::PrepareImport(r, ctx, configs_.get(), &move);
   ASSERT_TRUE(p.ok()) << p.status();
@@ -293,9 +294,10 @@ TEST_F(PrepareTest, ImportRefusalNamesTheIllegalMove) {
             "RE[Black won] not understood; result unknown");
   EXPECT_EQ(stored.meta().record_result(), "Black won");
   EXPECT_EQ(stored.result().reason(), qipu::v1::END_REASON_UNKNOWN);
-  // A caller that normalised the RE keeps the RE as written.
-  ctx.record_result = "B+0.75";
-  r.result = "B+1.5";
+  // A caller that normalised the result (the value) keeps the RE as
+  // written (the text).
+  r.result = rules::RecordResult::Read("B+0.75");
+  r.result.value.margin = 1.5;
   p = engine::PrepareImport(r, ctx, configs_.get());
   ASSERT_TRUE(p.ok()) << p.status();
   ASSERT_TRUE(stored.ParseFromString(p->game.value));

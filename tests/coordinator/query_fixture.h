@@ -154,7 +154,7 @@ inline rules::GameRecord RecordOf(int size, const std::string& moves,
     r.moves.push_back(rules::Move{c, p.ok() ? *p : rules::kPass});
     c = rules::Opponent(c);
   }
-  r.result = result;
+  r.result = rules::RecordResult::Read(result);
   r.date = date;
   return r;
 }

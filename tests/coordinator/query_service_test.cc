@@ -206,7 +206,7 @@ TEST_F(QueryServiceTest, GetGameRoundTrip) {
     const rules::GameRecord record = *wire::GameToRecord(up);
     EXPECT_EQ(back.width, 9);
     EXPECT_EQ(back.moves, record.moves);
-    EXPECT_EQ(back.result,
+    EXPECT_EQ(back.result.text,
               rules::ResultToSgf(*wire::ResultFromProto(up.result())));
     EXPECT_TRUE(back.has_komi);
     EXPECT_EQ(back.komi, 7.5);
@@ -231,7 +231,7 @@ TEST_F(QueryServiceTest, GetGameRoundTrip) {
   const rules::SgfCollection sgf = rules::ReadSgf(resp.sgf());
   ASSERT_EQ(sgf.games.size(), 1u);
   EXPECT_EQ(sgf.games[0].moves, imported.moves);
-  EXPECT_EQ(sgf.games[0].result, "W+1.5");
+  EXPECT_EQ(sgf.games[0].result.text, "W+1.5");
   EXPECT_EQ(sgf.games[0].date, "2018-05-03");
 }
 

@@ -369,7 +369,7 @@ TEST(BoardSession, SaveWritesAnSgfThatReadsBack) {
   ASSERT_EQ(sgf.games.size(), 1u);
   const rules::GameRecord& g = sgf.games[0];
   EXPECT_EQ(g.width, 5);
-  EXPECT_EQ(g.result, "B+8.5");
+  EXPECT_EQ(g.result.text, "B+8.5");
   EXPECT_EQ(g.komi, 7.5);
   EXPECT_EQ(g.moves, s->game().moves());
   EXPECT_EQ(g.black_player, "human");

@@ -262,5 +262,88 @@ TEST(Result, Names) {
   for (const auto& [r, name] : reasons) EXPECT_STREQ(EndReasonName(r), name);
 }
 
+// RecordResult: the RE text read once, with what it means beside it.
+TEST(RecordResult, ReadKeepsTheTextAndItsMeaning) {
+  const RecordResult b = RecordResult::Read("  b+3.5 ");
+  EXPECT_EQ(b.text, "b+3.5");  // trimmed, otherwise as written
+  EXPECT_EQ(b.value, Score(Winner::kBlack, 3.5));
+  EXPECT_TRUE(b.understood);
+  EXPECT_EQ(b.other_reason, "");
+  EXPECT_EQ(b.Sgf(), "B+3.5");
+
+  const RecordResult j = RecordResult::Read("W+J");
+  EXPECT_EQ(j.value, (GameResult{Winner::kWhite, EndReason::kOther, 0}));
+  EXPECT_EQ(j.other_reason, "J");
+  EXPECT_EQ(j.Sgf(), "W+J");
+  EXPECT_EQ(RecordResult::Read("W").Sgf(), "W");
+  EXPECT_EQ(RecordResult::Read("B+Illegal").value.reason, EndReason::kIllegal);
+
+  // No RE, "?": unknown but understood; the default is the same.
+  for (const char* unknown : {"", "?", "  "}) {
+    const RecordResult u = RecordResult::Read(unknown);
+    EXPECT_EQ(u.value.reason, EndReason::kUnknown) << unknown;
+    EXPECT_TRUE(u.understood) << unknown;
+  }
+  EXPECT_EQ(RecordResult::Read(""), RecordResult());
+  EXPECT_EQ(RecordResult().Sgf(), "?");
+  EXPECT_EQ(RecordResult::Read("?").Sgf(), "?");
+
+  // Text that names no winner, or no margin: not understood, unknown, and
+  // written back as it was.
+  for (const char* bad : {"Black won", "B+-3", "+3.5"}) {
+    const RecordResult r = RecordResult::Read(bad);
+    EXPECT_FALSE(r.understood) << bad;
+    EXPECT_EQ(r.value.reason, EndReason::kUnknown) << bad;
+    EXPECT_EQ(r.text, bad);
+    EXPECT_EQ(r.Sgf(), bad);
+  }
+}
+
+TEST(RecordResult, OfAResultIsItsSgfText) {
+  for (const GameResult& g :
+       {Score(Winner::kWhite, 0.5), Score(Winner::kDraw, 0),
+        GameResult{Winner::kBlack, EndReason::kResign, 0},
+        GameResult{Winner::kNone, EndReason::kCycle, 0},
+        GameResult{Winner::kWhite, EndReason::kIllegal, 0}}) {
+    const RecordResult r = RecordResult::Of(g);
+    EXPECT_EQ(r.value, g);
+    EXPECT_EQ(r.text, ResultToSgf(g));
+    EXPECT_EQ(r.Sgf(), r.text);
+    EXPECT_TRUE(r.understood);
+  }
+  const RecordResult other =
+      RecordResult::Of({Winner::kBlack, EndReason::kOther, 0}, "AW");
+  EXPECT_EQ(other.text, "B+AW");
+  EXPECT_EQ(other.other_reason, "AW");
+  // A reason text goes with kOther only.
+  EXPECT_EQ(RecordResult::Of(Score(Winner::kBlack, 2), "AW").text, "B+2");
+}
+
+TEST(RecordResult, StoredTakesTheGamesResultAndTheTextAsWritten) {
+  // A Fox margin in stones, normalised to points: the value is the
+  // stored one, the text what the file said.
+  const RecordResult fox =
+      RecordResult::Stored(Score(Winner::kBlack, 1.5), "B+0.75");
+  EXPECT_EQ(fox.text, "B+0.75");
+  EXPECT_EQ(fox.Sgf(), "B+1.5");
+  // A reason SGF does not define keeps its text when the text reads as
+  // the stored result, and only then.
+  const GameResult w_other{Winner::kWhite, EndReason::kOther, 0};
+  EXPECT_EQ(RecordResult::Stored(w_other, "W+J").Sgf(), "W+J");
+  EXPECT_EQ(RecordResult::Stored(w_other, "B+J").Sgf(), "W");
+  EXPECT_EQ(RecordResult::Stored(w_other, "").Sgf(), "W");
+  // Self-play: no text; the result's own RE.
+  const RecordResult self =
+      RecordResult::Stored({Winner::kNone, EndReason::kMoveLimit, 0}, "");
+  EXPECT_EQ(self.text, "");
+  EXPECT_EQ(self.Sgf(), "Void");
+  // Unknown: the text as written, "?" without one.
+  const GameResult unknown{Winner::kNone, EndReason::kUnknown, 0};
+  EXPECT_EQ(RecordResult::Stored(unknown, "garbage").Sgf(), "garbage");
+  EXPECT_FALSE(RecordResult::Stored(unknown, "garbage").understood);
+  EXPECT_EQ(RecordResult::Stored(unknown, "").Sgf(), "?");
+  EXPECT_TRUE(RecordResult::Stored(unknown, "?").understood);
+}
+
 }  // namespace
 }  // namespace qipu::rules

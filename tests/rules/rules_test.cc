@@ -8,6 +8,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "rules/rules_key.h"
 
 namespace qipu::rules {
 namespace {
@@ -55,7 +56,7 @@ TEST(Rules, Presets) {
     auto r = PresetRules(name);
     ASSERT_TRUE(r.ok()) << name;
     EXPECT_EQ(PresetName(*r), name);
-    keys.insert(RulesKey(*r));
+    keys.insert(RulesKey(*r).Text());
   }
   EXPECT_EQ(keys.size(), 5u);
 }
@@ -131,15 +132,15 @@ TEST(Rules, MoveCapDefaultsToThreeTimesTheArea) {
 
 TEST(Rules, RulesKeyIsStable) {
   // Used in configuration keys: the exact text is a format.
-  EXPECT_EQ(RulesKey(Rules{}),
+  EXPECT_EQ(RulesKey(Rules{}).Text(),
             "ko=simple cycle=no-result suicide=0 komi=7.5 dame=half "
             "hcomp=full cap=0");
-  EXPECT_EQ(RulesKey(*PresetRules("tromp-taylor")),
+  EXPECT_EQ(RulesKey(*PresetRules("tromp-taylor")).Text(),
             "ko=positional cycle=none suicide=1 komi=7.5 dame=none "
             "hcomp=none cap=0");
   Rules r = *PresetRules("new-zealand");
   r.move_cap = 400;
-  EXPECT_EQ(RulesKey(r),
+  EXPECT_EQ(RulesKey(r).Text(),
             "ko=situational cycle=none suicide=1 komi=7 dame=none "
             "hcomp=none cap=400");
 }

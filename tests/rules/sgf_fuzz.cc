@@ -60,9 +60,9 @@ void CheckWellFormed(const GameRecord& g, absl::string_view input) {
       for (Point p : *list) Check(OnBoard(p, g), "setup off the board", input);
     }
   }
-  for (const std::string* text :
-       {&g.rules, &g.result, &g.black_player, &g.white_player, &g.black_rank,
-        &g.white_rank, &g.date, &g.event, &g.game_name, &g.place}) {
+  for (const std::string* text : {&g.rules, &g.result.text, &g.black_player,
+                                  &g.white_player, &g.black_rank, &g.white_rank,
+                                  &g.date, &g.event, &g.game_name, &g.place}) {
     Check(IsValidUtf8(*text), "text is not valid UTF-8", input);
   }
   for (const auto& [id, value] : g.extra) {

@@ -71,7 +71,7 @@ TEST(Sgf, ReadsGameInformationAndMoves) {
   EXPECT_TRUE(r.has_komi);
   EXPECT_DOUBLE_EQ(r.komi, 7.5);
   EXPECT_EQ(r.rules, "Chinese");
-  EXPECT_EQ(r.result, "B+R");
+  EXPECT_EQ(r.result.text, "B+R");
   EXPECT_EQ(r.black_player, "Ke Jie");
   EXPECT_EQ(r.white_player, "AlphaGo");
   EXPECT_EQ(r.black_rank, "9p");
@@ -430,10 +430,10 @@ TEST(Sgf, UnreadableGameInformationIsNotedNotFatal) {
 }
 
 TEST(Sgf, KeepsTheResultAsWritten) {
-  EXPECT_EQ(ReadOne("(;RE[ B+0.02 ])").result, "B+0.02");
-  EXPECT_EQ(ReadOne("(;RE[W+0.0])").result, "W+0.0");
-  EXPECT_EQ(ReadOne("(;RE[draw])").result, "draw");
-  EXPECT_EQ(ReadOne("(;RE[Void])").result, "Void");
+  EXPECT_EQ(ReadOne("(;RE[ B+0.02 ])").result.text, "B+0.02");
+  EXPECT_EQ(ReadOne("(;RE[W+0.0])").result.text, "W+0.0");
+  EXPECT_EQ(ReadOne("(;RE[draw])").result.text, "draw");
+  EXPECT_EQ(ReadOne("(;RE[Void])").result.text, "Void");
 }
 
 TEST(Sgf, UnknownAndQipuRootPropertiesGoToExtra) {

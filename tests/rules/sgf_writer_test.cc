@@ -73,7 +73,7 @@ GameRecord FullRecord() {
   r.komi = 0.5;
   r.has_komi = true;
   r.rules = "Chinese";
-  r.result = "W+R";
+  r.result = RecordResult::Read("W+R");
   r.black_player = "黑 [x]";
   r.white_player = "a]b\\c";
   r.black_rank = "9d";
@@ -252,7 +252,7 @@ TEST(Sgf, ReadsTheFoxCorpusWithTheExpectedNotes) {
       ++rules[g.rules];
       ++handicaps[g.handicap];
       ++komis[g.komi];
-      ++results[g.result];
+      ++results[g.result.text];
       EXPECT_EQ(g.width, 19);
       EXPECT_TRUE(g.has_komi);
       // Every game survives the writer unchanged.

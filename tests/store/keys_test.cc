@@ -233,7 +233,7 @@ TEST(GameId, ContentIdIgnoresMetadataAndSetupOrderButNotMoves) {
              {rules::Color::kBlack, rules::kPass}};
   rules::GameRecord b = a;
   b.black_player = "someone";
-  b.result = "B+R";
+  b.result = rules::RecordResult::Read("B+R");
   std::reverse(b.setup[0].black.begin(), b.setup[0].black.end());
   EXPECT_EQ(ContentId(a), ContentId(b));
   rules::GameRecord c = a;

@@ -1,19 +1,33 @@
-// The game viewer: steps through a stored game with the replay of
-// /api/v1/game/ID/replay (captures per move, prisoners, the cycles marked
-// on the moves that made them, the final area count drawn on the board)
-// and its record from /api/v1/game/ID; SGF download. The hash holds the
-// game and the move: #id=s1-42&move=30.
+// The game viewer: steps through a stored game with /api/v1/game/ID/replay
+// -- the game's JSON (the shape of /api/v1/game/ID) plus the replay's
+// extras: captures per move, prisoners, the final area count drawn on the
+// board -- with the cycles marked on the moves that made them; SGF
+// download. The hash holds the game and the move: #id=s1-42&move=30.
 'use strict';
 
 (() => {
   const boardEl = document.getElementById('board');
   const errorEl = document.getElementById('game-error');
   let replay = null;
-  let record = null;
+  let colours = [];     // colours[k]: 'B' or 'W', who played move k + 1
   let id = '';
   let current = 0;      // moves played on the board
   let board = null;
   let positions = [];   // positions[k]: stones after k moves
+
+  // The colour of each move: first_color, then alternating but at the
+  // indices in same_color_moves (the game's JSON).
+  function moveColours(g) {
+    const same = new Set(g.same_color_moves);
+    let c = g.first_color;
+    return g.moves.map((m, i) => {
+      if (i > 0 && !same.has(i)) c = c === 'B' ? 'W' : 'B';
+      return c;
+    });
+  }
+
+  // The last move of a cycle: its first move plus the period, less one.
+  const lastMove = (c) => c.first_move + c.period - 1;
 
   function buildPositions() {
     const w = replay.width, h = replay.height;
@@ -33,9 +47,9 @@
     positions = [];
     setupAt(0);
     positions.push(new Map(stones));
-    replay.moves.forEach((m, i) => {
-      const p = qipu.parseVertex(m.move, w, h);
-      if (p) stones.set(`${p.x},${p.y}`, m.colour);
+    replay.replayed.forEach((m, i) => {
+      const p = qipu.parseVertex(replay.moves[i], w, h);
+      if (p) stones.set(`${p.x},${p.y}`, colours[i]);
       for (const v of m.captured) {
         const c = qipu.parseVertex(v, w, h);
         if (c) stones.delete(`${c.x},${c.y}`);
@@ -47,27 +61,29 @@
 
   function show() {
     const w = replay.width, h = replay.height;
-    current = Math.max(0, Math.min(current, replay.moves.length));
+    const played = replay.replayed.length;
+    current = Math.max(0, Math.min(current, played));
     board.setStones(positions[current]);
     const marks = [];
-    const last = replay.moves[current - 1];
+    const last = replay.replayed[current - 1];
+    const lastVertex = replay.moves[current - 1];
+    const lastColour = colours[current - 1];
     if (last) {
-      const p = qipu.parseVertex(last.move, w, h);
-      if (p) marks.push({x: p.x, y: p.y, ring: last.colour === 'B' ? '#fff' : '#000'});
+      const p = qipu.parseVertex(lastVertex, w, h);
+      if (p) marks.push({x: p.x, y: p.y, ring: lastColour === 'B' ? '#fff' : '#000'});
     }
     // Moves of a cycle in progress at this move, marked in red.
     const active = replay.cycles.filter(
-        (c) => current >= c.first_move && current <= c.last_move);
+        (c) => current >= c.first_move && current <= lastMove(c));
     for (const c of active) {
-      for (let k = c.first_move; k <= Math.min(current, c.last_move); k++) {
-        const m = replay.moves[k - 1];
-        const p = m && qipu.parseVertex(m.move, w, h);
+      for (let k = c.first_move; k <= Math.min(current, lastMove(c)); k++) {
+        const p = k <= played && qipu.parseVertex(replay.moves[k - 1], w, h);
         if (p) marks.push({x: p.x, y: p.y, ring: '#d00000', cls: 'cycle'});
       }
     }
     board.setMarks(marks);
     const showArea = document.getElementById('show-area').checked &&
-                     current === replay.moves.length;
+                     current === played;
     const areas = [];
     if (showArea) {
       for (const [list, colour] of [[replay.territory.black, 'B'],
@@ -80,11 +96,11 @@
       }
     }
     board.setAreas(areas);
-    const txt = last ? `move ${current}: ${last.colour} ${last.move}` +
+    const txt = last ? `move ${current}: ${lastColour} ${lastVertex}` +
                        (last.captured.length ? ` captures ${last.captured.join(' ')}` : '')
                      : 'start';
     document.getElementById('move-text').textContent =
-      `${txt} (of ${replay.moves.length})` +
+      `${txt} (of ${played})` +
       (active.length ? ` -- in a ${active.map((c) => c.class).join(', ')} cycle` : '');
     document.getElementById('prisoners').textContent = last
       ? `Prisoners: Black took ${last.black_prisoners}, White took ${last.white_prisoners}`
@@ -94,12 +110,11 @@
   }
 
   function info() {
-    const g = record.game || {};
-    const meta = g.meta || {};
+    const meta = replay.meta || {};
     const rows = [
       ['size', `${replay.width}x${replay.height}`],
-      ['rules', replay.rules.preset || JSON.stringify(replay.rules)],
-      ['komi', replay.rules.komi],
+      ['rules', replay.rules],
+      ['komi', replay.komi],
       ['handicap', replay.handicap],
       ['Black', meta.black_player || ''],
       ['White', meta.white_player || ''],
@@ -116,11 +131,11 @@
         '<th>moves</th><th></th></tr></thead><tbody>' +
         replay.cycles.map((c, i) =>
           `<tr><td class="left">${qipu.esc(c.class)}</td><td class="left">${qipu.esc(c.outcome)}</td>` +
-          `<td>${c.first_move}-${c.last_move}</td><td><button data-cycle="${i}">show</button></td></tr>`).join('') +
+          `<td>${c.first_move}-${lastMove(c)}</td><td><button data-cycle="${i}">show</button></td></tr>`).join('') +
         '</tbody></table>'
       : '<p class="muted">none</p>';
     for (const b of document.querySelectorAll('[data-cycle]')) {
-      b.onclick = () => { current = replay.cycles[+b.dataset.cycle].last_move; show(); };
+      b.onclick = () => { current = lastMove(replay.cycles[+b.dataset.cycle]); show(); };
     }
     const a = replay.area;
     document.getElementById('area-text').textContent =
@@ -135,13 +150,12 @@
     qipu.clearError(errorEl);
     if (!id) return;
     try {
-      [record, replay] = await Promise.all([
-        qipu.api(`/api/v1/game/${encodeURIComponent(id)}`),
-        qipu.api(`/api/v1/game/${encodeURIComponent(id)}/replay`)]);
+      replay = await qipu.api(`/api/v1/game/${encodeURIComponent(id)}/replay`);
     } catch (e) {
       qipu.showError(errorEl, e);
       return;
     }
+    colours = moveColours(replay);
     board = new GoBoard(boardEl, replay.width, replay.height, {});
     buildPositions();
     current = state.move !== undefined ? parseInt(state.move, 10) || 0 : 0;
@@ -156,7 +170,7 @@
   document.getElementById('next').onclick = step(1);
   document.getElementById('next10').onclick = step(10);
   document.getElementById('end').onclick = () => {
-    if (replay) { current = replay.moves.length; show(); }
+    if (replay) { current = replay.replayed.length; show(); }
   };
   document.getElementById('show-area').onchange = () => { if (replay) show(); };
   document.addEventListener('keydown', (ev) => {

@@ -318,13 +318,13 @@ def test_game_viewer(server, browser):
     shot(d, "game-move-5")
     d.find_element(By.ID, "end").click()
     d.find_element(By.ID, "show-area").click()
-    n = want["game"]["num_moves"]
+    n = len(want["moves"])
     wait(d, lambda d: d.find_element(By.ID, "board").get_attribute(
         "data-move") == str(n), "the last move")
     areas = d.find_elements(By.CSS_SELECTOR, "svg.board rect.area")
     assert areas, "the final area count is drawn"
     area = d.find_element(By.ID, "area-text").text
-    black = want["game"]["area"].get("black", 0)
+    black = want["area"]["black"]
     assert f"Black {black:g}" in area.replace(".0 ", " "), area
     shot(d, "game-end-area")
 
