@@ -14,8 +14,8 @@
 #include "arena/game_clock.h"
 #include "arena/penalties.h"
 #include "arena/referee.h"
-#include "client/corpus_client.h"
-#include "client/tournament_client.h"
+#include "backend/corpus_client.h"
+#include "backend/tournament_client.h"
 #include "engine/engine.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtp/policy_factory.h"
@@ -137,7 +137,7 @@ class Runner {
   void Report(const ArenaGameEvent& e);
 
   const ArenaRunOptions& options_;
-  std::unique_ptr<client::TournamentClient> client_;
+  std::unique_ptr<backend::TournamentClient> client_;
   Tournament t_;
   qipu::v1::ArenaSettings settings_;
   RefereeOptions referee_;
@@ -293,10 +293,10 @@ absl::Status Runner::Import(const Slot& slot, const std::string& sgf) {
                                                 : fs::path(options_.sgf_dir);
   const fs::path path = dir / absl::StrCat(".import-", ::getpid(), "-", name);
   if (absl::Status s = WriteFileAtomically(path, sgf); !s.ok()) return s;
-  client::ImportOptions io;
+  backend::ImportOptions io;
   io.settings = settings;
   io.timeout = absl::Minutes(5);
-  auto summary = client::Import(options_.target, {path.string()}, io);
+  auto summary = backend::Import(options_.target, {path.string()}, io);
   std::error_code ec;
   fs::remove(path, ec);
   if (!summary.ok()) return summary.status();
@@ -431,7 +431,7 @@ absl::Status Runner::PlayRound(std::vector<Slot> slots) {
 
 absl::StatusOr<ArenaRunSummary> Runner::Run() {
   const absl::Time start = absl::Now();
-  auto c = client::TournamentClient::Open(options_.target, /*create=*/true);
+  auto c = backend::TournamentClient::Open(options_.target, /*create=*/true);
   if (!c.ok()) return c.status();
   client_ = *std::move(c);
   if (absl::Status s = OpenTournament(); !s.ok()) return s;

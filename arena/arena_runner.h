@@ -30,7 +30,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "arena/arena_file.h"
-#include "client/target.h"
+#include "backend/target.h"
 #include "qipu/v1/tournament.pb.h"
 
 namespace qipu::arena {
@@ -55,7 +55,7 @@ struct ArenaGameEvent {
 
 // What to run. Plain value.
 struct ArenaRunOptions {
-  client::Target target;
+  backend::Target target;
   // Start the file's tournament, or continue the unfinished arena
   // tournament of the same name in the target (its settings must equal
   // the file's; concurrency may differ).

@@ -12,7 +12,7 @@
 #include "base/files.h"
 #include "base/status_macros.h"
 #include "base/work_pool.h"
-#include "client/training_client.h"
+#include "backend/training_client.h"
 #include "coordinator/coordinator.h"
 #include "engine/training.h"
 #include "local/local_run.h"
@@ -124,11 +124,11 @@ absl::StatusOr<RowRate> PullCpp(const std::string& server,
   RowRate rate;
   const absl::Time t0 = absl::Now();
   const absl::Time end = t0 + absl::Seconds(seconds);
-  client::Target target;
+  backend::Target target;
   target.server = server;
   while (absl::Now() < end) {
     uint64_t pass_rows = 0;
-    absl::StatusOr<client::TrainingPullStats> s = client::PullTrainingBatches(
+    absl::StatusOr<backend::TrainingPullStats> s = backend::PullTrainingBatches(
         target, req,
         [&](const train::RowBatch& rows, const std::string&, uint64_t) {
           pass_rows += static_cast<uint64_t>(rows.rows());

@@ -6,7 +6,7 @@
 //    the TrainingBatch encoding -- the ceiling of the service;
 //  - a C++ client pulling TrainingService batches from a coordinator
 //    started here on 127.0.0.1 (loopback gRPC);
-//  - a Python client (clients/python, numpy arrays) pulling from the same
+//  - a Python client (python, numpy arrays) pulling from the same
 //    coordinator, when a Python interpreter and the client are given.
 // Each measurement runs for `seconds`, starting the selection over when it
 // ends (another seed, so the rows differ). Sizes: bytes per row in memory
@@ -37,7 +37,7 @@ struct TrainBenchOptions {
   // Seconds per measurement, > 0.
   double seconds = 5;
   // Python client: the interpreter, the pull script
-  // (clients/python/bench_pull.py) and the folder holding qipu_client (the
+  // (python/bench_pull.py) and the folder holding qipu_client (the
   // build's python/ folder); an empty python skips that measurement.
   std::string python;
   std::string python_script;

@@ -25,7 +25,7 @@
 #include "arena/arena_file.h"
 #include "arena/arena_runner.h"
 #include "base/console.h"
-#include "client/tournament_client.h"
+#include "backend/tournament_client.h"
 #include "ops/commands.h"
 #include "ops/flags.h"
 #include "report/arena_report.h"
@@ -134,7 +134,7 @@ int RunArenaCommand(const ArenaFlags& f) {
 int RunShow(const ArenaFlags& f) {
   auto target = f.target.ToTarget();
   if (!target.ok()) return ArenaFail("show", target.status());
-  auto c = client::TournamentClient::Open(*target);
+  auto c = backend::TournamentClient::Open(*target);
   if (!c.ok()) return ArenaFail("show", c.status());
   qipu::v1::TournamentRequest req;
   req.set_tournament(f.tournament);

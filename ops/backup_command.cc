@@ -21,7 +21,7 @@
 #include "base/channel.h"
 #include "base/console.h"
 #include "base/grpc_status.h"
-#include "client/target.h"
+#include "backend/target.h"
 #include "coordinator/admin_service.h"
 #include "nlohmann/json.hpp"
 #include "ops/commands.h"
@@ -72,22 +72,22 @@ store::BackupEntry EntryFromProto(const qipu::v1::BackupInfo& b) {
 }
 
 // The backup through the coordinator at `t.server`.
-absl::StatusOr<store::BackupEntry> BackupThroughServer(const client::Target& t,
+absl::StatusOr<store::BackupEntry> BackupThroughServer(const backend::Target& t,
                                                        const std::string& to) {
   auto stub = qipu::v1::AdminService::NewStub(
-      base::Dial(t.server, client::ChannelOptionsOf(t)));
+      base::Dial(t.server, backend::ChannelOptionsOf(t)));
   grpc::ClientContext ctx;
   base::SetDeadline(&ctx, t.timeout);
   qipu::v1::BackupRequest req;
   req.set_to(to);
   qipu::v1::BackupResponse resp;
   const absl::Status s = base::FromGrpc(stub->Backup(&ctx, req, &resp));
-  if (!s.ok()) return client::WithServerHint(s, t.server);
+  if (!s.ok()) return backend::WithServerHint(s, t.server);
   return EntryFromProto(resp.backup());
 }
 
 // The backup of the database in `t.db`, opened by this process.
-absl::StatusOr<store::BackupEntry> BackupOfDatabase(const client::Target& t,
+absl::StatusOr<store::BackupEntry> BackupOfDatabase(const backend::Target& t,
                                                     const std::string& to) {
   std::error_code ec;
   if (!std::filesystem::exists(std::filesystem::path(t.db) / "CURRENT", ec)) {

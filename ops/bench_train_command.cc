@@ -69,7 +69,7 @@ void AddBenchTrainCommand(CLI::App& bench, int* exit_code) {
   c->add_option("--python", f->run.python,
                 "Python interpreter for the Python client's measurement");
   c->add_option("--python-script", f->run.python_script,
-                "clients/python/bench_pull.py");
+                "python/bench_pull.py");
   c->add_option("--python-path", f->run.python_path,
                 "PYTHONPATH holding qipu_client (the build's python/ folder)");
   c->add_option("--export-rows", f->run.export_rows,

@@ -1,5 +1,5 @@
 // `qipu export (--db DIR | --server ADDR) [filters] --format sgf|jsonl
-// --out PATH`: streams stored games out (client/corpus_client.h) as SGF or
+// --out PATH`: streams stored games out (backend/corpus_client.h) as SGF or
 // JSON Lines (engine/game_format.h). With --format sgf, --out names
 // one collection file, or an existing folder that receives one <id>.sgf
 // per game; "-" is standard output. Every exported game re-imports as the
@@ -16,7 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "base/console.h"
-#include "client/corpus_client.h"
+#include "backend/corpus_client.h"
 #include "engine/game_format.h"
 #include "nlohmann/json.hpp"
 #include "ops/commands.h"
@@ -119,7 +119,7 @@ int RunExport(const ExportCommandOptions& o) {
   }
   const absl::Time t0 = absl::Now();
   uint64_t games = 0;
-  absl::Status status = client::Export(
+  absl::Status status = backend::Export(
       *target, req,
       [&](const store::GameId& id, const qipu::v1::Game& g) {
         absl::Status s = out.Write(id, g);

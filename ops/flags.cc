@@ -7,7 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
-#include "client/query_args.h"
+#include "backend/query_args.h"
 #include "proto/convert.h"
 #include "proto/job_policies.h"
 #include "rules/coord.h"
@@ -154,8 +154,8 @@ void FilterFlags::Add(CLI::App* cmd) {
 }
 
 absl::StatusOr<qipu::v1::Filter> FilterFlags::ToProto() const {
-  // The same mapping as `qipu query` and the HTTP API (client/query_args.h).
-  client::QueryArgs args;
+  // The same mapping as `qipu query` and the HTTP API (backend/query_args.h).
+  backend::QueryArgs args;
   if (!size.empty()) args.emplace_back("size", size);
   if (!rules.empty()) args.emplace_back("rules", rules);
   if (komi) args.emplace_back("komi", absl::StrCat(*komi));
@@ -165,7 +165,7 @@ absl::StatusOr<qipu::v1::Filter> FilterFlags::ToProto() const {
   if (!policy.empty()) args.emplace_back("policy", policy);
   if (from != 0) args.emplace_back("from", absl::StrCat(from));
   if (to != 0) args.emplace_back("to", absl::StrCat(to));
-  return client::FilterFromArgs(args, "--");
+  return backend::FilterFromArgs(args, "--");
 }
 
 void SecurityFlags::Add(CLI::App* cmd) {
@@ -216,12 +216,12 @@ void TargetFlags::Add(CLI::App* cmd, double default_timeout_s,
   security.Add(cmd);
 }
 
-absl::StatusOr<client::Target> TargetFlags::ToTarget() const {
-  client::Target t;
+absl::StatusOr<backend::Target> TargetFlags::ToTarget() const {
+  backend::Target t;
   t.server = server;
   t.db = db;
   t.timeout = absl::Seconds(timeout_s);
-  if (absl::Status s = client::ValidateTarget(t); !s.ok()) return s;
+  if (absl::Status s = backend::ValidateTarget(t); !s.ok()) return s;
   if (!server.empty()) {
     if (absl::Status s = security.Resolve(&t.tls, &t.token); !s.ok()) {
       return s;

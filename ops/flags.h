@@ -1,7 +1,7 @@
 // The flag groups the qipu commands share, each registered on a command
 // with Add() and turned into what the libraries take: the rule flags into
 // rules::Rules, the job flags into a SubmitJobRequest, the filter flags
-// into a qipu.v1.Filter, the target flags into a client::Target.
+// into a qipu.v1.Filter, the target flags into a backend::Target.
 // InvalidArgument errors name the flag.
 #ifndef QIPU_OPS_FLAGS_H_
 #define QIPU_OPS_FLAGS_H_
@@ -12,7 +12,7 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/status/statusor.h"
-#include "client/target.h"
+#include "backend/target.h"
 #include "qipu/v1/query.pb.h"
 #include "qipu/v1/train.pb.h"
 #include "qipu/v1/work.pb.h"
@@ -72,7 +72,7 @@ struct FilterFlags {
   uint32_t to = 0;
 
   void Add(CLI::App* cmd);
-  // The filter, through client/query_args.h's FilterFromArgs() like `qipu
+  // The filter, through backend/query_args.h's FilterFromArgs() like `qipu
   // query` and the HTTP API (the query engine checks the values further).
   absl::StatusOr<qipu::v1::Filter> ToProto() const;
 };
@@ -129,7 +129,7 @@ struct TargetFlags {
   void Add(CLI::App* cmd, double default_timeout_s = 30,
            const std::string& what = "Deadline per call, seconds");
   // The target; exactly one of --server and --db must be given.
-  absl::StatusOr<client::Target> ToTarget() const;
+  absl::StatusOr<backend::Target> ToTarget() const;
 };
 
 }  // namespace qipu::ops

@@ -1,7 +1,7 @@
 // `qipu import (--db DIR | --server ADDR) PATH...`: imports SGF files and
 // folders (and qipu JSONL exports) into the game database, locally through
 // an in-process Importer (engine/importer.h) or through a
-// coordinator's CorpusService (client/corpus_client.h), and prints a
+// coordinator's CorpusService (backend/corpus_client.h), and prints a
 // summary.
 //
 // Exit status: 0 when the import ran, even if games were rejected (they
@@ -16,7 +16,7 @@
 
 #include "absl/time/clock.h"
 #include "base/console.h"
-#include "client/corpus_client.h"
+#include "backend/corpus_client.h"
 #include "ops/commands.h"
 #include "ops/flags.h"
 #include "report/import_report.h"
@@ -27,7 +27,7 @@ namespace {
 struct ImportCommandOptions {
   TargetFlags target;
   std::vector<std::string> paths;
-  client::ImportOptions import;
+  backend::ImportOptions import;
   bool json = false;
   bool no_progress = false;
   int max_file_mb = 31;
@@ -39,7 +39,7 @@ int RunImport(const ImportCommandOptions& o) {
   if (!target.ok()) {
     return base::Fail("import", "flags", target.status().message(), 2);
   }
-  client::ImportOptions io = o.import;
+  backend::ImportOptions io = o.import;
   io.max_file_bytes = static_cast<size_t>(o.max_file_mb) << 20;
   io.timeout = absl::Seconds(o.target.timeout_s);
   if (absl::Status s = engine::ValidateImportSettings(io.settings); !s.ok()) {
@@ -55,7 +55,7 @@ int RunImport(const ImportCommandOptions& o) {
   {
     base::ProgressBar bar("", 0, !o.no_progress);
     const absl::Time t0 = absl::Now();
-    summary = client::Import(
+    summary = backend::Import(
         *target, o.paths, io, [&](const engine::ImportProgress& p) {
           bar.SetTotal(p.files_total);
           bar.Update(p.files_done,

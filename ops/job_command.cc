@@ -17,7 +17,7 @@
 #include <string>
 
 #include "base/console.h"
-#include "client/job_client.h"
+#include "backend/job_client.h"
 #include "nlohmann/json.hpp"
 #include "ops/commands.h"
 #include "ops/flags.h"
@@ -45,10 +45,10 @@ int Fail(const std::string& cmd, const absl::Status& s) {
 }
 
 // The client of the flags' target.
-absl::StatusOr<std::unique_ptr<client::JobClient>> Open(const TargetFlags& f) {
+absl::StatusOr<std::unique_ptr<backend::JobClient>> Open(const TargetFlags& f) {
   auto target = f.ToTarget();
   if (!target.ok()) return target.status();
-  return client::JobClient::Open(*target);
+  return backend::JobClient::Open(*target);
 }
 
 int RunSubmit(const SubmitOptions& o) {

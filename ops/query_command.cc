@@ -4,7 +4,7 @@
 // held by a running coordinator). Every query takes the filters --size,
 // --rules, --komi, --handicap, --source, --policy, --from and --to, and
 // prints a table, or one JSON object with --json (report/query_report.h).
-// The query flags and how they fill the requests are client/query_args.h's
+// The query flags and how they fill the requests are backend/query_args.h's
 // table, shared with the HTTP API (web/api.h).
 //
 //   qipu query openings --server localhost:7070 --size 9 --moves "E5 C3"
@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "base/console.h"
-#include "client/query_args.h"
-#include "client/query_client.h"
+#include "backend/query_args.h"
+#include "backend/query_client.h"
 #include "engine/queries.h"
 #include "ops/commands.h"
 #include "ops/flags.h"
@@ -37,13 +37,13 @@ struct QueryFlags {
   bool json = false;
   // game
   bool sgf = false;
-  // The query arguments (client/query_args.h) by name; given() says which
+  // The query arguments (backend/query_args.h) by name; given() says which
   // were on the command line.
   std::map<std::string, std::string> values;
   std::map<std::string, CLI::Option*> options;
 
-  client::QueryArgs given() const {
-    client::QueryArgs out;
+  backend::QueryArgs given() const {
+    backend::QueryArgs out;
     for (const auto& [name, opt] : options) {
       if (opt->count() > 0) out.emplace_back(name, values.at(name));
     }
@@ -62,12 +62,12 @@ void Print(const nlohmann::json& j) { std::printf("%s\n", j.dump().c_str()); }
 void Print(const std::string& text) { std::fputs(text.c_str(), stdout); }
 
 int RunQuery(const std::string& cmd, const QueryFlags& f) {
-  const client::QueryArgs args = f.given();
+  const backend::QueryArgs args = f.given();
   auto target = f.target.ToTarget();
   if (!target.ok()) return FailQuery(cmd, target.status());
   // Builds the request first (flag errors before any connection).
   auto fail = [&](const absl::Status& s) {
-    return FailQuery(cmd, client::NameArgsInStatus(s, "--"));
+    return FailQuery(cmd, backend::NameArgsInStatus(s, "--"));
   };
   absl::StatusOr<qipu::v1::OpeningsRequest> openings;
   absl::StatusOr<qipu::v1::KoRequest> ko;
@@ -76,20 +76,20 @@ int RunQuery(const std::string& cmd, const QueryFlags& f) {
   absl::StatusOr<qipu::v1::GetGameRequest> game;
   absl::Status built;
   if (cmd == "openings") {
-    built = (openings = client::OpeningsFromArgs(args, "--")).status();
+    built = (openings = backend::OpeningsFromArgs(args, "--")).status();
   } else if (cmd == "ko") {
-    built = (ko = client::KoFromArgs(args, "--")).status();
+    built = (ko = backend::KoFromArgs(args, "--")).status();
   } else if (cmd == "cycles") {
-    built = (cycles = client::CyclesFromArgs(args, "--")).status();
+    built = (cycles = backend::CyclesFromArgs(args, "--")).status();
   } else if (cmd == "results") {
-    built = (results = client::ResultsFromArgs(args, "--")).status();
+    built = (results = backend::ResultsFromArgs(args, "--")).status();
   } else {
-    built = (game = client::GameFromArgs(args, "--")).status();
+    built = (game = backend::GameFromArgs(args, "--")).status();
   }
   if (!built.ok()) return fail(built);
-  auto client = client::QueryClient::Open(*target);
+  auto client = backend::QueryClient::Open(*target);
   if (!client.ok()) return FailQuery(cmd, client.status());
-  client::QueryClient& q = **client;
+  backend::QueryClient& q = **client;
   if (cmd == "openings") {
     auto r = q.Openings(*openings);
     if (!r.ok()) return fail(r.status());
@@ -127,15 +127,15 @@ int RunQuery(const std::string& cmd, const QueryFlags& f) {
 }
 
 // Registers the target flags, --json and the query arguments `kind` takes
-// (client/query_args.h; the game id as a positional argument).
+// (backend/query_args.h; the game id as a positional argument).
 std::shared_ptr<QueryFlags> AddQueryFlags(CLI::App* cmd,
-                                          client::QueryKind kind) {
+                                          backend::QueryKind kind) {
   auto f = std::make_shared<QueryFlags>();
   f->target.Add(cmd, 10, "Deadline per query, seconds");
   cmd->add_flag("--json", f->json, "Print one JSON object");
-  for (const client::QueryArgSpec& spec : client::QueryArgSpecsOf(kind)) {
+  for (const backend::QueryArgSpec& spec : backend::QueryArgSpecsOf(kind)) {
     const std::string name = spec.name;
-    const bool positional = kind == client::QueryKind::kGame && name == "id";
+    const bool positional = kind == backend::QueryKind::kGame && name == "id";
     CLI::Option* opt = cmd->add_option(positional ? name : "--" + name,
                                        f->values[name], spec.help);
     if (positional) opt->required();
@@ -154,28 +154,28 @@ void AddQueryCommand(CLI::App& app, int* exit_code) {
   query->require_subcommand(1);
   struct Sub {
     const char* name;
-    client::QueryKind kind;
+    backend::QueryKind kind;
     const char* help;
   };
   static constexpr Sub kQuerySubs[] = {
-      {"openings", client::QueryKind::kOpenings,
+      {"openings", backend::QueryKind::kOpenings,
        "The position after --setup and --moves with --to-play to move, the "
        "games that reached it (symmetries folded) and every continuation"},
-      {"ko", client::QueryKind::kKo,
+      {"ko", backend::QueryKind::kKo,
        "Ko captures per game: mean, percentiles, histogram, by size, rules "
        "and game length"},
-      {"cycles", client::QueryKind::kCycles,
+      {"cycles", backend::QueryKind::kCycles,
        "Cycles (triple ko, eternal life, ...) by class and outcome (ended "
        "the game, prevented, or continued under --cycle none), per 10,000 "
        "games, with example games"},
-      {"results", client::QueryKind::kResults,
+      {"results", backend::QueryKind::kResults,
        "Wins by colour, draws, void, end reasons, margins, lengths"},
-      {"game", client::QueryKind::kGame, "One stored game"},
+      {"game", backend::QueryKind::kGame, "One stored game"},
   };
   for (const Sub& sub : kQuerySubs) {
     CLI::App* cmd = query->add_subcommand(sub.name, sub.help);
     std::shared_ptr<QueryFlags> f = AddQueryFlags(cmd, sub.kind);
-    if (sub.kind == client::QueryKind::kGame) {
+    if (sub.kind == backend::QueryKind::kGame) {
       cmd->add_flag("--sgf", f->sgf, "Print the game as SGF");
     }
     const std::string name = sub.name;

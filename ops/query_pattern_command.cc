@@ -18,7 +18,7 @@
 #include "absl/status/status.h"
 #include "base/console.h"
 #include "base/files.h"
-#include "client/query_client.h"
+#include "backend/query_client.h"
 #include "ops/commands.h"
 #include "ops/flags.h"
 #include "report/pattern_report.h"
@@ -74,7 +74,7 @@ int RunQueryPattern(const QueryPatternFlags& f) {
   req.set_page_token(f.page_token);
   auto target = f.target.ToTarget();
   if (!target.ok()) return QueryPatternFail(target.status());
-  auto client = client::QueryClient::Open(*target);
+  auto client = backend::QueryClient::Open(*target);
   if (!client.ok()) return QueryPatternFail(client.status());
   auto r = (*client)->Pattern(req);
   if (!r.ok()) return QueryPatternFail(r.status());

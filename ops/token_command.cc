@@ -23,7 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "base/console.h"
-#include "client/token_client.h"
+#include "backend/token_client.h"
 #include "coordinator/access.h"
 #include "nlohmann/json.hpp"
 #include "ops/commands.h"
@@ -48,11 +48,11 @@ int TokenFail(const std::string& cmd, const absl::Status& s) {
                     absl::IsInvalidArgument(s) ? 2 : 1);
 }
 
-absl::StatusOr<std::unique_ptr<client::TokenClient>> Open(const TokenFlags& f,
+absl::StatusOr<std::unique_ptr<backend::TokenClient>> Open(const TokenFlags& f,
                                                           bool create) {
   auto target = f.target.ToTarget();
   if (!target.ok()) return target.status();
-  return client::TokenClient::Open(*target, create);
+  return backend::TokenClient::Open(*target, create);
 }
 
 std::string Created(int64_t ms) {

@@ -45,11 +45,11 @@ void PrintJson(const nlohmann::json& j) {
   std::printf("%s\n", j.dump().c_str());
 }
 
-absl::StatusOr<std::unique_ptr<client::TournamentClient>> OpenTournaments(
+absl::StatusOr<std::unique_ptr<backend::TournamentClient>> OpenTournaments(
     const TournamentFlags& f, bool create) {
   auto target = f.target.ToTarget();
   if (!target.ok()) return target.status();
-  return client::TournamentClient::Open(*target, create);
+  return backend::TournamentClient::Open(*target, create);
 }
 
 absl::Status ShowChange(const TournamentFlags& f,
@@ -69,7 +69,7 @@ absl::Status ShowChange(const TournamentFlags& f,
 }
 
 absl::StatusOr<qipu::v1::Tournament> FetchTournament(
-    client::TournamentClient& c, const std::string& id) {
+    backend::TournamentClient& c, const std::string& id) {
   qipu::v1::TournamentRequest req;
   req.set_tournament(id);
   auto r = c.Get(req);

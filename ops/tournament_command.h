@@ -16,7 +16,7 @@
 #include "CLI/CLI.hpp"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "client/tournament_client.h"
+#include "backend/tournament_client.h"
 #include "nlohmann/json.hpp"
 #include "ops/flags.h"
 
@@ -85,7 +85,7 @@ int TournamentFail(const std::string& cmd, const absl::Status& s);
 void PrintJson(const nlohmann::json& j);
 
 // Opens --db (created when missing and `create`) or dials --server.
-absl::StatusOr<std::unique_ptr<client::TournamentClient>> OpenTournaments(
+absl::StatusOr<std::unique_ptr<backend::TournamentClient>> OpenTournaments(
     const TournamentFlags& f, bool create = false);
 
 // Runs `body` with a client; maps its status to the exit status.
@@ -105,7 +105,7 @@ absl::Status ShowChange(const TournamentFlags& f,
 
 // The stored tournament `id`, for the read-only reports.
 absl::StatusOr<qipu::v1::Tournament> FetchTournament(
-    client::TournamentClient& c, const std::string& id);
+    backend::TournamentClient& c, const std::string& id);
 
 // Registers --db/--server and --json (described by `json_help`) on `cmd`.
 void AddTargetAndJson(CLI::App* cmd, TournamentFlags* f,

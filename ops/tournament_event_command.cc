@@ -19,7 +19,7 @@ using Json = nlohmann::json;
 int RunNew(const TournamentFlags& f) {
   return WithClient(
       "new", f,
-      [&](client::TournamentClient& c) -> absl::Status {
+      [&](backend::TournamentClient& c) -> absl::Status {
         auto system = tournament::ParseSystem(f.system);
         if (!system.ok()) return system.status();
         qipu::v1::CreateTournamentRequest req;
@@ -51,7 +51,7 @@ int RunNew(const TournamentFlags& f) {
 }
 
 int RunList(const TournamentFlags& f) {
-  return WithClient("list", f, [&](client::TournamentClient& c) {
+  return WithClient("list", f, [&](backend::TournamentClient& c) {
     auto r = c.List({});
     if (!r.ok()) return r.status();
     Json all = Json::array();
@@ -71,7 +71,7 @@ int RunList(const TournamentFlags& f) {
 }
 
 int RunShow(const TournamentFlags& f) {
-  return WithClient("show", f, [&](client::TournamentClient& c) {
+  return WithClient("show", f, [&](backend::TournamentClient& c) {
     auto t = FetchTournament(c, f.tournament);
     if (!t.ok()) return t.status();
     if (f.json) {

@@ -12,7 +12,7 @@ namespace qipu::ops {
 namespace {
 
 int RunPlayerAdd(const TournamentFlags& f) {
-  return WithClient("player add", f, [&](client::TournamentClient& c) {
+  return WithClient("player add", f, [&](backend::TournamentClient& c) {
     qipu::v1::AddPlayerRequest req;
     req.set_tournament(f.tournament);
     req.set_name(f.name);
@@ -28,7 +28,7 @@ int RunPlayerAdd(const TournamentFlags& f) {
 }
 
 int RunPlayerEdit(const TournamentFlags& f) {
-  return WithClient("player edit", f, [&](client::TournamentClient& c) {
+  return WithClient("player edit", f, [&](backend::TournamentClient& c) {
     qipu::v1::EditPlayerRequest req;
     req.set_tournament(f.tournament);
     req.set_name(f.name);
@@ -51,7 +51,7 @@ int RunPlayerEdit(const TournamentFlags& f) {
 }
 
 int RunSitOut(const TournamentFlags& f) {
-  return WithClient("player sit-out", f, [&](client::TournamentClient& c) {
+  return WithClient("player sit-out", f, [&](backend::TournamentClient& c) {
     qipu::v1::SitOutRequest req;
     req.set_tournament(f.tournament);
     req.set_name(f.name);
@@ -63,7 +63,7 @@ int RunSitOut(const TournamentFlags& f) {
 
 int RunWithdraw(const TournamentFlags& f, bool team) {
   return WithClient(team ? "team withdraw" : "player withdraw", f,
-                    [&](client::TournamentClient& c) {
+                    [&](backend::TournamentClient& c) {
                       qipu::v1::WithdrawRequest req;
                       req.set_tournament(f.tournament);
                       req.set_name(f.name);
@@ -73,7 +73,7 @@ int RunWithdraw(const TournamentFlags& f, bool team) {
 }
 
 int RunWarn(const TournamentFlags& f) {
-  return WithClient("warn", f, [&](client::TournamentClient& c) {
+  return WithClient("warn", f, [&](backend::TournamentClient& c) {
     qipu::v1::WarningsRequest req;
     req.set_tournament(f.tournament);
     req.set_name(f.name);

@@ -21,7 +21,7 @@ namespace {
 using namespace report;  // NOLINT: the renderings below
 
 int RunStandings(const TournamentFlags& f) {
-  return WithClient("standings", f, [&](client::TournamentClient& c) {
+  return WithClient("standings", f, [&](backend::TournamentClient& c) {
     auto t = FetchTournament(c, f.tournament);
     if (!t.ok()) return t.status();
     auto s = tournament::GetStandings(*t);
@@ -41,7 +41,7 @@ int RunStandings(const TournamentFlags& f) {
 }
 
 int RunSheet(const TournamentFlags& f) {
-  return WithClient("sheet", f, [&](client::TournamentClient& c) {
+  return WithClient("sheet", f, [&](backend::TournamentClient& c) {
     auto t = FetchTournament(c, f.tournament);
     if (!t.ok()) return t.status();
     const int round =
@@ -54,7 +54,7 @@ int RunSheet(const TournamentFlags& f) {
 }
 
 int RunCrosstable(const TournamentFlags& f) {
-  return WithClient("crosstable", f, [&](client::TournamentClient& c) {
+  return WithClient("crosstable", f, [&](backend::TournamentClient& c) {
     auto t = FetchTournament(c, f.tournament);
     if (!t.ok()) return t.status();
     auto x = tournament::GetCrosstable(*t);
@@ -69,7 +69,7 @@ int RunCrosstable(const TournamentFlags& f) {
 }
 
 int RunRatings(const TournamentFlags& f) {
-  return WithClient("ratings", f, [&](client::TournamentClient& c) {
+  return WithClient("ratings", f, [&](backend::TournamentClient& c) {
     auto t = FetchTournament(c, f.tournament);
     if (!t.ok()) return t.status();
     const std::vector<tournament::RatedGame> games = RatedGames(*t);
@@ -90,7 +90,7 @@ int RunRatings(const TournamentFlags& f) {
 }
 
 int RunExport(const TournamentFlags& f) {
-  return WithClient("export", f, [&](client::TournamentClient& c) {
+  return WithClient("export", f, [&](backend::TournamentClient& c) {
     auto t = FetchTournament(c, f.tournament);
     if (!t.ok()) return t.status();
     auto s = tournament::GetStandings(*t);

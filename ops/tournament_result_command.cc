@@ -33,7 +33,7 @@ absl::StatusOr<qipu::v1::GameResult> ParseResultFlag(const std::string& text) {
 // later board fail (storage, a board that needs --force), the earlier ones
 // stay entered, and running the same command again is harmless.
 absl::Status SetBoardResults(const TournamentFlags& f,
-                             client::TournamentClient& c) {
+                             backend::TournamentClient& c) {
   std::vector<qipu::v1::GameResult> results;
   for (absl::string_view text : absl::StrSplit(f.board_results, ',')) {
     auto r = ParseResultFlag(std::string(absl::StripAsciiWhitespace(text)));
@@ -82,7 +82,7 @@ absl::Status SetBoardResults(const TournamentFlags& f,
 }
 
 int RunResult(const TournamentFlags& f) {
-  return WithClient("result", f, [&](client::TournamentClient& c) {
+  return WithClient("result", f, [&](backend::TournamentClient& c) {
     if (f.result.empty() == f.board_results.empty()) {
       return absl::InvalidArgumentError(
           "give --result (one game or board) or --boards (every board of a "

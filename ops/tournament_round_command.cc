@@ -16,7 +16,7 @@ namespace qipu::ops {
 namespace {
 
 int RunPair(const TournamentFlags& f) {
-  return WithClient("pair", f, [&](client::TournamentClient& c) {
+  return WithClient("pair", f, [&](backend::TournamentClient& c) {
     qipu::v1::PairRequest req;
     req.set_tournament(f.tournament);
     req.set_allow_repeats(f.allow_repeats);
@@ -39,7 +39,7 @@ int RunPair(const TournamentFlags& f) {
 
 int RunEdit(const TournamentFlags& f, qipu::v1::PairingEditKind kind,
             const std::string& name) {
-  return WithClient("pairing " + name, f, [&](client::TournamentClient& c) {
+  return WithClient("pairing " + name, f, [&](backend::TournamentClient& c) {
     qipu::v1::EditPairingRequest req;
     req.set_tournament(f.tournament);
     req.set_round(f.round);

@@ -18,7 +18,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "base/console.h"
-#include "client/training_client.h"
+#include "backend/training_client.h"
 #include "engine/training.h"
 #include "nlohmann/json.hpp"
 #include "ops/commands.h"
@@ -88,7 +88,7 @@ class FileCutter {
 };
 
 int RunTrainExport(const TrainExportOptions& o) {
-  absl::StatusOr<client::Target> target = o.target.ToTarget();
+  absl::StatusOr<backend::Target> target = o.target.ToTarget();
   if (!target.ok()) {
     return base::Fail("train export", "flags", target.status().message(), 2);
   }
@@ -109,8 +109,8 @@ int RunTrainExport(const TrainExportOptions& o) {
   }
   FileCutter files(o, pos_len);
   const absl::Time t0 = absl::Now();
-  absl::StatusOr<client::TrainingPullStats> pulled =
-      client::PullTrainingBatches(
+  absl::StatusOr<backend::TrainingPullStats> pulled =
+      backend::PullTrainingBatches(
           *target, *req,
           [&](const train::RowBatch& rows, const std::string&, uint64_t) {
             return files.Add(rows);

@@ -1,6 +1,6 @@
 // The gRPC metadata keys of the qipu.v1 services beside their messages: a
 // wire contract between the coordinator's services (coordinator/) and
-// their clients (client/, worker/), kept here so that neither side
+// their clients (backend/, worker/), kept here so that neither side
 // includes the other.
 #ifndef QIPU_PROTO_METADATA_KEYS_H_
 #define QIPU_PROTO_METADATA_KEYS_H_

@@ -9,7 +9,7 @@
 #include "base/bearer.h"
 #include "base/quote.h"
 #include "base/version.h"
-#include "client/query_args.h"
+#include "backend/query_args.h"
 #include "coordinator/access.h"
 #include "engine/tournaments.h"
 #include "nlohmann/json.hpp"
@@ -32,13 +32,13 @@ constexpr char kTournaments[] = "/api/v1/tournaments";
 
 // Runs one query endpoint: its arguments to the engine's answer as JSON.
 using QueryRun = std::function<absl::StatusOr<nlohmann::json>(
-    const QueryEngine&, const client::QueryArgs&)>;
+    const QueryEngine&, const backend::QueryArgs&)>;
 
 // One query endpoint.
 struct ApiRoute {
   const char* path;
-  // Which arguments it takes (client/query_args.h).
-  client::QueryKind kind;
+  // Which arguments it takes (backend/query_args.h).
+  backend::QueryKind kind;
   QueryRun run;
 };
 
@@ -46,17 +46,17 @@ struct ApiRoute {
 // the parameters named without a prefix), asks the engine (`query`) and
 // renders the answer as `qipu query --json` does (`render`).
 template <typename Req, typename Resp>
-QueryRun Answer(absl::StatusOr<Req> (*build)(const client::QueryArgs&,
+QueryRun Answer(absl::StatusOr<Req> (*build)(const backend::QueryArgs&,
                                              absl::string_view),
                 absl::StatusOr<Resp> (QueryEngine::*query)(const Req&) const,
                 nlohmann::json (*render)(const Resp&)) {
   return [build, query, render](
              const QueryEngine& engine,
-             const client::QueryArgs& args) -> absl::StatusOr<nlohmann::json> {
+             const backend::QueryArgs& args) -> absl::StatusOr<nlohmann::json> {
     absl::StatusOr<Req> req = build(args, "");
     if (!req.ok()) return req.status();
     absl::StatusOr<Resp> resp = (engine.*query)(*req);
-    if (!resp.ok()) return client::NameArgsInStatus(resp.status(), "");
+    if (!resp.ok()) return backend::NameArgsInStatus(resp.status(), "");
     return render(*resp);
   };
 }
@@ -64,19 +64,19 @@ QueryRun Answer(absl::StatusOr<Req> (*build)(const client::QueryArgs&,
 // The query endpoints: one row each.
 const std::vector<ApiRoute>& Routes() {
   static const auto* const routes = new std::vector<ApiRoute>{
-      {"/api/v1/openings", client::QueryKind::kOpenings,
-       Answer(client::OpeningsFromArgs, &QueryEngine::Openings,
+      {"/api/v1/openings", backend::QueryKind::kOpenings,
+       Answer(backend::OpeningsFromArgs, &QueryEngine::Openings,
               report::OpeningsJson)},
-      {"/api/v1/ko", client::QueryKind::kKo,
-       Answer(client::KoFromArgs, &QueryEngine::Ko, report::KoJson)},
-      {"/api/v1/cycles", client::QueryKind::kCycles,
-       Answer(client::CyclesFromArgs, &QueryEngine::Cycles,
+      {"/api/v1/ko", backend::QueryKind::kKo,
+       Answer(backend::KoFromArgs, &QueryEngine::Ko, report::KoJson)},
+      {"/api/v1/cycles", backend::QueryKind::kCycles,
+       Answer(backend::CyclesFromArgs, &QueryEngine::Cycles,
               report::CyclesJson)},
-      {"/api/v1/results", client::QueryKind::kResults,
-       Answer(client::ResultsFromArgs, &QueryEngine::Results,
+      {"/api/v1/results", backend::QueryKind::kResults,
+       Answer(backend::ResultsFromArgs, &QueryEngine::Results,
               report::ResultsJson)},
-      {"/api/v1/pattern", client::QueryKind::kPattern,
-       Answer(client::PatternFromArgs, &QueryEngine::Pattern,
+      {"/api/v1/pattern", backend::QueryKind::kPattern,
+       Answer(backend::PatternFromArgs, &QueryEngine::Pattern,
               report::PatternJson)},
   };
   return *routes;
@@ -255,7 +255,7 @@ HttpResponse Api::Handle(const HttpRequest& req) const {
 HttpResponse Api::Query(const HttpRequest& req) const {
   for (const ApiRoute& route : Routes()) {
     if (req.path != route.path) continue;
-    if (absl::Status s = client::CheckQueryArgs(route.kind, req.query, "");
+    if (absl::Status s = backend::CheckQueryArgs(route.kind, req.query, "");
         !s.ok()) {
       return ErrorResponse(s);
     }
@@ -301,11 +301,11 @@ HttpResponse Api::Game(const HttpRequest& req, const std::string& rest) const {
                        replay ? "no parameters" : "only sgf (0 or 1)")));
     }
   }
-  auto request = client::GameFromArgs({{"id", id}}, "");
+  auto request = backend::GameFromArgs({{"id", id}}, "");
   if (!request.ok()) return ErrorResponse(request.status());
   auto resp = engine_->GetGame(*request);
   if (!resp.ok()) {
-    return ErrorResponse(client::NameArgsInStatus(resp.status(), ""));
+    return ErrorResponse(backend::NameArgsInStatus(resp.status(), ""));
   }
   if (sgf) {
     HttpResponse r;

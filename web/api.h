@@ -4,7 +4,7 @@
 // tested without sockets and served by HttpServer (http_server.h).
 //
 // Endpoints (GET; HEAD too): /api/v1/openings, /ko, /cycles, /results and
-// /pattern take the query arguments of client/query_args.h as query
+// /pattern take the query arguments of backend/query_args.h as query
 // parameters and answer exactly the JSON of `qipu query ... --json`
 // (report/query_report.h); /api/v1/game/ID is `qipu query game ID --json`,
 // /api/v1/game/ID.sgf (or ?sgf=1) the SGF, /api/v1/game/ID/replay the

@@ -13,7 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/channel.h"
-#include "client/corpus_client.h"
+#include "backend/corpus_client.h"
 #include "coordinator/coordinator.h"
 #include "coordinator/corpus_service.h"
 #include "gmock/gmock.h"
@@ -234,13 +234,13 @@ TEST(Limits, ExportCapsRefuseOverCapPagesAndThePagesCoverEverything) {
 
   // The client pages by itself: every game once, in order; and a limit
   // above the server's cap is counted by the client.
-  client::Target target;
+  backend::Target target;
   target.server = coord->address();
   for (uint64_t limit : {0, 15, 7}) {
     qipu::v1::ExportRequest req;
     req.set_limit(limit);
     std::vector<store::GameId> ids;
-    absl::Status st = client::Export(
+    absl::Status st = backend::Export(
         target, req,
         [&](const store::GameId& id, const qipu::v1::Game&) {
           ids.push_back(id);
@@ -271,10 +271,10 @@ TEST(Limits, ExportOutOfTimeResumesWhereItStopped) {
   EXPECT_EQ(c.games, 255u);
   EXPECT_EQ(c.resume, "s1-254");
 
-  client::Target target;
+  backend::Target target;
   target.server = coord->address();
   std::set<store::GameId> ids;
-  absl::Status st = client::Export(
+  absl::Status st = backend::Export(
       target, {},
       [&](const store::GameId& id, const qipu::v1::Game&) {
         EXPECT_TRUE(ids.insert(id).second) << store::GameIdText(id);

@@ -13,7 +13,7 @@
 
 #include "base/channel.h"
 #include "base/files.h"
-#include "client/training_client.h"
+#include "backend/training_client.h"
 #include "engine/training.h"
 #include "gtest/gtest.h"
 #include "tests/coordinator/query_fixture.h"
@@ -32,12 +32,12 @@ struct Pulled {
 
 // Pulls `req` from `target`, stopping (as a killed client would) after
 // `stop_after` batches when > 0.
-absl::StatusOr<Pulled> Pull(const client::Target& target,
+absl::StatusOr<Pulled> Pull(const backend::Target& target,
                             const qipu::v1::TrainingRequest& req,
                             int stop_after = 0) {
   Pulled out;
   out.rows = train::RowBatch(req.pos_len() == 0 ? 19 : req.pos_len());
-  auto stats = client::PullTrainingBatches(
+  auto stats = backend::PullTrainingBatches(
       target, req,
       [&](const train::RowBatch& rows, const std::string& cursor,
           uint64_t games_done) {
@@ -108,8 +108,8 @@ class TrainingServiceTest : public ::testing::Test {
   TempDir dir_{"training-service"};
   std::unique_ptr<Coordinator> coordinator_;
   uint64_t job_ = 0;
-  client::Target server_;
-  client::Target db_;
+  backend::Target server_;
+  backend::Target db_;
 };
 
 TEST_F(TrainingServiceTest, BatchesOverGrpcEqualTheRowsOfTheDatabase) {
@@ -276,7 +276,7 @@ TEST(TrainingServiceBudget, ACancelledStreamFreesItsMemory) {
   req.set_pos_len(19);
   req.set_batch_size(8);
   req.set_shuffle_window(20000);
-  const client::Target target{(*c)->address(), "", absl::Seconds(30)};
+  const backend::Target target{(*c)->address(), "", absl::Seconds(30)};
 
   // A stream held open (its client reads one batch and waits) ...
   auto stub = qipu::v1::TrainingService::NewStub(base::Dial(target.server));

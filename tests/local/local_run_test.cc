@@ -7,7 +7,7 @@
 #include <string>
 
 #include "absl/time/clock.h"
-#include "client/query_client.h"
+#include "backend/query_client.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "local/local_report.h"
@@ -67,9 +67,9 @@ TEST(LocalRun, PlaysTheJobAndSummarisesWhatTheDatabaseHolds) {
   EXPECT_GT(first_moves, 0u);
 
   // The same answers from the database, as `qipu query --db` reads them.
-  client::Target t;
+  backend::Target t;
   t.db = db;
-  auto q = client::QueryClient::Open(t);
+  auto q = backend::QueryClient::Open(t);
   ASSERT_TRUE(q.ok()) << q.status();
   qipu::v1::ResultsRequest rr;
   rr.mutable_filter()->set_source("job:1");

@@ -36,7 +36,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
-#include "client/query_args.h"
+#include "backend/query_args.h"
 #include "coordinator/coordinator.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -278,7 +278,7 @@ TEST_P(HttpServerLoad, ThousandSlowConnectionsDoNotStallHealthOrQueries) {
 
   const std::string query = "moves=Q16";
   auto want = (*c)->queries().Openings(
-      *client::OpeningsFromArgs(client::QueryArgs{{"moves", "Q16"}}, ""));
+      *backend::OpeningsFromArgs(backend::QueryArgs{{"moves", "Q16"}}, ""));
   ASSERT_TRUE(want.ok()) << want.status();
   ASSERT_EQ(want->reached().games(), 2u);
   absl::Duration slowest;

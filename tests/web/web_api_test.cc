@@ -19,7 +19,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "client/query_args.h"
+#include "backend/query_args.h"
 #include "coordinator/coordinator.h"
 #include "engine/game_format.h"
 #include "gtest/gtest.h"
@@ -153,7 +153,7 @@ INSTANTIATE_TEST_SUITE_P(Plain, WebApiTest, ::testing::Values(false));
 INSTANTIATE_TEST_SUITE_P(Https, WebApiTest, ::testing::Values(true));
 
 // The request the API builds for `query` (same mapping as the CLI).
-client::QueryArgs ArgsOf(const std::string& query) {
+backend::QueryArgs ArgsOf(const std::string& query) {
   std::vector<std::pair<std::string, std::string>> out;
   EXPECT_TRUE(ParseQueryString(query, &out)) << query;
   return out;
@@ -169,14 +169,14 @@ TEST_P(WebApiTest, OpeningsEqualReportJson) {
           std::string("&size=19&source=fox&examples=5"),
           std::string("&rules=chinese&limit=3")}) {
       const std::string query = absl::StrCat("moves=", moves, filters);
-      auto req = client::OpeningsFromArgs(ArgsOf(query), "");
+      auto req = backend::OpeningsFromArgs(ArgsOf(query), "");
       ASSERT_TRUE(req.ok()) << req.status();
       auto want = engine().Openings(*req);
       ASSERT_TRUE(want.ok()) << want.status();
       const nlohmann::json got = GetJson("/api/v1/openings?" + query);
       EXPECT_EQ(got, report::OpeningsJson(*want)) << query;
     }
-    auto req = client::OpeningsFromArgs(ArgsOf("moves=" + moves), "");
+    auto req = backend::OpeningsFromArgs(ArgsOf("moves=" + moves), "");
     auto r = engine().Openings(*req);
     ASSERT_TRUE(r.ok());
     if (depth == 0) {
@@ -189,7 +189,7 @@ TEST_P(WebApiTest, OpeningsEqualReportJson) {
   EXPECT_GE(line.size(), 3u);
   // Coloured moves and the side to move.
   const std::string q = "moves=B:Q16&to-play=B";
-  auto req = client::OpeningsFromArgs(ArgsOf(q), "");
+  auto req = backend::OpeningsFromArgs(ArgsOf(q), "");
   ASSERT_TRUE(req.ok());
   auto want = engine().Openings(*req);
   ASSERT_TRUE(want.ok());
@@ -202,15 +202,15 @@ TEST_P(WebApiTest, AggregatesEqualReportJson) {
        {std::string(""), std::string("size=19"), std::string("source=fox"),
         std::string("rules=chinese&size=19x19"), std::string("policy=import"),
         std::string("from=19000101&to=20991231"), std::string("komi=7.5")}) {
-    auto ko = engine().Ko(*client::KoFromArgs(ArgsOf(query), ""));
+    auto ko = engine().Ko(*backend::KoFromArgs(ArgsOf(query), ""));
     ASSERT_TRUE(ko.ok());
     EXPECT_EQ(GetJson("/api/v1/ko?" + query), report::KoJson(*ko)) << query;
-    auto cycles = engine().Cycles(*client::CyclesFromArgs(ArgsOf(query), ""));
+    auto cycles = engine().Cycles(*backend::CyclesFromArgs(ArgsOf(query), ""));
     ASSERT_TRUE(cycles.ok());
     EXPECT_EQ(GetJson("/api/v1/cycles?" + query), report::CyclesJson(*cycles))
         << query;
     auto results =
-        engine().Results(*client::ResultsFromArgs(ArgsOf(query), ""));
+        engine().Results(*backend::ResultsFromArgs(ArgsOf(query), ""));
     ASSERT_TRUE(results.ok());
     EXPECT_EQ(GetJson("/api/v1/results?" + query),
               report::ResultsJson(*results))
@@ -226,7 +226,7 @@ TEST_P(WebApiTest, PatternEqualsReportJsonAndPages) {
         std::string("pattern=XO/OX&placement=anywhere&page-size=7"),
         std::string("pattern=.O./X.X&placement=side&colour-swap=1&size=19"),
         std::string("pattern=..../..X./..../....&anchor=Q16&source=fox")}) {
-    auto req = client::PatternFromArgs(ArgsOf(query), "");
+    auto req = backend::PatternFromArgs(ArgsOf(query), "");
     ASSERT_TRUE(req.ok()) << req.status();
     auto want = engine().Pattern(*req);
     ASSERT_TRUE(want.ok()) << query << ": " << want.status();
@@ -252,7 +252,7 @@ TEST_P(WebApiTest, PatternEqualsReportJsonAndPages) {
 }
 
 TEST_P(WebApiTest, GameJsonSgfAndReplay) {
-  auto openings = engine().Openings(*client::OpeningsFromArgs({}, ""));
+  auto openings = engine().Openings(*backend::OpeningsFromArgs({}, ""));
   ASSERT_TRUE(openings.ok());
   std::vector<std::string> ids;
   for (const auto& c : openings->continuations()) {
