@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <filesystem>
+#include <system_error>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -53,6 +55,20 @@ rocksdb::ColumnFamilyOptions CfOptions(
 
 absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir,
                                                    const StoreOptions& o) {
+  if (o.create_if_missing) {
+    // RocksDB makes the database's own directory but not its parents
+    // ("While mkdir if missing"): a new database at a/b/db gets a and b
+    // made here, as `qipu local` always did.
+    const std::filesystem::path parent =
+        std::filesystem::path(dir).parent_path();
+    std::error_code ec;
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    if (ec) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("database ", dir, ": cannot make its parent folder ",
+                       parent.string(), ": ", ec.message()));
+    }
+  }
   std::unique_ptr<Store> s(new Store());
   s->dir_ = dir;
   s->options_ = o;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <random>
 #include <string>
@@ -79,6 +80,27 @@ TEST_F(StoreTest, SecondOpenOfTheSameDirectoryIsUnavailable) {
   auto again = Store::Open(dir_.string(), options_);
   ASSERT_FALSE(again.ok());
   EXPECT_EQ(again.status().code(), absl::StatusCode::kUnavailable);
+}
+
+TEST_F(StoreTest, ANewDatabaseGetsItsMissingParentFolders) {
+  const std::filesystem::path nested = dir_ / "a" / "b" / "db";
+  {
+    auto s = Store::Open(nested.string(), options_);
+    ASSERT_TRUE(s.ok()) << s.status();
+  }
+  EXPECT_TRUE(std::filesystem::exists(nested / "CURRENT"));
+  // A parent that cannot be made (a file stands where a folder should)
+  // is an error naming the database and the parent.
+  std::filesystem::create_directories(dir_);
+  { std::ofstream(dir_ / "file") << "x"; }
+  const std::filesystem::path blocked = dir_ / "file" / "sub" / "db";
+  auto s = Store::Open(blocked.string(), options_);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(s.status().message().find(blocked.string()), std::string::npos)
+      << s.status();
+  EXPECT_NE(s.status().message().find("parent"), std::string::npos)
+      << s.status();
 }
 
 TEST_F(StoreTest, PositionMergesSurviveFlushAndCompaction) {
