@@ -22,7 +22,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "gtp/engine_policy.h"
+#include "gtp/clock.h"
 #include "gtp/policy_factory.h"
+#include "match/player.h"
 #include "rules/coord.h"
 #include "tests/gtp/process_util.h"
 
@@ -47,7 +49,7 @@ rules::Point Gtp(const char* vertex) {
 }
 
 gtp::TimeSettings Time(const char* text) {
-  absl::StatusOr<gtp::TimeSettings> t = ParseTimeSettings(text);
+  absl::StatusOr<gtp::TimeSettings> t = gtp::ParseTimeSettings(text);
   EXPECT_TRUE(t.ok()) << t.status();
   return t.ok() ? *t : gtp::TimeSettings{};
 }
@@ -127,11 +129,17 @@ class ArenaRefereeTest : public ::testing::Test {
     return p.ok() ? std::move(*p) : nullptr;
   }
 
+  // A game between two policies (or engines as policies), each as a
+  // match::PolicyPlayer (one player when both are the same policy).
   ArenaGame Play(policy::Policy* black, policy::Policy* white) {
+    match::PolicyPlayer b(black);
+    match::PolicyPlayer w(white);
     absl::StatusOr<ArenaGame> g =
-        PlayGame(Entrant{"", black}, Entrant{"", white}, options_);
+        PlayGame(Entrant{"", &b}, Entrant{"", black == white ? &b : &w},
+                 options_);
     EXPECT_TRUE(g.ok()) << g.status();
-    return g.ok() ? *std::move(g) : ArenaGame(rules::Game(9, 9, {}));
+    return g.ok() ? *std::move(g)
+                  : ArenaGame(match::MatchOutcome(rules::Game(9, 9, {})));
   }
 
   std::unique_ptr<base::TempDir> dir_;
@@ -458,7 +466,7 @@ TEST_F(ArenaRefereeTest, ByoYomiBookkeepingOnAnInjectedClock) {
   ASSERT_EQ(black.limits().size(), 5u);
   EXPECT_NEAR(absl::ToDoubleSeconds(black.limits()[2]), 8.8, 1e-6);
   EXPECT_EQ(black.limits()[0],
-            GameClock(options_.time).Allot(Color::kBlack, 81));
+            gtp::Clock(options_.time).Allot(Color::kBlack, 81));
 }
 
 TEST_F(ArenaRefereeTest, CanadianBookkeepingOnAnInjectedClock) {
