@@ -199,13 +199,15 @@ constexpr char kGnuGoPassingArgs[] =
 
 TEST_F(GnuGoMatch, FinalScoreAgreesWithGnuGoOnGamesEndedByPasses) {
   // Ten games played to two passes (resignations do not count; at most
-  // 20 games in all), qipu's pattern policy against GNU Go, colours
-  // alternating.
+  // 20 games in all), qipu's mcts (400 playouts a move: close games, which
+  // GNU Go ends by passing with dead stones on the board) against GNU Go,
+  // colours alternating.
   int passed = 0;
   int agreed = 0;
   std::string log;
   for (int seed = 1; seed <= 20 && passed < 10; ++seed) {
-    auto qipu = Qipu({"--seed", absl::StrCat(seed), "--policy", "pattern"});
+    auto qipu = Qipu(
+        {"--seed", absl::StrCat(seed), "--policy", "mcts:playouts=400"});
     absl::StatusOr<std::vector<std::string>> argv =
         SplitCommandLine(absl::StrCat(kGnuGo, kGnuGoPassingArgs));
     ASSERT_TRUE(argv.ok()) << argv.status();

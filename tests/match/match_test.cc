@@ -250,7 +250,7 @@ TEST(Match, DeadStonesAgreedComeOff) {
 TEST(Match, DisputedDeadStonesArePlayedOut) {
   FakeTime t;
   std::vector<ScriptedPlayer::Step> bs = BlackWall();
-  // The first two passes are moves 15 and 16; Black then resumes and
+  // The first two passes are moves 13 and 14; Black then resumes and
   // captures e3 (e2, e4) while White passes, and both pass again.
   bs.push_back({"pass", 0});
   bs.push_back({"e2", 0});
@@ -263,18 +263,23 @@ TEST(Match, DisputedDeadStonesArePlayedOut) {
   const MatchOutcome& out = m.outcome();
   ASSERT_EQ(out.disputes.size(), 1u) << out.detail;
   EXPECT_EQ(out.disputes[0].first, kB);
-  EXPECT_EQ(out.disputes[0].moves, 16);
+  EXPECT_EQ(out.disputes[0].moves, 14);
   EXPECT_EQ(b.dead_asked, 2);
   EXPECT_EQ(w.dead_asked, 2);
   // The play-out: Black moved first after the passes and captured e3.
-  ASSERT_GT(out.moves(), 16);
-  EXPECT_EQ(out.game.moves()[16].color, kB);
-  EXPECT_EQ(out.game.moves()[16].point, At("e2", 5));
+  ASSERT_GT(out.moves(), 14);
+  EXPECT_EQ(out.game.moves()[14].color, kB);
+  EXPECT_EQ(out.game.moves()[14].point, At("e2", 5));
   EXPECT_EQ(out.game.board().at(At("e3", 5)), Color::kEmpty);
   EXPECT_EQ(out.end, End::kCount);
   EXPECT_EQ(out.result.counting, rules::Counting::kPlayedOut);
   EXPECT_EQ(rules::ResultToSgf(out.result), "B+4.5");
-  EXPECT_THAT(MatchComment(out), HasSubstr("21.4"));
+  EXPECT_THAT(MatchComment(out), HasSubstr("after the play-out"));
+  // The record says where play resumed and why.
+  ASSERT_EQ(out.comments.size(), 1u);
+  EXPECT_EQ(out.comments[0].move, 14);
+  EXPECT_THAT(out.comments[0].text, HasSubstr("Black first (art. 21.4)"));
+  EXPECT_THAT(rules::WriteSgf(MatchRecord(out, {})), HasSubstr("art. 21.4"));
 }
 
 TEST(Match, NoViewOnEitherSideIsQipusJudgement) {
