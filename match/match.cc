@@ -6,8 +6,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "rules/coord.h"
 #include "policy/stone_judge.h"
+#include "rules/coord.h"
 #include "rules/dead_stones.h"
 #include "rules/scoring.h"
 
@@ -60,9 +60,7 @@ const char* EndName(End e) {
   return "?";
 }
 
-const char* SideName(Color c) {
-  return c == Color::kBlack ? "Black" : "White";
-}
+const char* SideName(Color c) { return c == Color::kBlack ? "Black" : "White"; }
 
 std::string VertexText(rules::Point p, const rules::Board& board) {
   if (p == rules::kPass || p == rules::kResign || board.OnBoard(p)) {
@@ -148,8 +146,7 @@ void Match::Fail(Color c, const absl::Status& s) {
   if (options_.failure == FailureRule::kNoResult) {
     NoResult(std::move(detail));
   } else {
-    Lose(c, rules::EndReason::kForfeit, End::kEngineFailure,
-         std::move(detail));
+    Lose(c, rules::EndReason::kForfeit, End::kEngineFailure, std::move(detail));
   }
 }
 
@@ -188,17 +185,16 @@ void Match::RuleOn(Color c, rules::Point p, const rules::MoveVerdict& v) {
   a.article = ruling.article;
   out_.illegal_moves.push_back(a);
   if (ruling.warning) ++out_.warnings[i];
-  const std::string move =
-      absl::StrCat(SideName(c), "'s ", VertexText(p, out_.game.board()),
-                   " at move ", a.move_number, " is illegal (",
-                   rules::IllegalReasonName(v.reason), ")");
+  const std::string move = absl::StrCat(
+      SideName(c), "'s ", VertexText(p, out_.game.board()), " at move ",
+      a.move_number, " is illegal (", rules::IllegalReasonName(v.reason), ")");
   if (!ruling.loses) {
     // Art. 18.3 / 19: void, the turn forfeited -- a pass (always legal
     // while the game goes on).
-    std::string text = absl::StrCat(
-        SideName(c), "'s ", VertexText(p, out_.game.board()), " is illegal (",
-        rules::IllegalReasonName(v.reason), "): void, a pass (art. ",
-        ruling.article, ")");
+    std::string text =
+        absl::StrCat(SideName(c), "'s ", VertexText(p, out_.game.board()),
+                     " is illegal (", rules::IllegalReasonName(v.reason),
+                     "): void, a pass (art. ", ruling.article, ")");
     if (ruling.warning) {
       absl::StrAppend(&text, "; a warning: one stone (art. 24.1)");
     }
@@ -278,11 +274,11 @@ void Match::AfterMove() {
   }
   out_.end = End::kRules;
   out_.result = r;
-  out_.detail = r.reason == rules::EndReason::kMoveLimit
-                    ? absl::StrCat("the move cap (", out_.game.move_cap(),
-                                   " moves): void")
-                    : absl::StrCat("a balanced cycle (art. 20): ",
-                                   rules::ResultToSgf(r));
+  out_.detail =
+      r.reason == rules::EndReason::kMoveLimit
+          ? absl::StrCat("the move cap (", out_.game.move_cap(),
+                         " moves): void")
+          : absl::StrCat("a balanced cycle (art. 20): ", rules::ResultToSgf(r));
   Finish();
 }
 
@@ -320,14 +316,12 @@ void Match::Settle(const DeadStoneView& black_dead,
           absl::StrCat("dead stones judged: ", StonesText(judged, board)));
     return;
   }
-  const std::vector<rules::Point> b =
-      rules::WholeChains(board, black_dead.has_value() ? *black_dead
-                                                       : *white_dead);
-  const std::vector<rules::Point> w =
-      rules::WholeChains(board, white_dead.has_value() ? *white_dead
-                                                       : *black_dead);
-  const rules::Counting agreed = playouts_ > 0 ? rules::Counting::kPlayedOut
-                                               : rules::Counting::kAgreed;
+  const std::vector<rules::Point> b = rules::WholeChains(
+      board, black_dead.has_value() ? *black_dead : *white_dead);
+  const std::vector<rules::Point> w = rules::WholeChains(
+      board, white_dead.has_value() ? *white_dead : *black_dead);
+  const rules::Counting agreed =
+      playouts_ > 0 ? rules::Counting::kPlayedOut : rules::Counting::kAgreed;
   if (b == w) {
     Count(b, agreed,
           absl::StrCat(playouts_ > 0 ? "after the play-out, " : "",
@@ -340,9 +334,8 @@ void Match::Settle(const DeadStoneView& black_dead,
   d.white_dead = w;
   const std::vector<rules::Point> only_black = Minus(b, w);
   const std::vector<rules::Point> only_white = Minus(w, b);
-  const std::string said = absl::StrCat(
-      "Black calls ", StonesText(b, board), " dead, White ",
-      StonesText(w, board));
+  const std::string said = absl::StrCat("Black calls ", StonesText(b, board),
+                                        " dead, White ", StonesText(w, board));
   if (playouts_ >= options_.max_playouts) {
     // Actual play has had its chance: the disputed stones stay.
     std::vector<rules::Point> both;
@@ -360,8 +353,8 @@ void Match::Settle(const DeadStoneView& black_dead,
   // (the one calling more of them, or the side to move when even).
   Color first = out_.game.to_play();
   if (only_black.size() != only_white.size()) {
-    first = only_black.size() > only_white.size() ? Color::kBlack
-                                                  : Color::kWhite;
+    first =
+        only_black.size() > only_white.size() ? Color::kBlack : Color::kWhite;
   }
   d.first = first;
   out_.disputes.push_back(std::move(d));

@@ -28,10 +28,10 @@ namespace qipu::match {
 // Told about each answer once Match::Apply() has ruled on it: the match
 // after it, the colour that answered, the answer, the time it took and
 // what Apply() made of it.
-using AnswerObserver = std::function<void(
-    const Match& match, rules::Color c,
-    const absl::StatusOr<policy::MoveChoice>& choice, absl::Duration used,
-    const Applied& applied)>;
+using AnswerObserver =
+    std::function<void(const Match& match, rules::Color c,
+                       const absl::StatusOr<policy::MoveChoice>& choice,
+                       absl::Duration used, const Applied& applied)>;
 
 // How to drive the match besides its options. Plain value.
 struct Driver {

@@ -206,8 +206,8 @@ TEST_F(GnuGoMatch, FinalScoreAgreesWithGnuGoOnGamesEndedByPasses) {
   int agreed = 0;
   std::string log;
   for (int seed = 1; seed <= 20 && passed < 10; ++seed) {
-    auto qipu = Qipu(
-        {"--seed", absl::StrCat(seed), "--policy", "mcts:playouts=400"});
+    auto qipu =
+        Qipu({"--seed", absl::StrCat(seed), "--policy", "mcts:playouts=400"});
     absl::StatusOr<std::vector<std::string>> argv =
         SplitCommandLine(absl::StrCat(kGnuGo, kGnuGoPassingArgs));
     ASSERT_TRUE(argv.ok()) << argv.status();
@@ -228,8 +228,8 @@ TEST_F(GnuGoMatch, FinalScoreAgreesWithGnuGoOnGamesEndedByPasses) {
                     ": ", game.num_moves(), " moves, as played ",
                     RefereeScore(game), "; qipu ", qipu_score, " GNU Go ",
                     gnugo_score, qipu_score == gnugo_score ? "" : "  DIFFER",
-                    "\n    GNU Go dead: ", gnugo_dead, "\n    qipu dead:   ",
-                    qipu_dead, "\n");
+                    "\n    GNU Go dead: ", gnugo_dead,
+                    "\n    qipu dead:   ", qipu_dead, "\n");
   }
   std::cerr << log;
   EXPECT_EQ(passed, 10) << "too few games ended by two passes";

@@ -20,10 +20,9 @@ TimeSettings Parse(const char* text) {
 }
 
 TEST(TimeSettings, TextFormsReadBack) {
-  for (const char* text :
-       {"none", "absolute:1800", "byoyomi:600+3x30", "byoyomi:0+1x1",
-        "canadian:600+25/300", "byoyomi:60+3x10,pass",
-        "canadian:0+5/60,pass"}) {
+  for (const char* text : {"none", "absolute:1800", "byoyomi:600+3x30",
+                           "byoyomi:0+1x1", "canadian:600+25/300",
+                           "byoyomi:60+3x10,pass", "canadian:0+5/60,pass"}) {
     SCOPED_TRACE(text);
     EXPECT_EQ(TimeSettingsText(Parse(text)), text);
   }
@@ -31,8 +30,9 @@ TEST(TimeSettings, TextFormsReadBack) {
             (TimeSettings{TimeSystem::kJapanese, 600, 30, 3}));
   EXPECT_EQ(Parse("canadian:600+25/300"),
             (TimeSettings{TimeSystem::kCanadian, 600, 300, 25}));
-  EXPECT_EQ(Parse("byoyomi:60+3x10,pass"),
-            (TimeSettings{TimeSystem::kJapanese, 60, 10, 3, LastPeriod::kPass}));
+  EXPECT_EQ(
+      Parse("byoyomi:60+3x10,pass"),
+      (TimeSettings{TimeSystem::kJapanese, 60, 10, 3, LastPeriod::kPass}));
   EXPECT_EQ(OvertimeText(Parse("byoyomi:600+3x30")), "3x30 byo-yomi");
   EXPECT_EQ(OvertimeText(Parse("canadian:600+25/300")), "25/300 Canadian");
   EXPECT_THAT(OvertimeText(Parse("byoyomi:600+3x30,pass")),
@@ -53,9 +53,9 @@ TEST(TimeSettings, BadTextSaysWhatWasExpected) {
     EXPECT_FALSE(t.status().message().empty());
   }
   EXPECT_FALSE(ValidateTimeSettings({TimeSystem::kCanadian, 0, 0, 5}).ok());
-  EXPECT_FALSE(ValidateTimeSettings(
-                   {TimeSystem::kAbsolute, 60, 0, 0, LastPeriod::kPass})
-                   .ok());
+  EXPECT_FALSE(
+      ValidateTimeSettings({TimeSystem::kAbsolute, 60, 0, 0, LastPeriod::kPass})
+          .ok());
   EXPECT_TRUE(ValidateTimeSettings({}).ok());
 }
 

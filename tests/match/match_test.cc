@@ -25,8 +25,8 @@
 namespace qipu::match {
 namespace {
 
-using ::testing::HasSubstr;
 using rules::Color;
+using ::testing::HasSubstr;
 
 constexpr Color kB = Color::kBlack;
 constexpr Color kW = Color::kWhite;
@@ -47,7 +47,9 @@ class ScriptedPlayer final : public Player {
   };
   ScriptedPlayer(FakeTime* time, int size, std::vector<Step> steps,
                  DeadStoneView dead = std::nullopt)
-      : time_(time), size_(size), steps_(std::move(steps)),
+      : time_(time),
+        size_(size),
+        steps_(std::move(steps)),
         dead_(std::move(dead)) {}
 
   std::string spec() const override { return "scripted"; }
@@ -60,9 +62,11 @@ class ScriptedPlayer final : public Player {
     requests.push_back(r);
     Step s{"pass", 0};
     if (next_ < steps_.size()) s = steps_[next_++];
-    time_->now += absl::Milliseconds(static_cast<int64_t>(s.seconds * 1000 + 0.5));
+    time_->now +=
+        absl::Milliseconds(static_cast<int64_t>(s.seconds * 1000 + 0.5));
     if (s.vertex == "error") return absl::UnavailableError("engine crashed");
-    absl::StatusOr<rules::Point> p = rules::ParseGtpPoint(s.vertex, size_, size_);
+    absl::StatusOr<rules::Point> p =
+        rules::ParseGtpPoint(s.vertex, size_, size_);
     if (!p.ok()) return p.status();
     policy::MoveChoice c;
     c.point = *p;
@@ -150,8 +154,8 @@ TEST(Match, CanadianCarriesTimeIntoTheNextBlock) {
   FakeTime t;
   // 2 moves in 10 s: 3 + 4, then the next block has 13 s: 12.999 is in
   // time, and the block after it 10.001 s: 10.001 runs out.
-  ScriptedPlayer b(&t, 5,
-                   {{"c3", 3}, {"b2", 4}, {"d4", 12.999}, {"b4", 0}, {"d2", 10.001}});
+  ScriptedPlayer b(
+      &t, 5, {{"c3", 3}, {"b2", 4}, {"d4", 12.999}, {"b4", 0}, {"d2", 10.001}});
   ScriptedPlayer w(&t, 5, {{"a1", 0}, {"e5", 0}, {"a5", 0}, {"e1", 0}});
   const Match m = Play(b, w, Options(5, "canadian:0+2/10"), &t);
   const MatchOutcome& out = m.outcome();
@@ -159,7 +163,8 @@ TEST(Match, CanadianCarriesTimeIntoTheNextBlock) {
   EXPECT_EQ(out.moves(), 8);
   ASSERT_EQ(b.requests.size(), 5u);
   EXPECT_EQ(b.requests[2].time_to_flag, absl::Seconds(13));
-  EXPECT_EQ(b.requests[4].time_to_flag, absl::Seconds(10) + absl::Milliseconds(1));
+  EXPECT_EQ(b.requests[4].time_to_flag,
+            absl::Seconds(10) + absl::Milliseconds(1));
 }
 
 TEST(Match, AnEngineFailureLosesOrVoids) {
