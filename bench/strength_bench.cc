@@ -89,6 +89,9 @@ void PlayGame(const StrengthBenchOptions& o, int index, Seat& seat,
                        ? match::DeadStoneRule::kSettle
                        : match::DeadStoneRule::kAsPlayed;
   match::Driver driver;
+  // An answer that was an error (the failure seen in play, not at the
+  // start).
+  bool failed_in_play = false;
   driver.observe = [&](const match::Match& m, Color c,
                        const absl::StatusOr<policy::MoveChoice>& choice,
                        absl::Duration used, const match::Applied& applied) {
@@ -96,10 +99,11 @@ void PlayGame(const StrengthBenchOptions& o, int index, Seat& seat,
     tally->seconds += absl::ToDoubleSeconds(used);
     const int move = m.game().num_moves() + (applied.played ? 0 : 1);
     if (!choice.ok()) {
+      failed_in_play = true;
       tally->engine_errors++;
-      out->note = absl::StrCat(std::string(1, ColorLetter(c)),
-                               " engine error at move ", move, ": ",
-                               choice.status().ToString());
+      out->note =
+          absl::StrCat(std::string(1, ColorLetter(c)), " engine error at move ",
+                       move, ": ", choice.status().ToString());
       return;
     }
     tally->moves++;
@@ -119,15 +123,16 @@ void PlayGame(const StrengthBenchOptions& o, int index, Seat& seat,
   absl::StatusOr<match::Match> played =
       match::PlayMatch(*black, *white, mo, driver);
   const match::MatchOutcome& m = played->outcome();
-  if (m.moves() == 0 && m.end == match::End::kEngineFailure) {
+  if (!failed_in_play && m.end == match::End::kEngineFailure) {
+    // The players failed before the first move (NewGame()).
     for (Color c : {Color::kBlack, Color::kWhite}) {
       if (!m.failed[rules::PlayerIndex(c)]) continue;
       tallies[rules::PlayerIndex(c)]->engine_errors++;
     }
-    out->note = absl::StrCat(std::string(1, ColorLetter(m.failed[0]
-                                                            ? Color::kBlack
-                                                            : Color::kWhite)),
-                             " engine error at the start: ", m.detail);
+    out->note = absl::StrCat(
+        std::string(1,
+                    ColorLetter(m.failed[0] ? Color::kBlack : Color::kWhite)),
+        " engine error at the start: ", m.detail);
   }
   out->engine_error = m.end == match::End::kEngineFailure;
   out->moves = m.moves();
