@@ -495,6 +495,48 @@ TEST_F(ArenaRefereeTest, CanadianBookkeepingOnAnInjectedClock) {
   EXPECT_THAT(g.sgf, HasSubstr("BL[11]OB[3]"));
 }
 
+// Art. 21.4: two engines pass with a stone they disagree about; play
+// resumes with the side that calls it dead moving first, and actual play
+// settles it; the record says how the game was counted.
+TEST_F(ArenaRefereeTest, DisputedDeadStonesArePlayedOut) {
+  ScriptOptions b;
+  b.prelude = "set -- D5 F5 E4 pass E6";
+  b.genmove = kPlayList;
+  // Black calls White's E5 dead, whatever the board.
+  b.final_status_list = "printf '= E5\\n\\n'";
+  b.log = dir_->Sub("black.log");
+  ScriptOptions w;
+  w.prelude = "set -- E5";
+  w.genmove = kPlayList;
+  w.log = dir_->Sub("white.log");
+  auto black = Script("black.sh", b);
+  auto white = Script("white.sh", w);
+  const ArenaGame g = Play(black.get(), white.get());
+  EXPECT_EQ(g.end, match::End::kCount) << g.detail;
+  ASSERT_EQ(g.disputes.size(), 1u) << g.detail;
+  EXPECT_EQ(g.disputes[0].first, Color::kBlack);
+  EXPECT_EQ(g.disputes[0].moves, 7);
+  EXPECT_EQ(g.disputes[0].black_dead, std::vector<rules::Point>{Gtp("E5")});
+  EXPECT_TRUE(g.disputes[0].white_dead.empty());
+  // Black moved first after the passes and captured E5.
+  ASSERT_GT(g.moves(), 7);
+  EXPECT_EQ(g.game.moves()[7].color, Color::kBlack);
+  EXPECT_EQ(g.game.moves()[7].point, Gtp("E6"));
+  EXPECT_EQ(g.game.board().at(Gtp("E5")), Color::kEmpty);
+  EXPECT_EQ(g.result.counting, rules::Counting::kPlayedOut);
+  EXPECT_EQ(rules::ResultToSgf(g.result), "B+73.5");
+  // Both engines were asked, twice.
+  for (const char* log : {"black.log", "white.log"}) {
+    int asked = 0;
+    for (const std::string& line : ReadLines(dir_->Sub(log))) {
+      if (line == "final_status_list dead") ++asked;
+    }
+    EXPECT_EQ(asked, 2) << log;
+  }
+  EXPECT_THAT(g.sgf, HasSubstr("art. 21.4"));
+  EXPECT_THAT(g.sgf, HasSubstr("GC[count: two passes; after the play-out"));
+}
+
 // A broken policy: always the same point, whatever the board.
 class FixedPointPolicy final : public policy::Policy {
  public:
