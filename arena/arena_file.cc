@@ -9,9 +9,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "arena/game_clock.h"
-#include "arena/penalties.h"
 #include "base/status_macros.h"
+#include "gtp/time_settings.h"
+#include "match/adjudication.h"
 #include "nlohmann/json.hpp"
 #include "policy/spec.h"
 #include "rules/rules.h"
@@ -208,14 +208,14 @@ absl::StatusOr<ArenaFile> ParseArenaFile(absl::string_view text,
   a.set_handicap(handicap);
   std::string clock = "none";
   QIPU_RETURN_IF_ERROR(r.String("clock", &clock));
-  auto time = ParseTimeSettings(clock);
+  auto time = gtp::ParseTimeSettings(clock);
   if (!time.ok()) return r.Error("clock", time.status().message());
   a.set_time(clock);
   std::string illegal = "forfeit";
   QIPU_RETURN_IF_ERROR(r.String("illegal_moves", &illegal));
-  auto policy = ParseIllegalMovePolicy(illegal);
+  auto policy = match::ParseIllegalMovePolicy(illegal);
   if (!policy.ok()) return r.Error("illegal_moves", policy.status().message());
-  a.set_illegal(IllegalMovePolicyName(*policy));
+  a.set_illegal(match::IllegalMovePolicyName(*policy));
   int concurrency = 1;
   QIPU_RETURN_IF_ERROR(r.Int("concurrency", 1, 256, &concurrency));
   a.set_concurrency(concurrency);

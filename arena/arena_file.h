@@ -10,7 +10,7 @@
 //     "losses": 0, "knockout_size": 0,
 //     "teams": false, "boards": 0,         team events
 //     "board_size": 9, "rules": "chinese", "komi": 7.5, "handicap": 0,
-//     "clock": "byoyomi:60+3x10",          arena/game_clock.h ("none")
+//     "clock": "byoyomi:60+3x10",          gtp/time_settings.h ("none")
 //     "illegal_moves": "chinese",          "forfeit" or "chinese"
 //     "concurrency": 2,                    games played at once
 //     "seed": 1, "index_depth": 60,

@@ -11,14 +11,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
-#include "arena/game_clock.h"
-#include "arena/penalties.h"
 #include "arena/referee.h"
 #include "backend/corpus_client.h"
 #include "backend/tournament_client.h"
 #include "engine/engine.h"
 #include "google/protobuf/util/message_differencer.h"
-#include "gtp/policy_factory.h"
+#include "gtp/time_settings.h"
+#include "match/adjudication.h"
+#include "match/player.h"
 #include "rules/sgf_reader.h"
 #include "store/game_id.h"
 #include "tournament/tournament.h"
@@ -65,24 +65,6 @@ std::string SlotName(const Slot& s) {
                       s.board > 0 ? absl::StrCat(" board ", s.board) : "");
 }
 
-qipu::v1::GameResult TournamentResult(const ArenaGame& g) {
-  switch (g.result.winner) {
-    case rules::Winner::kBlack:
-      return g.end == ArenaEnd::kEngineFailure && g.moves() == 0
-                 ? qipu::v1::GAME_RESULT_BLACK_FORFEIT_WIN
-                 : qipu::v1::GAME_RESULT_BLACK_WINS;
-    case rules::Winner::kWhite:
-      return g.end == ArenaEnd::kEngineFailure && g.moves() == 0
-                 ? qipu::v1::GAME_RESULT_WHITE_FORFEIT_WIN
-                 : qipu::v1::GAME_RESULT_WHITE_WINS;
-    case rules::Winner::kDraw:
-      return qipu::v1::GAME_RESULT_DRAW;
-    case rules::Winner::kNone:
-      break;
-  }
-  return qipu::v1::GAME_RESULT_VOID;
-}
-
 // The id the games column family gives the SGF's game (store/game_id.h).
 absl::StatusOr<std::string> GameIdOf(const std::string& sgf) {
   rules::SgfCollection c = rules::ReadSgf(sgf);
@@ -127,13 +109,13 @@ class Runner {
   absl::Status AddMissingPlayers(const ArenaFile& file);
   absl::Status Reload();
   absl::Status PlayRound(std::vector<Slot> slots);
-  // Plays one slot on worker `worker`'s policies, then stores it.
+  // Plays one slot on worker `worker`'s players, then stores it.
   absl::Status PlaySlot(int worker, const Slot& slot);
   // The three durable steps of the file comment (the first skipped for a
   // pending game of an earlier run).
   absl::Status Store(const Slot& slot, qipu::v1::PendingGame game, bool staged);
   absl::Status Import(const Slot& slot, const std::string& sgf);
-  absl::StatusOr<policy::Policy*> PolicyFor(int worker, int player);
+  absl::StatusOr<match::Player*> PlayerFor(int worker, int player);
   void Report(const ArenaGameEvent& e);
 
   const ArenaRunOptions& options_;
@@ -144,9 +126,9 @@ class Runner {
   std::string date_;
   ArenaRunSummary summary_;
   absl::Mutex mu_;
-  // Per worker thread: the policies of the entrants it has played, by
+  // Per worker thread: the players of the entrants it has played, by
   // player index; kept for the run.
-  std::vector<std::map<int, std::unique_ptr<policy::Policy>>> policies_;
+  std::vector<std::map<int, std::unique_ptr<match::Player>>> players_;
   int games_done_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
@@ -227,8 +209,8 @@ absl::Status Runner::AddMissingPlayers(const ArenaFile& file) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<policy::Policy*> Runner::PolicyFor(int worker, int player) {
-  auto& cache = policies_[worker];
+absl::StatusOr<match::Player*> Runner::PlayerFor(int worker, int player) {
+  auto& cache = players_[worker];
   auto it = cache.find(player);
   if (it != cache.end()) return it->second.get();
   const std::string& name = t_.players(player).name();
@@ -237,12 +219,12 @@ absl::StatusOr<policy::Policy*> Runner::PolicyFor(int worker, int player) {
     const uint64_t seed = settings_.seed() * 1000003u +
                           static_cast<uint64_t>(worker) * 7919u +
                           static_cast<uint64_t>(player);
-    auto p = gtp::MakeAnyPolicy(e.spec(), seed, options_.engine_log);
+    auto p = match::MakePlayer(e.spec(), seed, options_.engine_log);
     if (!p.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "entrant \"", name, "\" (", e.spec(), "): ", p.status().message()));
     }
-    policy::Policy* raw = p->get();
+    match::Player* raw = p->get();
     cache.emplace(player, *std::move(p));
     return raw;
   }
@@ -336,9 +318,9 @@ absl::Status Runner::Store(const Slot& slot, qipu::v1::PendingGame game,
 }
 
 absl::Status Runner::PlaySlot(int worker, const Slot& slot) {
-  auto black = PolicyFor(worker, slot.black);
+  auto black = PlayerFor(worker, slot.black);
   if (!black.ok()) return black.status();
-  auto white = PolicyFor(worker, slot.white);
+  auto white = PlayerFor(worker, slot.white);
   if (!white.ok()) return white.status();
   Entrant b{t_.players(slot.black).name(), *black};
   Entrant w{t_.players(slot.white).name(), *white};
@@ -354,7 +336,7 @@ absl::Status Runner::PlaySlot(int worker, const Slot& slot) {
   }
   qipu::v1::PendingGame game;
   game.set_sgf(g->sgf);
-  game.set_result(TournamentResult(*g));
+  game.set_result(tournament::TournamentResult(g->result, g->moves()));
   auto id = GameIdOf(g->sgf);
   if (!id.ok()) return id.status();
   game.set_game_id(*id);
@@ -403,7 +385,7 @@ absl::Status Runner::PlayRound(std::vector<Slot> slots) {
     Report(e);
   }
   const int threads =
-      std::min<int>(static_cast<int>(policies_.size()), to_play.size());
+      std::min<int>(static_cast<int>(players_.size()), to_play.size());
   std::atomic<size_t> next{0};
   absl::Mutex error_mu;
   absl::Status error;
@@ -443,10 +425,10 @@ absl::StatusOr<ArenaRunSummary> Runner::Run() {
   referee_.rules = *rules;
   referee_.rules_name = settings_.rules();
   referee_.handicap = static_cast<int>(settings_.handicap());
-  auto time = ParseTimeSettings(settings_.time());
+  auto time = gtp::ParseTimeSettings(settings_.time());
   if (!time.ok()) return time.status();
   referee_.time = *time;
-  auto illegal = ParseIllegalMovePolicy(settings_.illegal());
+  auto illegal = match::ParseIllegalMovePolicy(settings_.illegal());
   if (!illegal.ok()) return illegal.status();
   referee_.illegal = *illegal;
   referee_.event = t_.name();
@@ -455,7 +437,7 @@ absl::StatusOr<ArenaRunSummary> Runner::Run() {
   const int concurrency = options_.concurrency > 0
                               ? options_.concurrency
                               : std::max<int>(1, settings_.concurrency());
-  policies_.resize(concurrency);
+  players_.resize(concurrency);
 
   while (true) {
     if (absl::Status s = Reload(); !s.ok()) return s;

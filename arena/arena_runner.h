@@ -16,8 +16,8 @@
 // game is stored rather than played again, a game without one is played
 // (it was never stored), and no game is counted twice.
 //
-// Engines: each game-playing thread makes its own policy per entrant
-// (gtp::MakeAnyPolicy) and keeps it for the run, so a GTP engine process
+// Engines: each game-playing thread makes its own player per entrant
+// (match::MakePlayer) and keeps it for the run, so a GTP engine process
 // serves many games; an engine that crashes loses that game and is
 // restarted by its policy at the next.
 #ifndef QIPU_ARENA_ARENA_RUNNER_H_

@@ -14,10 +14,11 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "gtp/policy_factory.h"
+#include "match/match_record.h"
+#include "match/play_match.h"
+#include "match/player.h"
 #include "policy/policy.h"
 #include "rules/coord.h"
-#include "rules/game.h"
 #include "rules/record.h"
 #include "rules/rules_key.h"
 #include "rules/sgf_writer.h"
@@ -48,10 +49,10 @@ struct Tally {
   }
 };
 
-// One thread's two policies and its tallies (A's and B's).
+// One thread's two players and its tallies (A's and B's).
 struct Seat {
-  std::unique_ptr<policy::Policy> a;
-  std::unique_ptr<policy::Policy> b;
+  std::unique_ptr<match::Player> a;
+  std::unique_ptr<match::Player> b;
   Tally tally_a;
   Tally tally_b;
 };
@@ -69,93 +70,90 @@ uint64_t PolicySeed(uint64_t seed, int thread, int side) {
 
 char ColorLetter(Color c) { return c == Color::kBlack ? 'B' : 'W'; }
 
-// A move for notes: its GTP vertex when on the board, else the raw point.
-std::string Vertex(const rules::Game& game, rules::Point p) {
-  if (p == rules::kPass || game.board().OnBoard(p)) {
-    return rules::GtpPoint(p, game.height());
-  }
-  return absl::StrCat("point ", p);
-}
-
-// Plays game `index` of the run with the thread's seat; records it in
-// *out and, when `sgf` is not null, the game as a record in *sgf.
+// Plays game `index` of the run with the thread's seat (a match,
+// match/play_match.h); records it in *out and, when `sgf` is not null, the
+// game as a record in *sgf.
 void PlayGame(const StrengthBenchOptions& o, int index, Seat& seat,
               StrengthGame* out, rules::GameRecord* sgf) {
-  rules::Game game(o.size, o.size, o.rules);
   out->index = index;
   out->a_black = index % 2 == 0;
-  policy::Policy* black = out->a_black ? seat.a.get() : seat.b.get();
-  policy::Policy* white = out->a_black ? seat.b.get() : seat.a.get();
-  Tally* black_tally = out->a_black ? &seat.tally_a : &seat.tally_b;
-  Tally* white_tally = out->a_black ? &seat.tally_b : &seat.tally_a;
+  match::Player* black = out->a_black ? seat.a.get() : seat.b.get();
+  match::Player* white = out->a_black ? seat.b.get() : seat.a.get();
+  Tally* tallies[2] = {out->a_black ? &seat.tally_a : &seat.tally_b,
+                       out->a_black ? &seat.tally_b : &seat.tally_a};
 
-  for (Color c : {Color::kBlack, Color::kWhite}) {
-    policy::Policy* p = c == Color::kBlack ? black : white;
-    if (absl::Status s = p->NewGame(game); !s.ok()) {
-      out->engine_error = true;
-      out->note = absl::StrCat(std::string(1, ColorLetter(c)),
-                               " engine error at the start: ", s.ToString());
-      (c == Color::kBlack ? black_tally : white_tally)->engine_errors++;
-      break;
-    }
-  }
-  while (!out->engine_error && !game.over()) {
-    const Color c = game.to_play();
-    policy::Policy* p = c == Color::kBlack ? black : white;
-    Tally* tally = c == Color::kBlack ? black_tally : white_tally;
-    const Clock::time_point start = Clock::now();
-    absl::StatusOr<policy::MoveChoice> choice = p->Choose(game, {});
-    tally->seconds +=
-        std::chrono::duration<double>(Clock::now() - start).count();
+  match::MatchOptions mo;
+  mo.width = mo.height = o.size;
+  mo.rules = o.rules;
+  mo.failure = match::FailureRule::kNoResult;
+  mo.dead_stones = match::SettlesDeadStones(*black, *white)
+                       ? match::DeadStoneRule::kSettle
+                       : match::DeadStoneRule::kAsPlayed;
+  match::Driver driver;
+  // An answer that was an error (the failure seen in play, not at the
+  // start).
+  bool failed_in_play = false;
+  driver.observe = [&](const match::Match& m, Color c,
+                       const absl::StatusOr<policy::MoveChoice>& choice,
+                       absl::Duration used, const match::Applied& applied) {
+    Tally* tally = tallies[rules::PlayerIndex(c)];
+    tally->seconds += absl::ToDoubleSeconds(used);
+    const int move = m.game().num_moves() + (applied.played ? 0 : 1);
     if (!choice.ok()) {
-      out->engine_error = true;
+      failed_in_play = true;
+      tally->engine_errors++;
       out->note =
           absl::StrCat(std::string(1, ColorLetter(c)), " engine error at move ",
-                       game.num_moves() + 1, ": ", choice.status().ToString());
-      tally->engine_errors++;
-      break;
+                       move, ": ", choice.status().ToString());
+      return;
     }
     tally->moves++;
     tally->playouts += choice->playouts;
     if (choice->point == rules::kResign) {
-      game.Resign(c);
       tally->resignations++;
-      break;
-    }
-    const rules::MoveVerdict verdict = game.Check(c, choice->point);
-    if (!verdict.legal()) {
-      game.Resign(c, rules::EndReason::kIllegal);
+    } else if (m.outcome().end == match::End::kIllegalMove && m.over()) {
+      const match::IllegalAttempt& a = m.outcome().illegal_moves.back();
       tally->illegal_moves++;
       out->note = absl::StrCat(
           std::string(1, ColorLetter(c)), " played an illegal move at move ",
-          game.num_moves() + 1, ": ", rules::IllegalReasonName(verdict.reason),
-          " at ", Vertex(game, choice->point));
-      break;
+          a.move_number, ": ", rules::IllegalReasonName(a.reason), " at ",
+          match::VertexText(a.point, m.game().board()));
     }
-    game.Play(c, choice->point, verdict);
-    const rules::Move move{c, choice->point};
-    seat.a->Played(game, move);
-    seat.b->Played(game, move);
+  };
+  // Validated options: PlayMatch() cannot fail.
+  absl::StatusOr<match::Match> played =
+      match::PlayMatch(*black, *white, mo, driver);
+  const match::MatchOutcome& m = played->outcome();
+  if (!failed_in_play && m.end == match::End::kEngineFailure) {
+    // The players failed before the first move (NewGame()).
+    for (Color c : {Color::kBlack, Color::kWhite}) {
+      if (!m.failed[rules::PlayerIndex(c)]) continue;
+      tallies[rules::PlayerIndex(c)]->engine_errors++;
+    }
+    out->note = absl::StrCat(
+        std::string(1,
+                    ColorLetter(m.failed[0] ? Color::kBlack : Color::kWhite)),
+        " engine error at the start: ", m.detail);
   }
-  out->moves = game.num_moves();
-  out->result =
-      out->engine_error
-          ? rules::GameResult{rules::Winner::kNone, rules::EndReason::kVoid, 0}
-          : game.result();
+  out->engine_error = m.end == match::End::kEngineFailure;
+  out->moves = m.moves();
+  out->result = m.result;
+  if (m.end == match::End::kCount && !m.dead_stones.empty()) {
+    out->note = m.detail;
+  }
 
   if (sgf == nullptr) return;
-  sgf->width = o.size;
-  sgf->height = o.size;
-  sgf->moves = game.moves();
-  sgf->komi = o.rules.komi;
-  sgf->has_komi = true;
-  sgf->rules = o.rules_name;
-  sgf->result = rules::RecordResult::Of(out->result);
-  sgf->black_player = black->spec();
-  sgf->white_player = white->spec();
-  sgf->event = "qipu bench strength";
-  sgf->game_name = absl::StrCat("game ", index);
-  if (!out->note.empty()) sgf->extra.emplace_back("GC", out->note);
+  match::RecordInfo info;
+  info.black_name = info.black_spec = black->spec();
+  info.white_name = info.white_spec = white->spec();
+  info.rules_name = o.rules_name;
+  info.event = "qipu bench strength";
+  info.game_name = absl::StrCat("game ", index);
+  *sgf = match::MatchRecord(m, info);
+  // The note is the game comment, for people reading the file.
+  for (auto& [key, value] : sgf->extra) {
+    if (key == "GC" && !out->note.empty()) value = out->note;
+  }
   sgf->extra.emplace_back("QS", absl::StrCat(o.seed));
   sgf->extra.emplace_back("QR", rules::RulesKey(o.rules).Text());
 }
@@ -251,10 +249,10 @@ absl::StatusOr<StrengthBenchResult> RunStrengthBench(
   std::vector<Seat> seats(threads);
   for (int t = 0; t < threads; ++t) {
     auto a =
-        gtp::MakeAnyPolicy(o.policy_a, PolicySeed(o.seed, t, 0), o.engine_log);
+        match::MakePlayer(o.policy_a, PolicySeed(o.seed, t, 0), o.engine_log);
     if (!a.ok()) return a.status();
     auto b =
-        gtp::MakeAnyPolicy(o.policy_b, PolicySeed(o.seed, t, 1), o.engine_log);
+        match::MakePlayer(o.policy_b, PolicySeed(o.seed, t, 1), o.engine_log);
     if (!b.ok()) return b.status();
     seats[t].a = *std::move(a);
     seats[t].b = *std::move(b);

@@ -1,8 +1,10 @@
 #include "engine/policy_claims.h"
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "proto/search_visits.h"
 #include "rules/coord.h"
+#include "rules/dead_stones.h"
 #include "rules/result.h"
 
 namespace qipu::engine {
@@ -23,8 +25,73 @@ wire::ColourPolicies ClaimedPolicies(const wire::SelfPlayUpload& u) {
 bool PolicyEnded(const rules::GameResult& r) {
   return r.reason == rules::EndReason::kResign ||
          r.reason == rules::EndReason::kIllegal ||
-         r.reason == rules::EndReason::kOther;
+         r.reason == rules::EndReason::kOther ||
+         (r.reason == rules::EndReason::kScore &&
+          (r.counting == rules::Counting::kJudged ||
+           r.counting == rules::Counting::kAgreed ||
+           r.counting == rules::Counting::kPlayedOut));
 }
+
+namespace {
+
+// CheckPolicyEnd() of a settled count.
+absl::Status CheckSettledCount(const wire::SelfPlayUpload& u,
+                               const rules::ReplayReport& report,
+                               const rules::Game& game) {
+  const rules::GameResult& r = u.claims.result;
+  const wire::ColourPolicies p = ClaimedPolicies(u);
+  if (!absl::StartsWith(p.black, "gtp:") && !absl::StartsWith(p.white, "gtp:")) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "result: dead stones ", rules::CountingName(r.counting),
+        " in a game without a gtp: engine (qipu's policies count the board "
+        "as it stands)"));
+  }
+  if (report.ended_at == 0 ||
+      report.rules_result.reason != rules::EndReason::kScore) {
+    return absl::InvalidArgumentError(
+        "result: a count whose dead stones were settled, but the rules do "
+        "not end the game by two passes");
+  }
+  rules::Game g = game;
+  const std::vector<rules::Move>& moves = u.record.moves;
+  if (report.ended_at < report.moves &&
+      r.counting != rules::Counting::kPlayedOut) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the game has ", report.moves, " moves but the rules end it at move ",
+        report.ended_at, " and no dispute was played out"));
+  }
+  for (int i = report.ended_at; i < report.moves; ++i) {
+    // Art. 21.4: play resumed after two passes, the next mover first.
+    if (g.over()) g.Resume(moves[i].color);
+    if (g.over() || !g.TryPlay(moves[i].color, moves[i].point).legal()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "move ", i + 1, " of the play-out is illegal"));
+    }
+  }
+  if (!g.over() || g.result().reason != rules::EndReason::kScore ||
+      g.ended_at() != report.moves) {
+    return absl::InvalidArgumentError(
+        "the play-out does not end with two passes at the last move");
+  }
+  for (rules::Point d : u.dead_stones) {
+    if (g.board().at(d) == rules::Color::kEmpty) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "result.dead_stones: ", rules::GtpPoint(d, g.height()),
+          " holds no stone in the final position"));
+    }
+  }
+  const rules::GameResult counted =
+      rules::CountWithout(g, u.dead_stones, r.counting);
+  if (!(counted == r)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "result: the game claims ", rules::ResultToSgf(r),
+        " but the final position with its dead stones off counts ",
+        rules::ResultToSgf(counted)));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 // A game a policy ended: the rules must not have ended it, the side to
 // move after the last move is the loser of a resignation or forfeit (and
@@ -34,6 +101,9 @@ absl::Status CheckPolicyEnd(const wire::SelfPlayUpload& u,
                             const rules::ReplayReport& report,
                             const rules::Game& game) {
   const rules::GameResult& r = u.claims.result;
+  if (r.reason == rules::EndReason::kScore) {
+    return CheckSettledCount(u, report, game);
+  }
   const char* reason = rules::EndReasonName(r.reason);
   if (report.ended_at != 0) {
     return absl::InvalidArgumentError(

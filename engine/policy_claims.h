@@ -20,15 +20,22 @@ namespace qipu::engine {
 wire::ColourPolicies ClaimedPolicies(const wire::SelfPlayUpload& u);
 
 // True for the results a policy gives (not the rules): a resignation, an
-// illegal move's forfeit, a policy's failure.
+// illegal move's forfeit, a policy's failure; and a count whose dead
+// stones the players settled (counting judged, agreed or played out: a
+// game with a GTP engine, match/match.h).
 bool PolicyEnded(const rules::GameResult& r);
 
 // A game a policy ended: the rules must not have ended it (report), the
 // side to move after the last move is the loser of a resignation or
 // forfeit (and the forfeit's move, when a point, illegal there), a
 // policy's failure has no winner and says why (result detail); margins 0.
-// `game` is the replay's final position. InvalidArgument naming the
-// difference.
+// A settled count: one of the colours is a gtp: engine, the rules ended
+// the game by two passes (a played-out dispute: its moves after those
+// passes are legal, play resumed each time two passes ended it, and the
+// last two moves are passes), and the count of the final position with
+// the claimed dead stones (stones of that position) off is the claimed
+// result. `game` is the replay's final position. InvalidArgument naming
+// the difference.
 absl::Status CheckPolicyEnd(const wire::SelfPlayUpload& u,
                             const rules::ReplayReport& report,
                             const rules::Game& game);

@@ -1,57 +1,11 @@
 #include "gtp/board_report.h"
 
-#include <algorithm>
-#include <array>
-#include <vector>
-
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "rules/coord.h"
 
 namespace qipu::gtp {
 namespace {
-
-constexpr std::array<int, 4> kDirs = {1, -1, rules::kStride, -rules::kStride};
-
-// For each cell, whether its empty region reaches Black and White.
-struct Regions {
-  std::array<uint8_t, rules::kNumCells> reach{};  // bit 0 Black, bit 1 White
-};
-
-Regions FindRegions(const rules::Board& b) {
-  Regions r;
-  std::array<bool, rules::kNumCells> seen{};
-  std::vector<rules::Point> region, stack;
-  for (int y = 0; y < b.height(); ++y) {
-    for (int x = 0; x < b.width(); ++x) {
-      const rules::Point start = rules::MakePoint(x, y);
-      if (b.at(start) != rules::Color::kEmpty || seen[start]) continue;
-      region.clear();
-      stack.assign(1, start);
-      seen[start] = true;
-      uint8_t reach = 0;
-      while (!stack.empty()) {
-        const rules::Point p = stack.back();
-        stack.pop_back();
-        region.push_back(p);
-        for (int d : kDirs) {
-          const rules::Point q = static_cast<rules::Point>(p + d);
-          const rules::Color c = b.at(q);
-          if (c == rules::Color::kEmpty && !seen[q]) {
-            seen[q] = true;
-            stack.push_back(q);
-          } else if (c == rules::Color::kBlack) {
-            reach |= 1;
-          } else if (c == rules::Color::kWhite) {
-            reach |= 2;
-          }
-        }
-      }
-      for (rules::Point p : region) r.reach[p] = reach;
-    }
-  }
-  return r;
-}
 
 bool IsStarPoint(int x, int y, int size) {
   if (size < 7) return false;
@@ -63,66 +17,7 @@ bool IsStarPoint(int x, int y, int size) {
   return on_line(x) && on_line(y);
 }
 
-// True when neither colour can usefully fill empty point q: for each
-// colour the move is illegal, or captures nothing and leaves the chain it
-// makes with at most one liberty (self-atari). Such points in a region
-// reaching both colours are the shared liberties of a seki.
-bool IsSekiLiberty(const rules::Board& b, rules::Point q) {
-  for (rules::Color c : {rules::Color::kBlack, rules::Color::kWhite}) {
-    if (!b.IsLegal(q, c)) continue;
-    if (b.Captures(q, c)) return false;
-    rules::Board after = b;
-    after.Play(q, c);
-    if (after.Liberties(q) >= 2) return false;
-  }
-  return true;
-}
-
 }  // namespace
-
-std::vector<std::vector<rules::Point>> ChainsWithStatus(
-    const rules::Board& board, StoneStatus status) {
-  std::vector<std::vector<rules::Point>> out;
-  if (status == StoneStatus::kDead) return out;
-  const Regions regions = FindRegions(board);
-  std::array<bool, rules::kNumCells> seen{};
-  std::vector<rules::Point> stack;
-  for (int y = 0; y < board.height(); ++y) {
-    for (int x = 0; x < board.width(); ++x) {
-      const rules::Point start = rules::MakePoint(x, y);
-      const rules::Color c = board.at(start);
-      if ((c != rules::Color::kBlack && c != rules::Color::kWhite) ||
-          seen[start]) {
-        continue;
-      }
-      std::vector<rules::Point> chain;
-      bool seki = false;
-      stack.assign(1, start);
-      seen[start] = true;
-      while (!stack.empty()) {
-        const rules::Point p = stack.back();
-        stack.pop_back();
-        chain.push_back(p);
-        for (int d : kDirs) {
-          const rules::Point q = static_cast<rules::Point>(p + d);
-          const rules::Color qc = board.at(q);
-          if (qc == c && !seen[q]) {
-            seen[q] = true;
-            stack.push_back(q);
-          } else if (qc == rules::Color::kEmpty && regions.reach[q] == 3 &&
-                     !seki && IsSekiLiberty(board, q)) {
-            seki = true;
-          }
-        }
-      }
-      if (seki == (status == StoneStatus::kSeki)) {
-        std::sort(chain.begin(), chain.end());
-        out.push_back(std::move(chain));
-      }
-    }
-  }
-  return out;
-}
 
 std::string ShowBoard(const rules::Game& game) {
   const rules::Board& b = game.board();

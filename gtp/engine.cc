@@ -135,7 +135,7 @@ absl::StatusOr<policy::MoveChoice> Engine::Generate(rules::Color c,
   const absl::Time start = absl::Now();
   absl::StatusOr<policy::MoveChoice> choice = policy_->Choose(pos, limits);
   const absl::Duration took = absl::Now() - start;
-  if (timed) clock_.Spent(c, took);
+  if (timed) clock_.Charge(c, took);
   if (!choice.ok()) {
     // A policy that failed (an external engine that crashed, hung or
     // answered garbage) starts over at the next genmove: NewGame() starts

@@ -11,7 +11,8 @@
 // showboard, final_score, final_status_list, time_settings, time_left,
 // kgs-time_settings);
 // game_state.h keeps the game, clock.h the time, board_report.h draws the
-// board and judges final status. gtp/README.md has the command table.
+// board; rules/dead_stones.h judges final status. gtp/README.md has the
+// command table.
 //
 // Not thread-safe: one thread feeds it lines.
 #ifndef QIPU_GTP_ENGINE_H_

@@ -141,7 +141,7 @@ void EnginePolicy::SetGameClock(const TimeSettings& settings) {
 }
 
 void EnginePolicy::SetTimeLeft(rules::Color c, double seconds, int stones) {
-  time_left_ = TimeLeft{c, seconds, stones};
+  time_left_ = PendingTimeLeft{c, seconds, stones};
 }
 
 bool EnginePolicy::EngineLists(absl::string_view command) {
@@ -257,6 +257,37 @@ absl::StatusOr<policy::MoveChoice> EnginePolicy::Choose(
   // The engine has played it; the caller plays it too, or the game ends.
   sent_.push_back(rules::Move{c, *p});
   return choice;
+}
+
+absl::StatusOr<std::vector<rules::Point>> EnginePolicy::FinalStatusList(
+    const rules::Game& game, absl::string_view status) {
+  if (engine_ == nullptr || !engine_->alive()) {
+    return absl::UnavailableError(absl::StrCat(
+        "engine '", JoinCommandLine(argv_), "' is not running",
+        engine_ == nullptr ? "" : absl::StrCat(": ", engine_->end_reason())));
+  }
+  QIPU_RETURN_IF_ERROR(Sync(game));
+  QIPU_ASSIGN_OR_RETURN(
+      std::string answer,
+      engine_->Command(absl::StrCat("final_status_list ", status)));
+  std::vector<rules::Point> points;
+  for (absl::string_view word :
+       absl::StrSplit(answer, absl::ByAnyChar(" \t\n"), absl::SkipEmpty())) {
+    absl::StatusOr<rules::Point> p =
+        rules::ParseGtpPoint(absl::AsciiStrToLower(word), game.width(),
+                             game.height());
+    if (!p.ok() || *p == rules::kPass) {
+      engine_->Kill(absl::StrCat("final_status_list answer '", answer, "'"));
+      return absl::DataLossError(absl::StrCat(
+          "engine '", engine_->command_line(), "' answered final_status_list ",
+          status, " with '", absl::CHexEscape(answer),
+          "': not a list of vertices"));
+    }
+    points.push_back(*p);
+  }
+  std::sort(points.begin(), points.end());
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  return points;
 }
 
 }  // namespace qipu::gtp

@@ -106,12 +106,21 @@ class EnginePolicy final : public policy::Policy {
   // SearchLimits::time no longer becomes time_settings.
   void SetGameClock(const TimeSettings& settings);
   // Game clock mode: the time `c` has left, sent as `time_left` once, before
-  // c's next genmove. In gtp::Clock::TimeLeft()'s form: `seconds` of main
+  // c's next genmove. In gtp::Clock::SetTimeLeft()'s form: `seconds` of main
   // time (stones 0) or of the current byo-yomi period, `stones` the moves
   // left in a Canadian period or the Japanese periods left; GTP gets whole
   // seconds, rounded down (and `1` for the stones of Japanese byo-yomi told
   // as time_settings). Ignored without a game clock, or under kNone.
   void SetTimeLeft(rules::Color c, double seconds, int stones);
+
+  // The engine's `final_status_list <status>` ("dead", "alive" or "seki")
+  // of `game`, the engine brought up to date with it first (the final
+  // passes included): the stones it names, in board order, without
+  // repeats. Errors: no engine runs (Unavailable; as Choose()), it refuses
+  // the command (FailedPrecondition), or answers something other than
+  // vertices of the board (DataLoss; the engine is killed).
+  absl::StatusOr<std::vector<rules::Point>> FinalStatusList(
+      const rules::Game& game, absl::string_view status);
 
   // Engines started so far (1 after the first game; one more per
   // restart).
@@ -160,12 +169,12 @@ class EnginePolicy final : public policy::Policy {
   std::optional<std::vector<std::string>> commands_;
   // The time_left to send before the next genmove of its colour
   // (SetTimeLeft()).
-  struct TimeLeft {
+  struct PendingTimeLeft {
     rules::Color color = rules::Color::kEmpty;
     double seconds = 0;
     int stones = 0;
   };
-  std::optional<TimeLeft> time_left_;
+  std::optional<PendingTimeLeft> time_left_;
 };
 
 }  // namespace qipu::gtp

@@ -1,6 +1,7 @@
 // The GTP commands of play, its time and its end: play, genmove,
 // reg_genmove, undo (GTP 2 draft, sections 6.3.3 and 6.3.4), showboard
-// (6.3.6), final_score and final_status_list (6.3.5), and the clock's
+// (6.3.6), final_score and final_status_list (6.3.5; qipu's judgement of
+// dead and seki stones, policy/stone_judge.h), and the clock's
 // time_settings, time_left (6.3.7) and KGS's kgs-time_settings
 // (gtp/clock.h keeps the time and allots it per move).
 #include "absl/strings/ascii.h"
@@ -9,7 +10,9 @@
 #include "gtp/board_report.h"
 #include "gtp/engine.h"
 #include "gtp/protocol.h"
+#include "policy/stone_judge.h"
 #include "rules/coord.h"
+#include "rules/dead_stones.h"
 
 namespace qipu::gtp {
 namespace {
@@ -62,9 +65,14 @@ Result ShowBoardCommand(Engine& e, const Args& args) {
   return ShowBoard(e.state().game());
 }
 
+// final_score: the count with the stones qipu judges dead taken off
+// (policy/stone_judge.h), as final_status_list says them.
 Result FinalScore(Engine& e, const Args& args) {
   if (!args.empty()) return PlaySyntaxError();
-  const rules::GameResult r = e.state().game().ScoreNow();
+  const rules::Game& game = e.state().game();
+  const rules::StoneJudgement j = policy::JudgeDeadStones(game.board());
+  const rules::GameResult r =
+      rules::CountWithout(game, j.dead, rules::Counting::kJudged);
   double margin = r.margin;
   if (r.winner == rules::Winner::kWhite) margin = -margin;
   if (r.winner == rules::Winner::kDraw || r.winner == rules::Winner::kNone) {
@@ -76,19 +84,21 @@ Result FinalScore(Engine& e, const Args& args) {
 Result FinalStatusList(Engine& e, const Args& args) {
   if (args.size() != 1) return PlaySyntaxError();
   const std::string what = absl::AsciiStrToLower(args[0]);
-  StoneStatus status;
+  rules::StoneStatus status;
   if (what == "alive") {
-    status = StoneStatus::kAlive;
+    status = rules::StoneStatus::kAlive;
   } else if (what == "dead") {
-    status = StoneStatus::kDead;
+    status = rules::StoneStatus::kDead;
   } else if (what == "seki") {
-    status = StoneStatus::kSeki;
+    status = rules::StoneStatus::kSeki;
   } else {
     return PlaySyntaxError();
   }
   const int size = e.state().size();
+  const rules::Board& board = e.state().game().board();
+  const rules::StoneJudgement j = policy::JudgeDeadStones(board);
   std::vector<std::string> lines;
-  for (const auto& chain : ChainsWithStatus(e.state().game().board(), status)) {
+  for (const auto& chain : rules::ChainsWithStatus(board, j, status)) {
     std::vector<std::string> names;
     for (rules::Point p : chain) names.push_back(rules::GtpPoint(p, size));
     lines.push_back(absl::StrJoin(names, " "));
@@ -132,14 +142,14 @@ Result KgsTimeSettings(Engine& e, const Args& args) {
   return std::string();
 }
 
-Result TimeLeft(Engine& e, const Args& args) {
+Result TimeLeftCommand(Engine& e, const Args& args) {
   if (args.size() != 3) return PlaySyntaxError();
   absl::StatusOr<rules::Color> c = ParseColor(args[0]);
   if (!c.ok()) return c.status();
   absl::StatusOr<double> t = ParseFloat(args[1]);
   absl::StatusOr<int> stones = ParseInt(args[2]);
   if (!t.ok() || !stones.ok() || *stones < 0) return PlaySyntaxError();
-  e.clock().TimeLeft(*c, *t, *stones);
+  e.clock().SetTimeLeft(*c, *t, *stones);
   return std::string();
 }
 
@@ -159,7 +169,7 @@ void RegisterPlayCommands(Engine& engine) {
   engine.Register("final_status_list", FinalStatusList);
   engine.Register("time_settings", TimeSettingsCommand);
   engine.Register("kgs-time_settings", KgsTimeSettings);
-  engine.Register("time_left", TimeLeft);
+  engine.Register("time_left", TimeLeftCommand);
 }
 
 }  // namespace qipu::gtp

@@ -1,6 +1,7 @@
 // `qipu play [--size N] [--black P] [--white P] [--rules R] [--komi X]
-// [--handicap H] [--time T] [--byoyomi T] [--periods K] [--sgf FILE]
-// [--seed S] [--engine-log FILE]`: a full-screen Go board in the terminal
+// [--handicap H] [--time T] [--byoyomi T] [--periods K] [--canadian S]
+// [--clock TEXT] [--last-period lose|pass] [--sgf FILE] [--seed S]
+// [--engine-log FILE]`: a full-screen Go board in the terminal
 // (play/tui.h) for two people on one keyboard, or a person against a qipu
 // policy or a GTP engine (P: "human", "random", "mcts:playouts=2000",
 // "gtp:gnugo --mode gtp"). Keys: play/keymap.h. Prints the result on
@@ -18,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "gtp/time_settings.h"
 #include "ops/commands.h"
 #include "ops/flags.h"
 #include "play/board_session.h"
@@ -35,6 +37,9 @@ struct PlayOptions {
   std::string time;
   std::string byoyomi;
   std::optional<int> periods;
+  std::optional<int> canadian;
+  std::string clock;
+  std::string last_period = "lose";
   std::string sgf;
   std::optional<uint64_t> seed;
   std::string engine_log;
@@ -68,18 +73,52 @@ int RunPlay(const PlayOptions& o) {
   options.black = o.black;
   options.white = o.white;
   options.engine_log = o.engine_log;
-  if (!o.time.empty()) {
-    absl::StatusOr<absl::Duration> t = ParseTime("--time", o.time);
+  gtp::TimeSettings& time = options.time;
+  if (!o.clock.empty()) {
+    if (!o.time.empty() || !o.byoyomi.empty() || o.periods.has_value() ||
+        o.canadian.has_value()) {
+      return fail(absl::InvalidArgumentError(
+                      "--clock gives the whole time control: not with "
+                      "--time, --byoyomi, --periods or --canadian"),
+                  2);
+    }
+    absl::StatusOr<gtp::TimeSettings> t = gtp::ParseTimeSettings(o.clock);
     if (!t.ok()) return fail(t.status(), 2);
-    options.clock.main = *t;
+    time = *t;
+  } else {
+    absl::Duration main = absl::ZeroDuration();
+    if (!o.time.empty()) {
+      absl::StatusOr<absl::Duration> t = ParseTime("--time", o.time);
+      if (!t.ok()) return fail(t.status(), 2);
+      main = *t;
+    }
+    time.main_s = static_cast<int>(absl::ToInt64Seconds(main));
+    if (!o.byoyomi.empty()) {
+      absl::StatusOr<absl::Duration> t = ParseTime("--byoyomi", o.byoyomi);
+      if (!t.ok()) return fail(t.status(), 2);
+      if (o.periods.has_value() && o.canadian.has_value()) {
+        return fail(absl::InvalidArgumentError(
+                        "--periods (byo-yomi) or --canadian, not both"),
+                    2);
+      }
+      time.system = o.canadian.has_value() ? gtp::TimeSystem::kCanadian
+                                           : gtp::TimeSystem::kJapanese;
+      time.period_s = static_cast<int>(absl::ToInt64Seconds(*t));
+      time.stones = o.canadian.value_or(o.periods.value_or(1));
+    } else if (o.periods.has_value() || o.canadian.has_value()) {
+      return fail(
+          absl::InvalidArgumentError("--periods and --canadian need --byoyomi"),
+          2);
+    } else if (time.main_s > 0) {
+      time.system = gtp::TimeSystem::kAbsolute;
+    }
   }
-  if (!o.byoyomi.empty()) {
-    absl::StatusOr<absl::Duration> t = ParseTime("--byoyomi", o.byoyomi);
-    if (!t.ok()) return fail(t.status(), 2);
-    options.clock.period = *t;
-    options.clock.periods = o.periods.value_or(1);
-  } else if (o.periods.has_value()) {
-    return fail(absl::InvalidArgumentError("--periods needs --byoyomi"), 2);
+  if (o.last_period == "pass") {
+    time.last_period = gtp::LastPeriod::kPass;
+  } else if (o.last_period != "lose") {
+    return fail(absl::InvalidArgumentError(absl::StrCat(
+                    "--last-period ", o.last_period, ": lose or pass")),
+                2);
   }
   options.seed = o.seed.has_value() ? *o.seed
                                     : (uint64_t{std::random_device{}()} << 32) ^
@@ -129,6 +168,18 @@ void AddPlayCommand(CLI::App& app, int* exit_code) {
                   "Byo-yomi period after the main time (30s)");
   cmd->add_option("--periods", opts->periods,
                   "Byo-yomi periods (default 1 with --byoyomi)");
+  cmd->add_option("--canadian", opts->canadian,
+                  "Canadian byo-yomi: moves per --byoyomi period (time left "
+                  "in a period carries into the next)");
+  cmd->add_option("--clock", opts->clock,
+                  "The whole time control as tournament files say it "
+                  "(byoyomi:600+3x30, canadian:600+25/300, absolute:1800, "
+                  "a byo-yomi followed by ,pass)");
+  cmd->add_option("--last-period", opts->last_period,
+                  "Art. 22.5, the last byo-yomi period run out: lose (the "
+                  "rule), or pass (the move is a pass, the same byo-yomi "
+                  "goes on)")
+      ->capture_default_str();
   cmd->add_option("--sgf", opts->sgf,
                   "Where s saves the game (default "
                   "qipu-play-<date>-<time>.sgf)");

@@ -9,9 +9,13 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "base/version.h"
-#include "gtp/policy_factory.h"
+#include "match/match_record.h"
+#include "policy/stone_judge.h"
 #include "rules/coord.h"
+#include "rules/dead_stones.h"
+#include "rules/scoring.h"
 #include "rules/sgf_writer.h"
 
 namespace qipu::play {
@@ -27,6 +31,17 @@ const char* ColorWord(Color c) {
 // GTP name of p, "pass" for a pass.
 std::string PointName(Point p, int height) {
   return rules::GtpPoint(p, height);
+}
+
+// "12:34", "0:07", "1:02:03": whole seconds, rounded up so that 0:00
+// means out of time.
+std::string FormatClock(absl::Duration d) {
+  const int64_t s = absl::ToInt64Seconds(
+      absl::Ceil(std::max(d, absl::ZeroDuration()), absl::Seconds(1)));
+  if (s >= 3600) {
+    return absl::StrFormat("%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60);
+  }
+  return absl::StrFormat("%d:%02d", s / 60, s % 60);
 }
 
 }  // namespace
@@ -72,48 +87,67 @@ absl::StatusOr<std::unique_ptr<BoardSession>> BoardSession::Create(
     return absl::InvalidArgumentError(
         absl::StrCat("komi ", options.rules.komi, ": ", s.message()));
   }
-  if (absl::Status s = ValidateClockSettings(options.clock); !s.ok()) {
+  if (absl::Status s = gtp::ValidateTimeSettings(options.time); !s.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("clock: ", s.message()));
   }
-  rules::Game game(options.size, options.size, options.rules);
-  if (options.handicap != 0) {
-    if (absl::Status s = game.PlaceHandicap(options.handicap); !s.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("handicap ", options.handicap, ": ", s.message()));
-    }
-  }
-  std::unique_ptr<BoardSession> session(
-      new BoardSession(options, std::move(game)));
+  std::array<std::unique_ptr<match::Player>, 2> computers;
   for (Color c : {Color::kBlack, Color::kWhite}) {
-    const std::string& spec = session->player(c);
+    const std::string& spec =
+        c == Color::kBlack ? options.black : options.white;
     if (spec == kHuman) continue;
     const int i = rules::PlayerIndex(c);
-    absl::StatusOr<std::unique_ptr<policy::Policy>> p =
-        gtp::MakeAnyPolicy(spec, options.seed + i, options.engine_log);
+    absl::StatusOr<std::unique_ptr<match::Player>> p =
+        match::MakePlayer(spec, options.seed + i, options.engine_log);
     if (!p.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat(absl::AsciiStrToLower(ColorWord(c)), " player '", spec,
                        "': ", p.status().message()));
     }
-    if (absl::Status s = (*p)->NewGame(session->game_); !s.ok()) {
+    computers[i] = *std::move(p);
+  }
+  match::MatchOptions mo;
+  mo.width = mo.height = options.size;
+  mo.rules = options.rules;
+  mo.handicap = options.handicap;
+  mo.time = options.time;
+  mo.illegal = match::IllegalMovePolicy::kForfeit;
+  mo.failure = match::FailureRule::kLoses;
+  // People count with the dead stones marked; two of qipu's own policies
+  // count the board as it stands (they capture before they pass).
+  const bool policies_only =
+      computers[0] != nullptr && computers[1] != nullptr &&
+      !match::SettlesDeadStones(*computers[0], *computers[1]);
+  mo.dead_stones = policies_only ? match::DeadStoneRule::kAsPlayed
+                                 : match::DeadStoneRule::kSettle;
+  absl::StatusOr<match::Match> m = match::Match::Create(mo);
+  if (!m.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "handicap ", options.handicap, ": ", m.status().message()));
+  }
+  std::unique_ptr<BoardSession> session(
+      new BoardSession(options, *std::move(m)));
+  for (Color c : {Color::kBlack, Color::kWhite}) {
+    const int i = rules::PlayerIndex(c);
+    if (computers[i] == nullptr) continue;
+    if (absl::Status s = computers[i]->NewGame(session->game(), options.time);
+        !s.ok()) {
       return absl::Status(
           s.code(),
-          absl::StrCat(absl::AsciiStrToLower(ColorWord(c)), " player '", spec,
-                       "' cannot start: ", s.message()));
+          absl::StrCat(absl::AsciiStrToLower(ColorWord(c)), " player '",
+                       session->player(c), "' cannot start: ", s.message()));
     }
-    session->computers_[i] = std::move(*p);
   }
+  session->computers_ = std::move(computers);
   session->started_ = now;
-  session->clock_.Start(session->game_.to_play(), now);
+  session->turn_started_ = now;
   session->message_ =
-      absl::StrCat(ColorWord(session->game_.to_play()), " to play.");
+      absl::StrCat(ColorWord(session->game().to_play()), " to play.");
   return session;
 }
 
-BoardSession::BoardSession(const SessionOptions& options, rules::Game game)
+BoardSession::BoardSession(const SessionOptions& options, match::Match match)
     : options_(options),
-      game_(std::move(game)),
-      clock_(options.clock),
+      match_(std::move(match)),
       cursor_x_(options.size / 2),
       cursor_y_(options.size / 2) {}
 
@@ -128,8 +162,33 @@ std::string BoardSession::Label(Color c) const {
 }
 
 Point BoardSession::last_move() const {
-  if (game_.moves().empty()) return rules::kNoPoint;
-  return game_.moves().back().point;
+  if (game().moves().empty()) return rules::kNoPoint;
+  return game().moves().back().point;
+}
+
+gtp::PlayerClock BoardSession::ReadClock(Color c, absl::Time now) const {
+  const bool running = phase_ == Phase::kPlaying && game().to_play() == c;
+  return clock().Read(c, running ? now - turn_started_ : absl::ZeroDuration());
+}
+
+std::string BoardSession::DescribeClock(Color c, absl::Time now) const {
+  const gtp::TimeSettings& t = clock().settings();
+  if (t.system == gtp::TimeSystem::kNone) return "untimed";
+  const gtp::PlayerClock r = ReadClock(c, now);
+  if (r.flagged) return "out of time";
+  if (r.in_byoyomi) {
+    return absl::StrCat("BY ", FormatClock(r.period_left), " (", r.stones, ")");
+  }
+  const absl::Duration period = absl::Seconds(t.period_s);
+  if (t.system == gtp::TimeSystem::kJapanese) {
+    return absl::StrCat(FormatClock(r.main_left), " +", t.stones, "x",
+                        FormatClock(period));
+  }
+  if (t.system == gtp::TimeSystem::kCanadian) {
+    return absl::StrCat(FormatClock(r.main_left), " +", t.stones, "/",
+                        FormatClock(period));
+  }
+  return FormatClock(r.main_left);
 }
 
 // ---- Input.
@@ -214,11 +273,16 @@ void BoardSession::Apply(Action a, absl::Time now) {
 }
 
 void BoardSession::Tick(absl::Time now) {
-  if (phase_ != Phase::kPlaying || !clock_.timed()) return;
-  const Color c = game_.to_play();
-  if (clock_.Flagged(c, now)) {
-    clock_.Stop(now);
-    LoseOnTime(c);
+  if (phase_ != Phase::kPlaying || clock().system() == gtp::TimeSystem::kNone) {
+    return;
+  }
+  const Color c = game().to_play();
+  if (ReadClock(c, now).flagged) {
+    // Out of time: the flag falls, or under art. 22.5's pass the move is
+    // a pass (a computer still thinking has its answer dropped).
+    policy::MoveChoice pass;
+    pass.point = rules::kPass;
+    Answer(pass, now);
   }
 }
 
@@ -267,29 +331,66 @@ bool BoardSession::PlayHuman(Point p, absl::Time now) {
   }
   Tick(now);
   if (phase_ != Phase::kPlaying) return false;
-  const Color c = game_.to_play();
+  const Color c = game().to_play();
   if (!IsHuman(c)) {
     message_ = absl::StrCat("Wait: ", Label(c), " is to move.");
     return false;
   }
-  const rules::MoveVerdict v = game_.Check(c, p);
+  // A person's illegal move is refused (not ruled on): try again.
+  const rules::MoveVerdict v = game().Check(c, p);
   if (!v.legal()) {
     message_ = absl::StrCat("Illegal move ", PointName(p, options_.size), ": ",
                             IllegalReasonText(v.reason), ".");
     return false;
   }
-  if (!clock_.Stop(now)) {
-    LoseOnTime(c);
-    return false;
+  policy::MoveChoice choice;
+  choice.point = p;
+  return Answer(choice, now);
+}
+
+bool BoardSession::Answer(const absl::StatusOr<policy::MoveChoice>& choice,
+                          absl::Time now) {
+  const Color c = game().to_play();
+  const match::Applied applied = match_.Apply(choice, now - turn_started_);
+  if (applied.played) {
+    AfterMove(applied.move, now);
+    if (!applied.as_chosen && phase_ != Phase::kOver) {
+      message_ = absl::StrCat(
+          Label(c), "'s last period ran out: a pass (art. 22.5). ", message_);
+    }
+    return applied.as_chosen;
   }
-  game_.Play(c, p, v);
-  AfterMove(rules::Move{c, p}, now);
-  return true;
+  if (!match_.over()) return false;
+  const match::MatchOutcome& out = match_.outcome();
+  switch (out.end) {
+    case match::End::kTime:
+      EndGame(absl::StrCat(Label(c), " ran out of time."));
+      break;
+    case match::End::kResign:
+      EndGame(absl::StrCat(Label(c), " resigns."));
+      break;
+    case match::End::kIllegalMove: {
+      const match::IllegalAttempt& a = out.illegal_moves.back();
+      EndGame(absl::StrCat(Label(c), " played the illegal move ",
+                           match::VertexText(a.point, game().board()), ": ",
+                           IllegalReasonText(a.reason), ", and forfeits."));
+      break;
+    }
+    case match::End::kEngineFailure:
+      EndGame(absl::StrCat(Label(c), " failed (",
+                           absl::StatusCodeToString(choice.status().code()),
+                           ": ", choice.status().message(), ") and forfeits."));
+      break;
+    default:
+      EndGame(out.detail);
+      break;
+  }
+  return false;
 }
 
 void BoardSession::AfterMove(rules::Move move, absl::Time now) {
   for (auto& computer : computers_) {
-    if (computer != nullptr) computer->Played(game_, move);
+    if (computer != nullptr) computer->Played(game(), move);
   }
   const Color c = move.color;
   if (move.point == rules::kPass) {
@@ -297,38 +398,62 @@ void BoardSession::AfterMove(rules::Move move, absl::Time now) {
   } else {
     message_ =
         absl::StrCat(ColorWord(c), " ", PointName(move.point, options_.size));
-    const int captured = game_.board().last_play().captured;
+    const int captured = game().board().last_play().captured;
     if (captured > 0) {
       absl::StrAppend(&message_, " captures ", captured,
                       captured == 1 ? " stone" : " stones");
     }
     absl::StrAppend(&message_, ".");
   }
-  if (game_.over()) {
-    if (game_.result().reason == rules::EndReason::kScore) {
-      phase_ = Phase::kCounting;
-      dead_ = {};
-      on_done_ = false;
-      absl::StrAppend(&message_,
-                      " Both passed: mark dead stones (Enter on a chain), "
-                      "then d or [done] counts.");
-      if (!IsHuman(Color::kBlack) && !IsHuman(Color::kWhite)) {
-        FinishCounting(now);
+  turn_started_ = now;
+  if (match_.phase() == match::Phase::kSettling) {
+    if (computers_[0] != nullptr && computers_[1] != nullptr) {
+      // Two computers: the match asks them (art. 21.4 if they disagree).
+      match::DeadStoneView views[2];
+      for (int i = 0; i < 2; ++i) {
+        absl::StatusOr<match::DeadStoneView> v =
+            computers_[i]->DeadStones(game());
+        if (v.ok()) views[i] = *std::move(v);
       }
+      match_.Settle(views[0], views[1]);
+      if (!match_.over()) {
+        absl::StrAppend(&message_, " The dead stones are disputed: ",
+                        ColorWord(game().to_play()),
+                        " plays on first (art. 21.4).");
+        return;
+      }
+      EndGame(absl::StrCat("Counted: ", match_.outcome().detail, "."));
       return;
     }
-    result_ = game_.result();
-    EndGame(game_.result().reason == rules::EndReason::kCycle
-                ? "A balanced cycle ends the game."
-                : "The move cap ends the game.");
+    phase_ = Phase::kCounting;
+    // qipu's judgement marks the dead stones; the people confirm or
+    // change them.
+    dead_ = {};
+    for (Point p : policy::JudgeDeadStones(game().board()).dead) {
+      dead_[p] = true;
+    }
+    on_done_ = false;
+    absl::StrAppend(&message_,
+                    " Both passed: the stones marked x/o are judged dead; "
+                    "Enter on a chain changes it, then d or [done] counts.");
     return;
   }
-  clock_.Start(game_.to_play(), now);
+  if (match_.over()) {
+    const rules::GameResult& r = match_.result();
+    if (r.reason == rules::EndReason::kScore) {
+      EndGame(absl::StrCat("Both passed: counted as the board stands."));
+    } else {
+      EndGame(r.reason == rules::EndReason::kCycle
+                  ? "A balanced cycle ends the game."
+                  : "The move cap ends the game.");
+    }
+    return;
+  }
   if (move.point == rules::kPass) {
-    absl::StrAppend(&message_, " ", ColorWord(game_.to_play()),
+    absl::StrAppend(&message_, " ", ColorWord(game().to_play()),
                     " to play; another pass ends the game.");
   } else {
-    absl::StrAppend(&message_, " ", ColorWord(game_.to_play()), " to play.");
+    absl::StrAppend(&message_, " ", ColorWord(game().to_play()), " to play.");
   }
 }
 
@@ -337,14 +462,6 @@ void BoardSession::EndGame(const std::string& why) {
   on_done_ = false;
   confirm_ = Action::kNone;
   message_ = absl::StrCat(why, " ", ResultText());
-}
-
-void BoardSession::LoseOnTime(Color c) {
-  game_.Resign(c, rules::EndReason::kTime);
-  result_ = rules::GameResult{
-      c == Color::kBlack ? rules::Winner::kWhite : rules::Winner::kBlack,
-      rules::EndReason::kTime, 0};
-  EndGame(absl::StrCat(Label(c), " ran out of time."));
 }
 
 bool BoardSession::TakeBack(absl::Time now) {
@@ -356,50 +473,50 @@ bool BoardSession::TakeBack(absl::Time now) {
     message_ = "The game is over: nothing to take back.";
     return false;
   }
-  if (game_.num_moves() == 0) {
+  if (game().num_moves() == 0) {
     message_ = "Nothing to take back.";
     return false;
   }
-  clock_.Stop(now);
-  const rules::Move undone = game_.moves().back();
+  const rules::Move undone = game().moves().back();
   Rewind(1);
   phase_ = Phase::kPlaying;
   dead_ = {};
   on_done_ = false;
-  clock_.Start(game_.to_play(), now);
+  turn_started_ = now;
   message_ = absl::StrCat("Took back ", ColorWord(undone.color), " ",
                           PointName(undone.point, options_.size), ". ",
-                          ColorWord(game_.to_play()), " to play.");
+                          ColorWord(game().to_play()), " to play.");
   return true;
 }
 
 void BoardSession::Rewind(int n) {
-  std::vector<rules::Move> moves = game_.moves();
-  moves.resize(moves.size() - std::min<size_t>(n, moves.size()));
-  game_.Reset();
-  if (options_.handicap != 0) {
-    // It was placed on this empty board before.
-    game_.PlaceHandicap(options_.handicap).IgnoreError();
+  const match::MatchOutcome out = match_.outcome();
+  const size_t keep =
+      out.game.moves().size() - std::min<size_t>(n, out.game.moves().size());
+  absl::StatusOr<match::Match> m = match::Match::Create(match_.options());
+  if (!m.ok()) return;  // the options made this match before
+  for (size_t i = 0; i < keep; ++i) {
+    policy::MoveChoice choice;
+    choice.point = out.game.moves()[i].point;
+    m->Apply(choice, i < out.move_times.size() ? out.move_times[i].used
+                                               : absl::ZeroDuration());
   }
-  for (const rules::Move& m : moves) game_.TryPlay(m.color, m.point);
+  match_ = *std::move(m);
 }
 
 bool BoardSession::Resign(absl::Time now) {
+  (void)now;
   if (phase_ == Phase::kOver) {
     message_ = "The game is over.";
     return false;
   }
-  Color c = game_.to_play();
+  Color c = game().to_play();
   if (!IsHuman(c)) c = rules::Opponent(c);
   if (!IsHuman(c)) {
     message_ = "No person plays in this game: nobody can resign.";
     return false;
   }
-  clock_.Stop(now);
-  game_.Resign(c);
-  result_ = rules::GameResult{
-      c == Color::kBlack ? rules::Winner::kWhite : rules::Winner::kBlack,
-      rules::EndReason::kResign, 0};
+  match_.Resign(c);
   EndGame(absl::StrCat(Label(c), " resigns."));
   return true;
 }
@@ -408,7 +525,7 @@ bool BoardSession::Resign(absl::Time now) {
 
 bool BoardSession::ToggleDead(Point p) {
   if (phase_ != Phase::kCounting) return false;
-  const rules::Board& board = game_.board();
+  const rules::Board& board = game().board();
   if (!board.OnBoard(p)) return false;
   const Color c = board.at(p);
   if (c != Color::kBlack && c != Color::kWhite) return false;
@@ -429,32 +546,44 @@ bool BoardSession::ToggleDead(Point p) {
   return true;
 }
 
-rules::AreaCount BoardSession::Count() const {
-  rules::Board board = game_.board();
-  std::vector<Point> removed;
+void BoardSession::ClearDeadMarks() {
+  if (phase_ == Phase::kCounting) dead_ = {};
+}
+
+std::vector<Point> BoardSession::MarkedDead() const {
+  const rules::Board& board = game().board();
+  std::vector<Point> marked;
   for (int i = 0; i < board.num_points(); ++i) {
     const Point q = rules::FromDenseIndex(i, board.width());
-    if (dead_[q] && board.at(q) != Color::kEmpty) removed.push_back(q);
+    if (dead_[q] && board.at(q) != Color::kEmpty) marked.push_back(q);
   }
-  if (!removed.empty()) board.SetStones(removed, {}, {});
-  return rules::CountArea(board, options_.rules.dame);
+  std::sort(marked.begin(), marked.end());
+  return marked;
+}
+
+rules::AreaCount BoardSession::Count() const {
+  return rules::CountArea(rules::WithoutStones(game().board(), MarkedDead()),
+                          options_.rules.dame);
 }
 
 rules::GameResult BoardSession::CountedResult() const {
-  return rules::ScoreResult(Count(), options_.rules, options_.handicap);
+  return match_.CountWith(MarkedDead());
 }
 
 void BoardSession::FinishCounting(absl::Time now) {
+  (void)now;
   if (phase_ != Phase::kCounting) return;
   const rules::AreaCount area = Count();
-  result_ = CountedResult();
+  // The people agreed on the marked stones.
+  const std::vector<Point> marked = MarkedDead();
+  match_.Settle(marked, marked);
   EndGame(absl::StrCat("Counted: Black ", area.black, ", White ", area.white,
                        ", komi ", options_.rules.komi, "."));
 }
 
 std::string BoardSession::ResultText() const {
-  const std::string points = rules::ResultToSgf(result_);
-  const std::string stones = rules::ResultInStones(result_);
+  const std::string points = rules::ResultToSgf(result());
+  const std::string stones = rules::ResultInStones(result());
   if (points == stones) return points;
   return absl::StrCat(points, " (", stones, ")");
 }
@@ -462,95 +591,57 @@ std::string BoardSession::ResultText() const {
 // ---- Computer players.
 
 bool BoardSession::ComputerToMove() const {
-  return phase_ == Phase::kPlaying && !IsHuman(game_.to_play());
+  return phase_ == Phase::kPlaying && !IsHuman(game().to_play());
 }
 
-BoardSession::ThinkJob BoardSession::PrepareThink(absl::Time now) const {
-  const Color c = game_.to_play();
-  policy::SearchLimits limits;
-  limits.time = clock_.Allot(c, now, game_.board().num_empty());
-  return ThinkJob{computers_[rules::PlayerIndex(c)].get(), game_, limits};
+BoardSession::ThinkJob BoardSession::PrepareThink(absl::Time now) {
+  const Color c = game().to_play();
+  match::MoveRequest request = match_.Request();
+  // The move's time runs since turn_started_.
+  const absl::Duration running = now - turn_started_;
+  if (request.time_to_flag != absl::InfiniteDuration()) {
+    request.time_to_flag =
+        std::max(request.time_to_flag - running, absl::ZeroDuration());
+    request.allot = std::max(
+        std::min(request.allot, request.time_to_flag - absl::Seconds(0.5)),
+        absl::Milliseconds(50));
+  }
+  thinking_for_ = game().num_moves();
+  return ThinkJob{computers_[rules::PlayerIndex(c)].get(), game(), request};
 }
 
 void BoardSession::FinishThink(const absl::StatusOr<policy::MoveChoice>& choice,
                                absl::Time now) {
-  // The game may have ended while the computer thought (its time ran out).
-  if (!ComputerToMove()) return;
-  const Color c = game_.to_play();
-  if (!clock_.Stop(now)) {
-    LoseOnTime(c);
-    return;
-  }
-  if (!choice.ok()) {
-    game_.Resign(c, rules::EndReason::kForfeit);
-    result_ = game_.result();
-    EndGame(absl::StrCat(Label(c), " failed (",
-                         absl::StatusCodeToString(choice.status().code()), ": ",
-                         choice.status().message(), ") and forfeits."));
-    return;
-  }
-  const Point p = choice->point;
-  if (p == rules::kResign) {
-    game_.Resign(c);
-    result_ = game_.result();
-    EndGame(absl::StrCat(Label(c), " resigns."));
-    return;
-  }
-  const rules::MoveVerdict v = game_.Check(c, p);
-  if (!v.legal()) {
-    game_.Resign(c, rules::EndReason::kForfeit);
-    result_ = game_.result();
-    EndGame(absl::StrCat(Label(c), " played the illegal move ",
-                         PointName(p, options_.size), ": ",
-                         IllegalReasonText(v.reason), ", and forfeits."));
-    return;
-  }
-  game_.Play(c, p, v);
-  AfterMove(rules::Move{c, p}, now);
+  // The game may have moved on while the computer thought (its time ran
+  // out: a loss, or art. 22.5's pass).
+  if (!ComputerToMove() || game().num_moves() != thinking_for_) return;
+  thinking_for_ = -1;
+  Answer(choice, now);
 }
 
 void BoardSession::ThinkAndPlay(absl::Time now) {
   ThinkJob job = PrepareThink(now);
   const absl::Time start = absl::Now();
   absl::StatusOr<policy::MoveChoice> choice =
-      job.policy->Choose(job.game, job.limits);
+      job.player->Choose(job.game, job.request);
   FinishThink(choice, now + (absl::Now() - start));
 }
 
 // ---- Records.
 
 rules::GameRecord BoardSession::ToRecord() const {
-  rules::GameRecord rec;
-  rec.width = rec.height = options_.size;
-  if (options_.handicap != 0) {
-    absl::StatusOr<std::vector<Point>> stones =
-        rules::FixedHandicap(options_.size, options_.size, options_.handicap);
-    if (stones.ok()) {
-      rules::SetupStep step;
-      step.black = std::move(*stones);
-      rec.setup.push_back(std::move(step));
-      rec.handicap = options_.handicap;
-    }
-  }
-  rec.moves = game_.moves();
-  rec.komi = options_.rules.komi;
-  rec.has_komi = true;
+  match::RecordInfo info;
+  info.black_name = info.black_spec = options_.black;
+  info.white_name = info.white_spec = options_.white;
   const std::string preset = rules::PresetName(options_.rules);
-  rec.rules = preset == "custom" ? "Chinese" : preset;
-  if (phase_ == Phase::kOver) rec.result = rules::RecordResult::Of(result_);
-  rec.black_player = options_.black;
-  rec.white_player = options_.white;
-  rec.date = absl::FormatTime("%Y-%m-%d", started_, absl::LocalTimeZone());
+  info.rules_name = preset == "custom" ? "Chinese" : preset;
+  info.date = absl::FormatTime("%Y-%m-%d", started_, absl::LocalTimeZone());
+  rules::GameRecord rec = match::MatchRecord(match_.outcome(), info);
   rec.extra.emplace_back("AP", absl::StrCat("qipu:", base::Version()));
-  const ClockSettings& clock = options_.clock;
-  if (clock.timed()) {
-    rec.extra.emplace_back("TM",
-                           absl::StrCat(absl::ToInt64Seconds(clock.main)));
-    if (clock.periods > 0) {
-      rec.extra.emplace_back(
-          "OT", absl::StrCat(clock.periods, "x",
-                             absl::ToInt64Seconds(clock.period), " byo-yomi"));
-    }
+  if (phase_ != Phase::kOver) {
+    // Not over: no result, and no word on how it ended.
+    rec.result = rules::RecordResult{};
+    std::erase_if(rec.extra, [](const auto& kv) { return kv.first == "GC"; });
   }
   return rec;
 }

@@ -5,14 +5,25 @@
 // count under the Chinese rules. The view (play/tui.h) draws it and feeds
 // it keys; tests drive it directly.
 //
+// The game is a match (match/match.h): the referee every caller shares,
+// with its one clock (gtp/clock.h: byo-yomi periods used when a move
+// reaches them, Canadian time carried over, art. 22.5's loss or pass),
+// the computers' failures and illegal moves (forfeit), and the count.
+// A person's illegal move is refused with the reason instead (the person
+// tries again).
+//
 // Phases: kPlaying until two passes (then kCounting) or any other end
 // (resignation, time, an illegal move or failure of a computer player, a
-// balanced cycle, the move cap: then kOver). In kCounting the cursor
-// marks chains dead or alive and [done] (below the board) or `d` counts:
+// balanced cycle, the move cap: then kOver). In kCounting the stones qipu
+// judges dead (policy/stone_judge.h) are marked already; the cursor marks
+// chains dead or alive and [done] (below the board) or `d` counts with
+// the marked stones off (the people agreed on them: Counting::kAgreed):
 // area scoring, stones plus territory, dame shared half and half, komi and
 // handicap compensation (rules/scoring.h), the result in points and in
-// stones (rules/result.h); then kOver. A takeback in kCounting takes the
-// last pass back and resumes the game.
+// stones (rules/result.h); then kOver. Between two computers the match
+// settles the dead stones with the players (match::Player::DeadStones(),
+// art. 21.4 when they disagree). A takeback in kCounting takes the last
+// pass back and resumes the game.
 //
 // Computer players: ComputerToMove() says when one is to move;
 // PrepareThink() hands out what its move needs so that the caller can
@@ -30,11 +41,15 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "play/game_clock.h"
+#include "gtp/clock.h"
+#include "gtp/time_settings.h"
+#include "match/match.h"
+#include "match/player.h"
 #include "play/keymap.h"
 #include "policy/policy.h"
 #include "rules/game.h"
@@ -56,7 +71,8 @@ struct SessionOptions {
   rules::Rules rules;
   // Fixed handicap stones (0, or 2..9 as GTP fixed_handicap allows).
   int handicap = 0;
-  ClockSettings clock;
+  // The time control (gtp/time_settings.h), art. 22.5's pass included.
+  gtp::TimeSettings time;
   // Each colour's player: kHuman, or a policy spec gtp::MakeAnyPolicy()
   // knows ("random", "mcts:playouts=2000", "gtp:gnugo --mode gtp").
   std::string black = kHuman;
@@ -78,11 +94,11 @@ enum class Phase {
 
 class BoardSession {
  public:
-  // A new game: checks the options (size, komi, handicap, clock, player
-  // specs: InvalidArgument naming the bad one), makes the computer
-  // players and starts them (NewGame(); an engine that cannot start gives
-  // its error), starts the clock of the side to move at `now`. The cursor
-  // starts at the centre.
+  // A new game: checks the options (size, komi, handicap, time control,
+  // player specs: InvalidArgument naming the bad one), makes the computer
+  // players (match::MakePlayer()) and starts them (NewGame(); an engine
+  // that cannot start gives its error), starts the clock of the side to
+  // move at `now`. The cursor starts at the centre.
   static absl::StatusOr<std::unique_ptr<BoardSession>> Create(
       const SessionOptions& options, absl::Time now);
 
@@ -97,8 +113,9 @@ class BoardSession {
   // message(). Resign and quit while the game goes on ask for the same
   // key again (any other key cancels and is otherwise ignored).
   void Apply(Action a, absl::Time now);
-  // Checks the clock of the side to move: out of time loses the game.
-  // Call it often while waiting for keys.
+  // Checks the clock of the side to move: out of time loses the game (or,
+  // under art. 22.5's pass, the move is a pass). Call it often while
+  // waiting for keys.
   void Tick(absl::Time now);
 
   // ---- The moves behind the keys (also for tests).
@@ -118,6 +135,9 @@ class BoardSession {
   // While counting: marks the chain through stone p dead, or alive again
   // when it is marked dead. False when p holds no stone.
   bool ToggleDead(rules::Point p);
+  // While counting: every stone alive again (qipu's marks, and the
+  // people's, undone).
+  void ClearDeadMarks();
   // While counting: counts with the marked stones removed and ends the
   // game with that result.
   void FinishCounting(absl::Time now);
@@ -129,17 +149,17 @@ class BoardSession {
 
   // True while the game goes on and a computer is to move.
   bool ComputerToMove() const;
-  // What one move of the computer to move needs. `policy` stays owned by
-  // the session; the caller's thread may call policy->Choose(game, limits)
-  // and must be done with it before FinishThink().
+  // What one move of the computer to move needs. `player` stays owned by
+  // the session; the caller's thread may call player->Choose(game,
+  // request) and must be done with it before FinishThink().
   struct ThinkJob {
-    policy::Policy* policy = nullptr;
+    match::Player* player = nullptr;
     // A copy of the game, so that the session can be drawn meanwhile.
     rules::Game game;
-    policy::SearchLimits limits;
+    match::MoveRequest request;
   };
   // Precondition: ComputerToMove().
-  ThinkJob PrepareThink(absl::Time now) const;
+  ThinkJob PrepareThink(absl::Time now);
   // Plays what Choose() answered at `now` (charging the clock): a move,
   // a pass or a resignation. An error, an illegal move or a time-out loses
   // that player the game. Precondition: ComputerToMove().
@@ -152,8 +172,17 @@ class BoardSession {
   // ---- State, for the view.
 
   const SessionOptions& options() const { return options_; }
-  const rules::Game& game() const { return game_; }
-  const GameClock& clock() const { return clock_; }
+  const rules::Game& game() const { return match_.game(); }
+  const match::Match& match() const { return match_; }
+  const gtp::Clock& clock() const { return match_.clock(); }
+  // c's clock as it reads at `now` (the running move included, not
+  // charged).
+  gtp::PlayerClock ReadClock(rules::Color c, absl::Time now) const;
+  // The clock of c at `now` in words for the status panel: "untimed",
+  // "9:58", "9:58 +3x0:30" (byo-yomi to come), "BY 0:25 (3)" (in
+  // byo-yomi: the period left and the periods, or the moves left in a
+  // Canadian block), "out of time".
+  std::string DescribeClock(rules::Color c, absl::Time now) const;
   Phase phase() const { return phase_; }
   // The player spec of colour c (kHuman or a policy spec).
   const std::string& player(rules::Color c) const;
@@ -172,12 +201,14 @@ class BoardSession {
   const std::string& message() const { return message_; }
   // True once the player asked to quit (confirmed).
   bool quit() const { return quit_; }
+  // The stones marked dead (whole chains), in board order.
+  std::vector<rules::Point> MarkedDead() const;
   // The area count of the board with the marked stones removed.
   rules::AreaCount Count() const;
   // The result of that count (margin, komi and compensation applied).
   rules::GameResult CountedResult() const;
   // The result (kOver): the count after marking, or how the game ended.
-  const rules::GameResult& result() const { return result_; }
+  const rules::GameResult& result() const { return match_.result(); }
   // The result for people: "B+7.5 (Black wins by 3¾ stones)", "W+R
   // (White wins by resignation)".
   std::string ResultText() const;
@@ -186,28 +217,35 @@ class BoardSession {
   rules::GameRecord ToRecord() const;
 
  private:
-  BoardSession(const SessionOptions& options, rules::Game game);
+  BoardSession(const SessionOptions& options, match::Match match);
 
   void MoveCursor(int dx, int dy);
   void Select(absl::Time now);
-  // After a move was played: tells the computers, switches the clock,
-  // enters counting or the end.
+  // The side to move answered `choice` at `now`: handed to the match
+  // (which charges the clock), then AfterMove() or the end. False when the
+  // answer was not played as given.
+  bool Answer(const absl::StatusOr<policy::MoveChoice>& choice, absl::Time now);
+  // After a move was played: tells the computers, starts the next move's
+  // time, enters counting or the end.
   void AfterMove(rules::Move move, absl::Time now);
-  // The game ended by the rules or a player: stops the clock, kOver.
+  // The match is over: kOver, the message says why and the result.
   void EndGame(const std::string& why);
-  // `c` (to move) ran out of time at `now`.
-  void LoseOnTime(rules::Color c);
-  // Replays the game without its last `n` moves.
+  // Replays the match without its last `n` moves, each with the time it
+  // took (the clocks read as they did then).
   void Rewind(int n);
   // "Black (human)", "White (mcts:playouts=2000)".
   std::string Label(rules::Color c) const;
 
   SessionOptions options_;
-  rules::Game game_;
-  GameClock clock_;
+  match::Match match_;
+  // When the move of the side to move started (its clock runs since).
+  absl::Time turn_started_ = absl::UnixEpoch();
   // Per colour (PlayerIndex): the computer, or null for a person.
-  std::array<std::unique_ptr<policy::Policy>, 2> computers_;
+  std::array<std::unique_ptr<match::Player>, 2> computers_;
   Phase phase_ = Phase::kPlaying;
+  // The move number a computer's thinking started at (PrepareThink());
+  // its answer is dropped when the game moved on meanwhile. -1: none.
+  int thinking_for_ = -1;
   // Cursor point; always on the board.
   int cursor_x_ = 0;
   int cursor_y_ = 0;
@@ -219,7 +257,6 @@ class BoardSession {
   // Resign or quit waiting for the same key again, or kNone.
   Action confirm_ = Action::kNone;
   bool quit_ = false;
-  rules::GameResult result_;
   // When the game started (the record's date).
   absl::Time started_ = absl::UnixEpoch();
 };

@@ -123,7 +123,7 @@ std::vector<std::string> Panel(const BoardSession& s, absl::Time now,
     p.push_back(absl::StrCat(to_move ? "> " : "  ",
                              c == Color::kBlack ? "Black X  " : "White O  ",
                              s.player(c)));
-    p.push_back(absl::StrCat("    time ", s.clock().Describe(c, now)));
+    p.push_back(absl::StrCat("    time ", s.DescribeClock(c, now)));
     p.push_back(absl::StrCat("    captures ", g.captures(c)));
   }
   p.emplace_back();

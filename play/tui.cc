@@ -140,7 +140,7 @@ absl::Status RunTui(BoardSession& session) {
       Thinking* w = work.get();
       thinking = std::async(std::launch::async, [w] {
         absl::StatusOr<policy::MoveChoice> choice =
-            w->job.policy->Choose(w->job.game, w->job.limits);
+            w->job.player->Choose(w->job.game, w->job.request);
         w->done = absl::Now();
         return choice;
       });

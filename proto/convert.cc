@@ -478,6 +478,20 @@ qipu::v1::Result ResultToProto(const rules::GameResult& r) {
   p.set_winner(WinnerToProto(r.winner));
   p.set_reason(EndReasonToProto(r.reason));
   p.set_margin(r.margin);
+  switch (r.counting) {
+    case rules::Counting::kJudged:
+      p.set_counting(qipu::v1::COUNTING_JUDGED);
+      break;
+    case rules::Counting::kAgreed:
+      p.set_counting(qipu::v1::COUNTING_AGREED);
+      break;
+    case rules::Counting::kPlayedOut:
+      p.set_counting(qipu::v1::COUNTING_PLAYED_OUT);
+      break;
+    case rules::Counting::kUnknown:
+    case rules::Counting::kAsPlayed:
+      break;
+  }
   return p;
 }
 
@@ -495,6 +509,22 @@ absl::StatusOr<rules::GameResult> ResultFromProto(const qipu::v1::Result& p) {
   r.winner = *winner;
   r.reason = *reason;
   r.margin = p.margin();
+  switch (p.counting()) {
+    case qipu::v1::COUNTING_AS_PLAYED:
+      r.counting = rules::Counting::kAsPlayed;
+      break;
+    case qipu::v1::COUNTING_JUDGED:
+      r.counting = rules::Counting::kJudged;
+      break;
+    case qipu::v1::COUNTING_AGREED:
+      r.counting = rules::Counting::kAgreed;
+      break;
+    case qipu::v1::COUNTING_PLAYED_OUT:
+      r.counting = rules::Counting::kPlayedOut;
+      break;
+    default:
+      break;
+  }
   return r;
 }
 
@@ -637,6 +667,15 @@ absl::Status DecodeUpload(const qipu::v1::Game& g, SelfPlayUpload* u) {
   u->white_policy = prov.white_policy();
   u->result_detail = g.result().detail();
   u->illegal_point = g.result().illegal_point();
+  if (!g.result().dead_stones().empty()) {
+    auto dead = UnpackPoints(g.result().dead_stones(), u->record.width,
+                             u->record.height, /*allow_pass=*/false);
+    if (!dead.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("result.dead_stones: ", dead.status().message()));
+    }
+    u->dead_stones = *std::move(dead);
+  }
   u->search_visits = g.search_visits();
   return absl::OkStatus();
 }

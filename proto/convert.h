@@ -82,6 +82,9 @@ absl::StatusOr<std::vector<rules::Point>> UnpackPoints(const std::string& data,
 qipu::v1::Cycle CycleToProto(const rules::CycleRecord& c, int width);
 absl::StatusOr<rules::CycleRecord> CycleFromProto(const qipu::v1::Cycle& c,
                                                   int width, int height);
+// Results. Counting is written only when it is JUDGED, AGREED or
+// PLAYED_OUT (a count as played leaves the field unset, as before it
+// existed); an unset one reads as kUnknown.
 qipu::v1::Result ResultToProto(const rules::GameResult& r);
 absl::StatusOr<rules::GameResult> ResultFromProto(const qipu::v1::Result& r);
 qipu::v1::Area AreaToProto(const rules::AreaCount& a);
@@ -112,6 +115,8 @@ struct SelfPlayUpload {
   // Result.detail and Result.illegal_point (games a policy ended).
   std::string result_detail;
   uint32_t illegal_point = 0;
+  // Result.dead_stones (a count that took stones off), unpacked.
+  std::vector<rules::Point> dead_stones;
   // Game.search_visits, as sent (checked by the coordinator).
   std::string search_visits;
 };

@@ -493,6 +493,14 @@ void Game::Resign(Color c, EndReason reason) {
   End(c == Color::kBlack ? Winner::kWhite : Winner::kBlack, reason, 0);
 }
 
+void Game::Resume(Color c) {
+  if (result_.reason != EndReason::kScore) return;
+  result_ = GameResult{};
+  ended_at_ = 0;
+  passes_ = 0;
+  to_play_ = c;
+}
+
 void Game::End(Winner w, EndReason reason, double margin) {
   result_.winner = w;
   result_.reason = reason;

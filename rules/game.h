@@ -230,6 +230,13 @@ class Game {
   // Ends the game: c resigns (or loses on time / by forfeit).
   void Resign(Color c, EndReason reason = EndReason::kResign);
 
+  // Resumes a game two passes ended (art. 21.1 and 21.4: play goes on when
+  // the players do not agree on the end or on dead stones), with c to
+  // move -- the side that just passed may move again. The moves, history
+  // and repetition rules go on as before; the result is cleared. No-op
+  // unless result().reason is kScore. Never allocates.
+  void Resume(Color c);
+
   // Area count of the current position under the game's dame rule.
   AreaCount Area() const { return CountArea(board_, rules_.dame); }
   // The counted result of the current position (what two passes give).

@@ -51,6 +51,62 @@ const char* EndReasonName(EndReason r) {
   return "?";
 }
 
+const char* CountingName(Counting c) {
+  switch (c) {
+    case Counting::kUnknown:
+      return "unknown";
+    case Counting::kAsPlayed:
+      return "as-played";
+    case Counting::kJudged:
+      return "judged";
+    case Counting::kAgreed:
+      return "agreed";
+    case Counting::kPlayedOut:
+      return "played-out";
+  }
+  return "?";
+}
+
+std::string ScoringText(const GameResult& r) {
+  switch (r.reason) {
+    case EndReason::kNotOver:
+      return "not over";
+    case EndReason::kScore:
+      switch (r.counting) {
+        case Counting::kUnknown:
+          return "counted";
+        case Counting::kAsPlayed:
+          return "counted as played";
+        case Counting::kJudged:
+          return "counted, dead stones judged";
+        case Counting::kAgreed:
+          return "counted, dead stones agreed";
+        case Counting::kPlayedOut:
+          return "counted after a dispute played out (art. 21.4)";
+      }
+      return "counted";
+    case EndReason::kResign:
+      return "resignation";
+    case EndReason::kTime:
+      return "time";
+    case EndReason::kForfeit:
+      return "forfeit";
+    case EndReason::kCycle:
+      return "cycle";
+    case EndReason::kMoveLimit:
+      return "move cap";
+    case EndReason::kUnknown:
+      return "unknown";
+    case EndReason::kVoid:
+      return "void";
+    case EndReason::kIllegal:
+      return "illegal move";
+    case EndReason::kOther:
+      return "other";
+  }
+  return "?";
+}
+
 bool IsNonStandardSgfReason(EndReason r) {
   return r == EndReason::kIllegal || r == EndReason::kOther;
 }

@@ -46,11 +46,32 @@ enum class EndReason : uint8_t {
   kOther,
 };
 
+// How a counted game (EndReason::kScore) settled its dead stones: what the
+// count removed from the board before counting it.
+enum class Counting : uint8_t {
+  // Not said: not a count, or a result read from a record.
+  kUnknown = 0,
+  // The board as it stands, every stone alive (qipu's self-play, replays,
+  // Tromp-Taylor: games are played out before both pass).
+  kAsPlayed,
+  // The stones qipu's judgement (rules/dead_stones.h) calls dead removed.
+  kJudged,
+  // The stones both players called dead removed.
+  kAgreed,
+  // The players disputed dead stones, play resumed with the side that
+  // called them dead moving first (art. 21.4), and actual play settled
+  // them: the stones still on the board at the next two passes are alive,
+  // except those both players then call dead.
+  kPlayedOut,
+};
+
 // "none", "B", "W", "draw".
 const char* WinnerName(Winner w);
 // "not-over", "score", "resign", "time", "forfeit", "cycle", "move-limit",
 // "unknown", "void", "illegal", "other".
 const char* EndReasonName(EndReason r);
+// "unknown", "as-played", "judged", "agreed", "played-out".
+const char* CountingName(Counting c);
 
 // The result of a game. Plain value type.
 struct GameResult {
@@ -59,9 +80,22 @@ struct GameResult {
   // Margin in points (>= 0) when reason is kScore and someone won; else 0.
   // Negative means "unknown" for records that say "B+" without a number.
   double margin = 0;
+  // For reason kScore: how the dead stones were settled (kUnknown
+  // otherwise). Not part of the result's identity: SGF's RE cannot say it,
+  // so two results are equal when winner, reason and margin are.
+  Counting counting = Counting::kUnknown;
 
-  friend bool operator==(const GameResult&, const GameResult&) = default;
+  friend bool operator==(const GameResult& a, const GameResult& b) {
+    return a.winner == b.winner && a.reason == b.reason && a.margin == b.margin;
+  }
 };
+
+// How the game was scored, in words: "counted as played", "counted, dead
+// stones judged", "counted, dead stones agreed", "counted after a dispute
+// played out (art. 21.4)", "counted" (counting unknown), "resignation",
+// "time", "forfeit", "illegal move", "cycle", "move cap", "void",
+// "unknown", "other", "not over".
+std::string ScoringText(const GameResult& r);
 
 // The SGF RE value: "B+3.5", "W+R", "B+T", "B+F", "B+" (margin unknown),
 // "Draw" (jigo or a drawn cycle), "Void" (no result), "?" (unknown),

@@ -42,6 +42,7 @@ GameResult ScoreResult(const AreaCount& area, const Rules& rules,
       area.black - area.white - rules.komi - HandicapPoints(rules, handicap);
   GameResult r;
   r.reason = EndReason::kScore;
+  r.counting = Counting::kAsPlayed;
   if (std::fabs(margin) < 1e-9) {
     r.winner = Winner::kDraw;
   } else {

@@ -36,7 +36,8 @@ AreaCount CountArea(const Board& board, DameRule dame);
 double HandicapPoints(const Rules& rules, int handicap);
 
 // The scored result of a finished game: margin = black - white - komi -
-// compensation; equal counts (integral komi) are a draw.
+// compensation; equal counts (integral komi) are a draw. Counting
+// kAsPlayed (the caller says otherwise when it removed dead stones).
 GameResult ScoreResult(const AreaCount& area, const Rules& rules,
                        int handicap);
 

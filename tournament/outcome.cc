@@ -1,8 +1,6 @@
 #include "tournament/outcome.h"
 
 #include "absl/strings/ascii.h"
-#include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
 namespace qipu::tournament {
@@ -50,28 +48,43 @@ bool HasWinner(v1::GameResult result) {
   }
 }
 
+v1::GameResult TournamentResult(const rules::GameResult& result, int moves) {
+  const bool forfeit =
+      result.reason == rules::EndReason::kForfeit && moves == 0;
+  switch (result.winner) {
+    case rules::Winner::kBlack:
+      return forfeit ? v1::GAME_RESULT_BLACK_FORFEIT_WIN
+                     : v1::GAME_RESULT_BLACK_WINS;
+    case rules::Winner::kWhite:
+      return forfeit ? v1::GAME_RESULT_WHITE_FORFEIT_WIN
+                     : v1::GAME_RESULT_WHITE_WINS;
+    case rules::Winner::kDraw:
+      return v1::GAME_RESULT_DRAW;
+    case rules::Winner::kNone:
+      break;
+  }
+  return v1::GAME_RESULT_VOID;
+}
+
 absl::StatusOr<v1::GameResult> ParseGameResult(absl::string_view text) {
   const std::string t = absl::AsciiStrToLower(absl::StripAsciiWhitespace(text));
-  if (t == "draw" || t == "=" || t == "jigo" || t == "0" || t == "d") {
-    return v1::GAME_RESULT_DRAW;
-  }
   if (t == "both-lose" || t == "both_lose" || t == "bothlose") {
     return v1::GAME_RESULT_BOTH_LOSE;
   }
   if (t == "void") return v1::GAME_RESULT_VOID;
-  if (t.size() >= 2 && (t[0] == 'b' || t[0] == 'w') && t[1] == '+') {
-    const bool black = t[0] == 'b';
-    const absl::string_view rest = absl::string_view(t).substr(2);
-    if (rest == "forfeit" || rest == "f" || rest == "forf") {
-      return black ? v1::GAME_RESULT_BLACK_FORFEIT_WIN
-                   : v1::GAME_RESULT_WHITE_FORFEIT_WIN;
-    }
-    double margin = 0;
-    if (rest.empty() || rest == "r" || rest == "resign" || rest == "t" ||
-        rest == "time" || (absl::SimpleAtod(rest, &margin) && margin > 0)) {
-      return black ? v1::GAME_RESULT_BLACK_WINS : v1::GAME_RESULT_WHITE_WINS;
-    }
+  if (t == "b+forf" || t == "w+forf") {
+    return t[0] == 'b' ? v1::GAME_RESULT_BLACK_FORFEIT_WIN
+                       : v1::GAME_RESULT_WHITE_FORFEIT_WIN;
   }
+  // Everything else is an SGF RE value, read the one way results are read.
+  absl::StatusOr<rules::GameResult> r = rules::ParseSgfResult(t);
+  const bool usable =
+      r.ok() && (r->winner == rules::Winner::kDraw ||
+                 ((r->winner == rules::Winner::kBlack ||
+                   r->winner == rules::Winner::kWhite) &&
+                  r->reason != rules::EndReason::kOther &&
+                  !(r->reason == rules::EndReason::kScore && r->margin == 0)));
+  if (usable) return TournamentResult(*r, /*moves=*/0);
   return absl::InvalidArgumentError(absl::StrCat(
       "result '", text,
       "' is not one of B+, W+, draw, B+forfeit, W+forfeit, both-lose, void "

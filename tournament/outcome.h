@@ -9,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "qipu/v1/tournament.pb.h"
+#include "rules/result.h"
 
 namespace qipu::tournament {
 
@@ -53,10 +54,20 @@ inline bool IsLoss(Outcome o) {
 // both-lose and unknown.
 bool HasWinner(v1::GameResult result);
 
+// The tournament result of a game's result (rules::GameResult) with
+// `moves` moves played: a win of Black or White (at the board: count,
+// resignation, time, an illegal move, a failure during the game), a
+// forfeit win when the loser forfeited (EndReason::kForfeit) before any
+// move was played, a draw (jigo, a drawn cycle), void otherwise (no
+// result, the move cap, unknown).
+v1::GameResult TournamentResult(const rules::GameResult& result, int moves);
+
 // Parses the command-line spelling of a result: "B+", "W+", "draw" (also
-// "=", "jigo"), "B+forfeit", "W+forfeit", "both-lose", "void"; also an SGF
-// RE value with a margin or reason ("B+3.5", "W+R", "W+Time", "B+F"
-// = forfeit, "0" = draw). Case-insensitive. InvalidArgument otherwise.
+// "=", "jigo"), "B+forfeit", "W+forfeit", "both-lose", "void"; also any SGF
+// RE value that names a winner or a draw, read by rules::ParseSgfResult()
+// ("B+3.5", "W+R", "W+Time", "0" = draw; "B+F" = forfeit: a result typed
+// by hand comes with no moves, TournamentResult(result, 0)).
+// Case-insensitive. InvalidArgument otherwise.
 absl::StatusOr<v1::GameResult> ParseGameResult(absl::string_view text);
 
 // The command-line spelling of `result` ("B+", "W+forfeit", "?" for

@@ -4,8 +4,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "proto/convert.h"
+#include "match/play_match.h"
+#include "match/player.h"
 #include "rules/coord.h"
 #include "rules/playout.h"
+#include "rules/scoring.h"
 #include "worker/policy_maker.h"
 
 namespace qipu::worker {
@@ -13,11 +16,6 @@ namespace {
 
 const char* ColourName(rules::Color c) {
   return c == rules::Color::kBlack ? "black" : "white";
-}
-
-rules::Winner WinnerAgainst(rules::Color loser) {
-  return loser == rules::Color::kBlack ? rules::Winner::kWhite
-                                       : rules::Winner::kBlack;
 }
 
 }  // namespace
@@ -55,58 +53,82 @@ void PolicyGame::Failed(rules::Color c, const absl::Status& s,
                                  " failed: ", s.ToString());
 }
 
-void PolicyGame::PlayAttempt(rules::Game* game, PolicyGameOutcome* outcome) {
-  for (rules::Color c : {rules::Color::kBlack, rules::Color::kWhite}) {
-    if (absl::Status s = PolicyOf(c)->NewGame(*game); !s.ok()) {
-      Failed(c, s, outcome);
-      return;
+void PolicyGame::PlayAttempt(const rules::SelfPlaySpec& spec,
+                             rules::Game* game, PolicyGameOutcome* outcome) {
+  match::PolicyPlayer black(black_.get());
+  match::PolicyPlayer white(white_.get());
+  match::MatchOptions mo;
+  mo.width = spec.width;
+  mo.height = spec.height;
+  mo.rules = spec.rules;
+  mo.handicap = spec.handicap;
+  mo.illegal = match::IllegalMovePolicy::kForfeit;
+  mo.failure = match::FailureRule::kNoResult;
+  mo.dead_stones = match::SettlesDeadStones(black, white)
+                       ? match::DeadStoneRule::kSettle
+                       : match::DeadStoneRule::kAsPlayed;
+  match::Driver driver;
+  driver.observe = [&](const match::Match& m, rules::Color,
+                       const absl::StatusOr<policy::MoveChoice>& choice,
+                       absl::Duration, const match::Applied& applied) {
+    if (!applied.as_chosen || choice->visits.empty()) return;
+    wire::MoveSearch s;
+    s.move = static_cast<uint32_t>(m.game().num_moves() - 1);
+    s.visits.reserve(choice->visits.size());
+    for (const policy::MoveVisits& mv : choice->visits) {
+      s.visits.push_back({mv.point, mv.visits});
     }
+    outcome->searches.push_back(std::move(s));
+  };
+  absl::StatusOr<match::Match> played =
+      match::PlayMatch(black, white, mo, driver);
+  if (!played.ok()) {  // the spec was validated: not expected
+    Failed(rules::Color::kBlack, played.status(), outcome);
+    return;
   }
-  const policy::SearchLimits limits;
-  while (!game->over()) {
-    const rules::Color c = game->to_play();
-    absl::StatusOr<policy::MoveChoice> choice =
-        PolicyOf(c)->Choose(*game, limits);
-    if (!choice.ok()) {
-      Failed(c, choice.status(), outcome);
+  const match::MatchOutcome& m = played->outcome();
+  *game = m.game;
+  outcome->counting = m.result.counting;
+  switch (m.end) {
+    case match::End::kRules:
+      return;  // the rules' own result (Game::result())
+    case match::End::kCount:
+      if (m.result.counting == rules::Counting::kAsPlayed) return;
+      // Dead stones settled with an engine: the match's count.
+      outcome->policy_result = m.result;
+      outcome->dead_stones = m.dead_stones;
+      outcome->detail = m.detail;
+      return;
+    case match::End::kEngineFailure: {
+      const rules::Color c =
+          m.failed[0] ? rules::Color::kBlack : rules::Color::kWhite;
+      outcome->policy_result = m.result;
+      outcome->detail = absl::StrCat(ColourName(c), " policy ", SpecOf(c),
+                                     " failed: ", m.detail);
       return;
     }
-    const rules::Point p = choice->point;
-    if (p == rules::kResign) {
-      outcome->policy_result = {WinnerAgainst(c), rules::EndReason::kResign, 0};
-      outcome->detail = absl::StrCat(ColourName(c), " resigned");
-      return;
-    }
-    const rules::MoveVerdict v = game->Check(c, p);
-    if (!v.legal()) {
-      // A forfeit, checked by the rules: the move is not played.
-      const bool on_board = p != rules::kPass && game->board().OnBoard(p);
-      outcome->policy_result = {WinnerAgainst(c), rules::EndReason::kIllegal,
-                                0};
+    case match::End::kIllegalMove: {
+      const match::IllegalAttempt& a = m.illegal_moves.back();
+      const bool on_board =
+          a.point != rules::kPass && game->board().OnBoard(a.point);
+      outcome->policy_result = m.result;
       outcome->illegal_point =
-          on_board
-              ? static_cast<uint32_t>(rules::DenseIndex(p, game->width()) + 1)
-              : 0;
+          on_board ? static_cast<uint32_t>(
+                         rules::DenseIndex(a.point, game->width()) + 1)
+                   : 0;
       outcome->detail =
-          absl::StrCat(ColourName(c), " played ",
-                       on_board ? rules::GtpPoint(p, game->height())
-                                : absl::StrCat("point ", p),
-                       ": ", rules::IllegalReasonName(v.reason));
+          absl::StrCat(ColourName(a.color), " played ",
+                       on_board ? rules::GtpPoint(a.point, game->height())
+                                : absl::StrCat("point ", a.point),
+                       ": ", rules::IllegalReasonName(a.reason));
       return;
     }
-    if (!choice->visits.empty()) {
-      wire::MoveSearch s;
-      s.move = static_cast<uint32_t>(game->num_moves());
-      s.visits.reserve(choice->visits.size());
-      for (const policy::MoveVisits& mv : choice->visits) {
-        s.visits.push_back({mv.point, mv.visits});
-      }
-      outcome->searches.push_back(std::move(s));
-    }
-    game->Play(c, p, v);
-    const rules::Move move{c, p};
-    black_->Played(*game, move);
-    white_->Played(*game, move);
+    case match::End::kResign:
+    case match::End::kTime:
+    case match::End::kSecondWarning:
+      outcome->policy_result = m.result;
+      outcome->detail = m.detail;
+      return;
   }
 }
 
@@ -116,18 +138,20 @@ absl::Status PolicyGame::Play(const rules::SelfPlaySpec& spec,
     return s;
   }
   if (absl::Status s = rules::ValidateKomi(spec.rules.komi); !s.ok()) return s;
+  if (spec.handicap > 0) {
+    if (absl::Status s =
+            rules::FixedHandicap(spec.width, spec.height, spec.handicap)
+                .status();
+        !s.ok()) {
+      return s;
+    }
+  }
   if (game->width() != spec.width || game->height() != spec.height ||
       !(game->rules() == spec.rules)) {
     *game = rules::Game(spec.width, spec.height, spec.rules);
   }
   *outcome = PolicyGameOutcome{};
   for (int attempt = 0; attempt < rules::kMaxAttempts; ++attempt) {
-    game->Reset();
-    if (spec.handicap > 0) {
-      if (absl::Status s = game->PlaceHandicap(spec.handicap); !s.ok()) {
-        return s;
-      }
-    }
     outcome->selfplay.attempt = attempt;
     outcome->selfplay.seed =
         rules::GameSeedAttempt(spec.job_seed, spec.index, attempt);
@@ -135,6 +159,8 @@ absl::Status PolicyGame::Play(const rules::SelfPlaySpec& spec,
     outcome->detail.clear();
     outcome->illegal_point = 0;
     outcome->searches.clear();
+    outcome->dead_stones.clear();
+    outcome->counting = rules::Counting::kUnknown;
     bool made = true;
     for (rules::Color c : {rules::Color::kBlack, rules::Color::kWhite}) {
       if (IsExternalPolicy(SpecOf(c))) continue;
@@ -147,7 +173,7 @@ absl::Status PolicyGame::Play(const rules::SelfPlaySpec& spec,
       }
       (c == rules::Color::kBlack ? black_ : white_) = *std::move(p);
     }
-    if (made) PlayAttempt(game, outcome);
+    if (made) PlayAttempt(spec, game, outcome);
     if (outcome->policy_result.reason != rules::EndReason::kNotOver ||
         !rules::VoidedByReplay(*game) || attempt + 1 == rules::kMaxAttempts) {
       break;
@@ -168,6 +194,9 @@ void PolicyGameToProto(const rules::Game& game, const rules::SelfPlaySpec& spec,
     *r = wire::ResultToProto(outcome.policy_result);
     r->set_detail(outcome.detail);
     r->set_illegal_point(outcome.illegal_point);
+    if (!outcome.dead_stones.empty()) {
+      r->set_dead_stones(wire::PackPoints(outcome.dead_stones, game.width()));
+    }
   }
   out->set_search_visits(wire::PackSearches(outcome.searches, game.width()));
 }

@@ -52,8 +52,14 @@ struct PolicyGameOutcome {
   // Attempt, its seed and the voided attempts' cycles (as PlaySelfPlay).
   rules::SelfPlayOutcome selfplay;
   // The result when a policy ended the game (reason kResign, kIllegal or
-  // kOther); reason kNotOver when the rules ended it (Game::result()).
+  // kOther), or the match's count when a `gtp:` engine played and the dead
+  // stones were settled (kScore, counting kJudged / kAgreed / kPlayedOut);
+  // reason kNotOver when the rules ended it (Game::result()).
   rules::GameResult policy_result;
+  // The stones that count took off (board order; empty otherwise).
+  std::vector<rules::Point> dead_stones;
+  // How a counted game was counted (kAsPlayed between qipu's policies).
+  rules::Counting counting = rules::Counting::kUnknown;
   // Why, in words, when a policy ended the game.
   std::string detail;
   // The forfeit's illegal move (kIllegal): its packed point
@@ -83,7 +89,10 @@ class PolicyGame {
   explicit PolicyGame(wire::ColourPolicies policies);
 
   // Plays one attempt from the reset game; policies already made.
-  void PlayAttempt(rules::Game* game, PolicyGameOutcome* outcome);
+  // One attempt of `spec`'s game, a match (match/play_match.h) between
+  // the two policies.
+  void PlayAttempt(const rules::SelfPlaySpec& spec, rules::Game* game,
+                   PolicyGameOutcome* outcome);
   // Ends the attempt: colour `c`'s policy failed with `s`.
   void Failed(rules::Color c, const absl::Status& s,
               PolicyGameOutcome* outcome) const;

@@ -16,7 +16,7 @@
 #include "engine/tournaments.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "gtp/policy_factory.h"
+#include "match/player.h"
 #include "rules/sgf_reader.h"
 #include "store/game_id.h"
 #include "tests/common/temp_dir.h"
@@ -174,8 +174,8 @@ TEST(ArenaRunnerTest, StoresAStagedGameInsteadOfPlayingItAgain) {
     auto paired = ts.Pair(pair);
     ASSERT_TRUE(paired.ok()) << paired.status();
     const qipu::v1::Pairing& p = paired->tournament().round(0).pairings(0);
-    auto b = gtp::MakeAnyPolicy("random", 1);
-    auto w = gtp::MakeAnyPolicy("random", 2);
+    auto b = match::MakePlayer("random", 1);
+    auto w = match::MakePlayer("random", 2);
     ASSERT_TRUE(b.ok() && w.ok());
     RefereeOptions ro;
     ro.size = 9;

@@ -21,8 +21,10 @@
 #include "base/files.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "gtp/clock.h"
 #include "gtp/engine_policy.h"
 #include "gtp/policy_factory.h"
+#include "match/player.h"
 #include "rules/coord.h"
 #include "tests/gtp/process_util.h"
 
@@ -47,7 +49,7 @@ rules::Point Gtp(const char* vertex) {
 }
 
 gtp::TimeSettings Time(const char* text) {
-  absl::StatusOr<gtp::TimeSettings> t = ParseTimeSettings(text);
+  absl::StatusOr<gtp::TimeSettings> t = gtp::ParseTimeSettings(text);
   EXPECT_TRUE(t.ok()) << t.status();
   return t.ok() ? *t : gtp::TimeSettings{};
 }
@@ -127,11 +129,16 @@ class ArenaRefereeTest : public ::testing::Test {
     return p.ok() ? std::move(*p) : nullptr;
   }
 
+  // A game between two policies (or engines as policies), each as a
+  // match::PolicyPlayer (one player when both are the same policy).
   ArenaGame Play(policy::Policy* black, policy::Policy* white) {
-    absl::StatusOr<ArenaGame> g =
-        PlayGame(Entrant{"", black}, Entrant{"", white}, options_);
+    match::PolicyPlayer b(black);
+    match::PolicyPlayer w(white);
+    absl::StatusOr<ArenaGame> g = PlayGame(
+        Entrant{"", &b}, Entrant{"", black == white ? &b : &w}, options_);
     EXPECT_TRUE(g.ok()) << g.status();
-    return g.ok() ? *std::move(g) : ArenaGame(rules::Game(9, 9, {}));
+    return g.ok() ? *std::move(g)
+                  : ArenaGame(match::MatchOutcome(rules::Game(9, 9, {})));
   }
 
   std::unique_ptr<base::TempDir> dir_;
@@ -148,7 +155,7 @@ TEST_F(ArenaRefereeTest, AnEngineThatSleepsPastItsByoYomiLosesOnTime) {
   auto sleeper = Script("sleeper.sh", s);
   auto random = Random(1);
   const ArenaGame g = Play(sleeper.get(), random.get());
-  EXPECT_EQ(g.end, ArenaEnd::kTime) << g.detail;
+  EXPECT_EQ(g.end, match::End::kTime) << g.detail;
   EXPECT_EQ(g.result, (rules::GameResult{Winner::kWhite, EndReason::kTime, 0}));
   EXPECT_EQ(g.record.result.text, "W+T");
   EXPECT_THAT(g.detail, HasSubstr("Black's time ran out at move 1"));
@@ -177,7 +184,7 @@ TEST_F(ArenaRefereeTest, AnEngineThatStopsAnsweringIsKilledAndLosesOnTime) {
   const absl::Time start = absl::Now();
   const ArenaGame g = Play(random.get(), hang.get());
   EXPECT_LT(absl::Now() - start, absl::Seconds(60));
-  EXPECT_EQ(g.end, ArenaEnd::kTime) << g.detail;
+  EXPECT_EQ(g.end, match::End::kTime) << g.detail;
   EXPECT_EQ(g.record.result.text, "B+T");
   EXPECT_THAT(g.detail, HasSubstr("White's time ran out at move 2"));
   EXPECT_THAT(g.detail, HasSubstr("no answer"));
@@ -211,7 +218,7 @@ TEST_F(ArenaRefereeTest, QipuGtpPlayingWithinItsTimeNeverLosesOnTime) {
     auto black = Qipu(absl::StrCat("black", n, ".sh"), 10 + n, black_log);
     auto white = Qipu(absl::StrCat("white", n, ".sh"), 20 + n, white_log);
     const ArenaGame g = Play(black.get(), white.get());
-    EXPECT_EQ(g.end, ArenaEnd::kCount) << g.detail;
+    EXPECT_EQ(g.end, match::End::kCount) << g.detail;
     EXPECT_EQ(g.result, g.game.result());
     EXPECT_GT(g.moves(), 40);
     EXPECT_FALSE(g.clocks[0].flagged);
@@ -260,7 +267,7 @@ TEST_F(ArenaRefereeTest, ACrashingEngineLosesAndIsRestartedForTheNextGame) {
   auto crasher = Script("crash.sh", s);
   auto random = Random(3);
   ArenaGame g = Play(crasher.get(), random.get());
-  EXPECT_EQ(g.end, ArenaEnd::kEngineFailure) << g.detail;
+  EXPECT_EQ(g.end, match::End::kEngineFailure) << g.detail;
   EXPECT_EQ(g.result,
             (rules::GameResult{Winner::kWhite, EndReason::kForfeit, 0}));
   EXPECT_EQ(g.record.result.text, "W+F");
@@ -275,7 +282,7 @@ TEST_F(ArenaRefereeTest, ACrashingEngineLosesAndIsRestartedForTheNextGame) {
   g = Play(crasher.get(), random.get());
   EXPECT_EQ(crasher->engines_started(), 2);
   EXPECT_THAT(ChildProcesses(), ElementsAre(crasher->engine_pid()));
-  EXPECT_EQ(g.end, ArenaEnd::kCount) << g.detail;
+  EXPECT_EQ(g.end, match::End::kCount) << g.detail;
   EXPECT_EQ(g.result.winner, Winner::kWhite);
   crasher.reset();
   // Each engine was told the clock (byo-yomi the Canadian way).
@@ -284,11 +291,11 @@ TEST_F(ArenaRefereeTest, ACrashingEngineLosesAndIsRestartedForTheNextGame) {
 }
 
 TEST_F(ArenaRefereeTest, AnIllegalMoveLosesUnderForfeit) {
-  options_.illegal = IllegalMovePolicy::kForfeit;
+  options_.illegal = match::IllegalMovePolicy::kForfeit;
   auto black = Moves("black.sh", "E5 E5");
   auto white = Moves("white.sh", "");
   const ArenaGame g = Play(black.get(), white.get());
-  EXPECT_EQ(g.end, ArenaEnd::kIllegalMove);
+  EXPECT_EQ(g.end, match::End::kIllegalMove);
   EXPECT_EQ(g.result,
             (rules::GameResult{Winner::kWhite, EndReason::kIllegal, 0}));
   EXPECT_EQ(g.record.result.text, "W+Illegal");
@@ -304,12 +311,12 @@ TEST_F(ArenaRefereeTest, AnIllegalMoveLosesUnderForfeit) {
 }
 
 TEST_F(ArenaRefereeTest, AnIllegalMoveIsVoidAndAPassUnderChinese) {
-  options_.illegal = IllegalMovePolicy::kChinese;
+  options_.illegal = match::IllegalMovePolicy::kChinese;
   auto black = Moves("black.sh", "E5 E5");
   auto white = Moves("white.sh", "");
   const ArenaGame g = Play(black.get(), white.get());
   // B E5, W pass, B E5 (occupied: void, a pass): two passes, the count.
-  EXPECT_EQ(g.end, ArenaEnd::kCount) << g.detail;
+  EXPECT_EQ(g.end, match::End::kCount) << g.detail;
   EXPECT_THAT(g.game.moves(),
               ElementsAre(rules::Move{Color::kBlack, Gtp("E5")},
                           rules::Move{Color::kWhite, rules::kPass},
@@ -330,7 +337,7 @@ constexpr char kBlackKo[] = "C5 D6 D4 J9 E5";
 constexpr char kWhiteKo[] = "D5 E6 E4 F5 D5";
 
 TEST_F(ArenaRefereeTest, KoRetakesAreWarnedAndTheSecondWarningLoses) {
-  options_.illegal = IllegalMovePolicy::kChinese;
+  options_.illegal = match::IllegalMovePolicy::kChinese;
   options_.time = Time("byoyomi:0+3x30");
   const std::string white_log = dir_->Sub("white.log");
   // 10 W D5 retakes: void, warning. 12 W D5 retakes legally; 13 B E5
@@ -340,7 +347,7 @@ TEST_F(ArenaRefereeTest, KoRetakesAreWarnedAndTheSecondWarningLoses) {
   auto white =
       Moves("white.sh", absl::StrCat(kWhiteKo, " D5 A9 D5"), white_log);
   const ArenaGame g = Play(black.get(), white.get());
-  EXPECT_EQ(g.end, ArenaEnd::kSecondWarning) << g.detail;
+  EXPECT_EQ(g.end, match::End::kSecondWarning) << g.detail;
   EXPECT_EQ(g.result,
             (rules::GameResult{Winner::kBlack, EndReason::kForfeit, 0}));
   EXPECT_EQ(g.record.result.text, "B+F");
@@ -374,14 +381,14 @@ TEST_F(ArenaRefereeTest, KoRetakesAreWarnedAndTheSecondWarningLoses) {
 }
 
 TEST_F(ArenaRefereeTest, AWarningCostsAStoneAtTheCount) {
-  options_.illegal = IllegalMovePolicy::kChinese;
+  options_.illegal = match::IllegalMovePolicy::kChinese;
   // Black 5 stones and D5, White 3 stones, 72 dame split: 42 to 39; with
   // komi 3.5 the count is W+0.5, and White's warning makes it B+1.5.
   options_.rules.komi = 3.5;
   auto black = Moves("black.sh", absl::StrCat(kBlackKo, " pass"));
   auto white = Moves("white.sh", kWhiteKo);
   const ArenaGame g = Play(black.get(), white.get());
-  EXPECT_EQ(g.end, ArenaEnd::kCount) << g.detail;
+  EXPECT_EQ(g.end, match::End::kCount) << g.detail;
   EXPECT_EQ(g.moves(), 11);
   EXPECT_EQ(g.warnings, (std::array<int, 2>{0, 1}));
   EXPECT_EQ(g.game.result(),
@@ -428,23 +435,24 @@ TEST_F(ArenaRefereeTest, ByoYomiBookkeepingOnAnInjectedClock) {
   absl::Time now = absl::UnixEpoch();
   options_.now = [&now] { return now; };
   options_.time = Time("byoyomi:20+2x10");
-  // Black: 15 s (main 5 left), 8 s (3 s into byo-yomi: no period lost),
-  // 15 s (a period used up), 10 s, then 25 s: past the last period.
-  TimedPolicy black(&now,
-                    {absl::Seconds(15), absl::Seconds(8), absl::Seconds(15),
-                     absl::Seconds(10), absl::Seconds(25)});
+  // Black: 15 s (main 5 left), 8 s (3 s into byo-yomi: no period used),
+  // 15 s (a period used), then 10 s: the last period reached exactly --
+  // used, so out of time (art. 12: "達到60秒的視為已使用"; the old clock
+  // let a move of exactly the period go free).
+  TimedPolicy black(&now, {absl::Seconds(15), absl::Seconds(8),
+                           absl::Seconds(15), absl::Seconds(10)});
   TimedPolicy white(&now, {absl::Seconds(1)});
   const ArenaGame g = Play(&black, &white);
-  EXPECT_EQ(g.end, ArenaEnd::kTime) << g.detail;
+  EXPECT_EQ(g.end, match::End::kTime) << g.detail;
   EXPECT_EQ(g.result.winner, Winner::kWhite);
-  EXPECT_EQ(g.moves(), 8);
+  EXPECT_EQ(g.moves(), 6);
   EXPECT_THAT(g.detail,
-              HasSubstr("Black's time ran out at move 9: it took 25 s with "
+              HasSubstr("Black's time ran out at move 7: it took 10 s with "
                         "10 s left"));
-  EXPECT_EQ(g.time_used(Color::kBlack), absl::Seconds(73));
-  EXPECT_EQ(g.time_used(Color::kWhite), absl::Seconds(4));
-  EXPECT_EQ(g.clocks[0].stones, 0);
-  EXPECT_EQ(g.clocks[1].main_left, absl::Seconds(16));
+  EXPECT_EQ(g.time_used(Color::kBlack), absl::Seconds(48));
+  EXPECT_EQ(g.time_used(Color::kWhite), absl::Seconds(3));
+  EXPECT_TRUE(g.clocks[0].flagged);
+  EXPECT_EQ(g.clocks[1].main_left, absl::Seconds(17));
   // Time left after each of Black's moves, as the SGF has it.
   EXPECT_EQ(g.move_times[0].left.seconds, 5);
   EXPECT_EQ(g.move_times[2].left.seconds, 10);
@@ -456,31 +464,78 @@ TEST_F(ArenaRefereeTest, ByoYomiBookkeepingOnAnInjectedClock) {
   EXPECT_THAT(g.sgf, HasSubstr("WL[19]"));
   // qipu's own policy searched for the clock's allotment: in byo-yomi,
   // 10 * 0.9 - 0.2.
-  ASSERT_EQ(black.limits().size(), 5u);
+  ASSERT_EQ(black.limits().size(), 4u);
   EXPECT_NEAR(absl::ToDoubleSeconds(black.limits()[2]), 8.8, 1e-6);
   EXPECT_EQ(black.limits()[0],
-            GameClock(options_.time).Allot(Color::kBlack, 81));
+            gtp::Clock(options_.time).Allot(Color::kBlack, 81));
 }
 
 TEST_F(ArenaRefereeTest, CanadianBookkeepingOnAnInjectedClock) {
   absl::Time now = absl::UnixEpoch();
   options_.now = [&now] { return now; };
   options_.time = Time("canadian:0+3/10");
-  // 3 s a move: 3 moves in the first period (1 s left over, not carried),
-  // 3 in the second; Black's 7th move takes 11 s.
+  // 3 s a move: 3 moves in the first block, the 1 s left over carried
+  // into the second (11 s: "節余時間可延至下一節使用"; the old clock reset
+  // the block), 3 more (2 s left, 12 s in the third); Black's 7th move
+  // takes the third block's 12 s exactly: out of time.
   TimedPolicy black(&now, {absl::Seconds(3), absl::Seconds(3), absl::Seconds(3),
                            absl::Seconds(3), absl::Seconds(3), absl::Seconds(3),
-                           absl::Seconds(11)});
+                           absl::Seconds(12)});
   TimedPolicy white(&now, {absl::Milliseconds(10)});
   const ArenaGame g = Play(&black, &white);
-  EXPECT_EQ(g.end, ArenaEnd::kTime) << g.detail;
+  EXPECT_EQ(g.end, match::End::kTime) << g.detail;
   EXPECT_EQ(g.moves(), 12);
+  EXPECT_THAT(g.detail, HasSubstr("it took 12 s with 12 s left"));
   EXPECT_EQ(g.move_times[0].left.seconds, 7);
   EXPECT_EQ(g.move_times[0].left.stones, 2);
-  EXPECT_EQ(g.move_times[4].left.seconds, 10);  // a new period
+  EXPECT_EQ(g.move_times[4].left.seconds, 11);  // a new block, 1 s carried
   EXPECT_EQ(g.move_times[4].left.stones, 3);
+  EXPECT_EQ(g.move_times[10].left.seconds, 12);
   EXPECT_THAT(g.sgf, HasSubstr("OT[3/10 Canadian]"));
   EXPECT_THAT(g.sgf, HasSubstr("BL[7]OB[2]"));
+  EXPECT_THAT(g.sgf, HasSubstr("BL[11]OB[3]"));
+}
+
+// Art. 21.4: two engines pass with a stone they disagree about; play
+// resumes with the side that calls it dead moving first, and actual play
+// settles it; the record says how the game was counted.
+TEST_F(ArenaRefereeTest, DisputedDeadStonesArePlayedOut) {
+  ScriptOptions b;
+  b.prelude = "set -- D5 F5 E4 pass E6";
+  b.genmove = kPlayList;
+  // Black calls White's E5 dead, whatever the board.
+  b.final_status_list = "printf '= E5\\n\\n'";
+  b.log = dir_->Sub("black.log");
+  ScriptOptions w;
+  w.prelude = "set -- E5";
+  w.genmove = kPlayList;
+  w.log = dir_->Sub("white.log");
+  auto black = Script("black.sh", b);
+  auto white = Script("white.sh", w);
+  const ArenaGame g = Play(black.get(), white.get());
+  EXPECT_EQ(g.end, match::End::kCount) << g.detail;
+  ASSERT_EQ(g.disputes.size(), 1u) << g.detail;
+  EXPECT_EQ(g.disputes[0].first, Color::kBlack);
+  EXPECT_EQ(g.disputes[0].moves, 7);
+  EXPECT_EQ(g.disputes[0].black_dead, std::vector<rules::Point>{Gtp("E5")});
+  EXPECT_TRUE(g.disputes[0].white_dead.empty());
+  // Black moved first after the passes and captured E5.
+  ASSERT_GT(g.moves(), 7);
+  EXPECT_EQ(g.game.moves()[7].color, Color::kBlack);
+  EXPECT_EQ(g.game.moves()[7].point, Gtp("E6"));
+  EXPECT_EQ(g.game.board().at(Gtp("E5")), Color::kEmpty);
+  EXPECT_EQ(g.result.counting, rules::Counting::kPlayedOut);
+  EXPECT_EQ(rules::ResultToSgf(g.result), "B+73.5");
+  // Both engines were asked, twice.
+  for (const char* log : {"black.log", "white.log"}) {
+    int asked = 0;
+    for (const std::string& line : ReadLines(dir_->Sub(log))) {
+      if (line == "final_status_list dead") ++asked;
+    }
+    EXPECT_EQ(asked, 2) << log;
+  }
+  EXPECT_THAT(g.sgf, HasSubstr("art. 21.4"));
+  EXPECT_THAT(g.sgf, HasSubstr("GC[count: two passes; after the play-out"));
 }
 
 // A broken policy: always the same point, whatever the board.
@@ -504,13 +559,13 @@ TEST_F(ArenaRefereeTest, APointOffTheBoardIsIllegalAndNamedSafely) {
   FixedPointPolicy broken(rules::MakePoint(20, 20));
   auto random = Random(8);
   ArenaGame g = Play(&broken, random.get());
-  EXPECT_EQ(g.end, ArenaEnd::kIllegalMove);
+  EXPECT_EQ(g.end, match::End::kIllegalMove);
   EXPECT_THAT(g.detail, HasSubstr("(off the board) at move 1 is illegal "
                                   "(off-board): forfeit"));
-  options_.illegal = IllegalMovePolicy::kChinese;
+  options_.illegal = match::IllegalMovePolicy::kChinese;
   FixedPointPolicy no_point(rules::kNoPoint);
   g = Play(&no_point, random.get());
-  EXPECT_EQ(g.end, ArenaEnd::kCount);
+  EXPECT_EQ(g.end, match::End::kCount);
   EXPECT_EQ(g.result.winner, Winner::kWhite);
   ASSERT_FALSE(g.illegal_moves.empty());
   EXPECT_TRUE(g.illegal_moves[0].voided);
@@ -526,18 +581,18 @@ TEST_F(ArenaRefereeTest, ResignationsStartFailuresAndHandicap) {
   }());
   auto random = Random(4);
   ArenaGame g = Play(random.get(), resigner.get());
-  EXPECT_EQ(g.end, ArenaEnd::kResign);
+  EXPECT_EQ(g.end, match::End::kResign);
   EXPECT_EQ(g.record.result.text, "B+R");
   resigner.reset();
 
   auto missing = Engine(dir_->Sub("no-such-engine"));
   g = Play(missing.get(), random.get());
-  EXPECT_EQ(g.end, ArenaEnd::kEngineFailure);
+  EXPECT_EQ(g.end, match::End::kEngineFailure);
   EXPECT_EQ(g.record.result.text, "W+F");
   EXPECT_THAT(g.detail, HasSubstr("Black failed to start the game"));
   auto also_missing = Engine(dir_->Sub("no-such-engine-either"));
   g = Play(missing.get(), also_missing.get());
-  EXPECT_EQ(g.end, ArenaEnd::kEngineFailure);
+  EXPECT_EQ(g.end, match::End::kEngineFailure);
   EXPECT_EQ(g.result.winner, Winner::kNone);
 
   // Handicap: the stones in the record, White first; one policy may
@@ -545,10 +600,11 @@ TEST_F(ArenaRefereeTest, ResignationsStartFailuresAndHandicap) {
   options_.handicap = 2;
   options_.event = "test cup";
   options_.game_name = "round 1";
-  absl::StatusOr<ArenaGame> h = PlayGame(
-      Entrant{"Alice", random.get()}, Entrant{"Bob", random.get()}, options_);
+  match::PolicyPlayer both(random.get());
+  absl::StatusOr<ArenaGame> h =
+      PlayGame(Entrant{"Alice", &both}, Entrant{"Bob", &both}, options_);
   ASSERT_TRUE(h.ok()) << h.status();
-  EXPECT_EQ(h->end, ArenaEnd::kCount);
+  EXPECT_EQ(h->end, match::End::kCount);
   EXPECT_EQ(h->game.moves()[0].color, Color::kWhite);
   EXPECT_THAT(h->sgf, HasSubstr("HA[2]KM[7.5]RU[chinese]"));
   EXPECT_THAT(h->sgf, HasSubstr("PB[Alice]PW[Bob]EV[test cup]GN[round 1]"));
@@ -558,7 +614,8 @@ TEST_F(ArenaRefereeTest, ResignationsStartFailuresAndHandicap) {
 
 TEST_F(ArenaRefereeTest, BadOptionsAreErrors) {
   auto random = Random(6);
-  const Entrant e{"", random.get()};
+  match::PolicyPlayer player(random.get());
+  const Entrant e{"", &player};
   RefereeOptions o = options_;
   o.size = 1;
   EXPECT_TRUE(absl::IsInvalidArgument(PlayGame(e, e, o).status()));

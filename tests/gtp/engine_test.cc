@@ -242,6 +242,28 @@ TEST_F(GtpEngineTest, FinalStatusListFindsSeki) {
   EXPECT_EQ(Ok("final_status_list dead"), "");
 }
 
+TEST_F(GtpEngineTest, FinalScoreTakesTheStonesJudgedDeadOff) {
+  // White's area left of its wall on D, Black's right of its wall on E;
+  // two black stones (B8 B7) in White's area, one white (H5) in Black's:
+  // as GNU Go leaves a board when it passes.
+  ASSERT_EQ(Ok("boardsize 9"), "");
+  for (int row = 1; row <= 9; ++row) {
+    ASSERT_EQ(Ok(absl::StrCat("play w D", row)), "");
+    ASSERT_EQ(Ok(absl::StrCat("play b E", row)), "");
+  }
+  for (const char* m : {"play b B8", "play b B7", "play w H5"}) {
+    ASSERT_EQ(Ok(m), "") << m;
+  }
+  EXPECT_EQ(Ok("final_status_list dead"), "B8 B7\nH5");
+  // Black: 9 wall stones and 36 points; White: 9 and 27; komi 7.5 (as
+  // the board stands the dead stones would spoil both areas).
+  EXPECT_EQ(Ok("final_score"), "B+1.5");
+  const std::string alive = Ok("final_status_list alive");
+  EXPECT_NE(alive.find("E9 E8 E7"), std::string::npos) << alive;
+  EXPECT_EQ(alive.find("H5"), std::string::npos) << alive;
+  EXPECT_EQ(Ok("final_status_list seki"), "");
+}
+
 TEST_F(GtpEngineTest, UndoReplaysTheGame) {
   ASSERT_EQ(Ok("boardsize 5"), "");
   EXPECT_EQ(Err("undo"), "cannot undo");

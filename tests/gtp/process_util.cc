@@ -93,10 +93,12 @@ std::string ScriptEngine(const ScriptOptions& o) {
           : absl::StrCat("  echo \"$cmd${rest:+ $rest}\" >> '", o.log, "'\n"),
       "  case \"$cmd\" in\n"
       "    genmove)\n",
-      o.genmove,
-      "\n      ;;\n"
-      "    list_commands) printf '= ",
-      list,
+      o.genmove, "\n      ;;\n",
+      o.final_status_list.empty()
+          ? ""
+          : absl::StrCat("    final_status_list)\n", o.final_status_list,
+                         "\n      ;;\n"),
+      "    list_commands) printf '= ", list,
       "\\n\\n' ;;\n"
       "    quit) printf '= \\n\\n'; exit 0 ;;\n"
       "    *) printf '= \\n\\n' ;;\n"

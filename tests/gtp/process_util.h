@@ -44,6 +44,9 @@ struct ScriptOptions {
   std::string log;
   // The names list_commands answers, one per line ("" answers nothing).
   std::string list_commands;
+  // Non-empty: shell code run for `final_status_list` (the status asked
+  // in $rest); else it answers nothing.
+  std::string final_status_list;
 };
 std::string ScriptEngine(const ScriptOptions& options);
 

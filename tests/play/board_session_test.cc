@@ -224,6 +224,16 @@ TEST(BoardSession, CountingMarksWholeChainsDeadAndCountsChineseArea) {
   auto s = NewSession(5);
   PlayWallGame(*s);
   ASSERT_EQ(s->phase(), Phase::kCounting);
+  // qipu's judgement marks every white stone dead: B2-B3 inside Black's
+  // area, E1-E4 in atari at E5.
+  for (const char* v : {"B2", "B3", "E1", "E2", "E3", "E4"}) {
+    EXPECT_TRUE(s->dead(At(*s, v))) << v;
+  }
+  EXPECT_FALSE(s->dead(At(*s, "D3")));
+  EXPECT_EQ(rules::ResultToSgf(s->CountedResult()), "B+17.5");
+  EXPECT_THAT(s->message(), HasSubstr("judged dead"));
+  // The people change them: all alive again.
+  s->ClearDeadMarks();
   // All stones alive: B2-B3 spoil Black's area, all of A-C is dame.
   EXPECT_EQ(rules::ResultToSgf(s->CountedResult()), "W+8.5");
   // Enter on B3 marks the chain B2-B3 dead.
@@ -269,6 +279,7 @@ TEST(BoardSession, CountingMarksWholeChainsDeadAndCountsChineseArea) {
 TEST(BoardSession, DoneBelowTheBoardFinishesTheCount) {
   auto s = NewSession(5);
   PlayWallGame(*s);
+  s->ClearDeadMarks();
   CursorTo(*s, "C1");
   s->HandleKey('j', kSessionT0);
   EXPECT_TRUE(s->cursor_on_done());
@@ -328,15 +339,15 @@ TEST(BoardSession, CtrlCQuitsAtOnce) {
 TEST(BoardSession, RunningOutOfTimeLoses) {
   SessionOptions o;
   o.size = 9;
-  o.clock.main = absl::Seconds(10);
+  o.time = {gtp::TimeSystem::kAbsolute, 10};
   auto s = NewSession(o);
   ASSERT_TRUE(s->PlayHuman(At(*s, "E5"), kSessionT0 + absl::Seconds(4)));
   // White's clock started at 4 s.
   s->Tick(kSessionT0 + absl::Seconds(13));
   EXPECT_EQ(s->phase(), Phase::kPlaying);
-  EXPECT_EQ(s->clock().Describe(Color::kWhite, kSessionT0 + absl::Seconds(13)),
+  EXPECT_EQ(s->DescribeClock(Color::kWhite, kSessionT0 + absl::Seconds(13)),
             "0:01");
-  EXPECT_EQ(s->clock().Describe(Color::kBlack, kSessionT0 + absl::Seconds(13)),
+  EXPECT_EQ(s->DescribeClock(Color::kBlack, kSessionT0 + absl::Seconds(13)),
             "0:06");
   s->Tick(kSessionT0 + absl::Seconds(15));
   EXPECT_EQ(s->phase(), Phase::kOver);
@@ -344,6 +355,47 @@ TEST(BoardSession, RunningOutOfTimeLoses) {
   EXPECT_THAT(s->message(), StartsWith("White (human) ran out of time."));
   // A move after the flag fell is refused.
   EXPECT_FALSE(s->PlayHuman(At(*s, "D4"), kSessionT0 + absl::Seconds(15)));
+}
+
+// The seed's byo-yomi at the board (gtp/clock.h): a move that reaches the
+// period's length uses the period; the last one run out loses, or under
+// art. 22.5's pass is a pass and play goes on.
+TEST(BoardSession, ByoYomiAtTheBoardFollowsTheSeed) {
+  SessionOptions o;
+  o.size = 9;
+  o.time = {gtp::TimeSystem::kJapanese, 0, 10, 2};
+  auto s = NewSession(o);
+  const absl::Time t0 = kSessionT0;
+  // 9.999 s: free.
+  ASSERT_TRUE(s->PlayHuman(At(*s, "E5"), t0 + absl::Milliseconds(9999)));
+  EXPECT_EQ(s->DescribeClock(Color::kBlack, t0 + absl::Seconds(10)),
+            "BY 0:10 (2)");
+  ASSERT_TRUE(s->PlayHuman(At(*s, "D4"), t0 + absl::Seconds(10)));
+  // Exactly 10 s: the period is used.
+  ASSERT_TRUE(s->PlayHuman(At(*s, "E4"), t0 + absl::Seconds(20)));
+  EXPECT_EQ(s->clock().player(Color::kBlack).stones, 1);
+  EXPECT_EQ(s->DescribeClock(Color::kBlack, t0 + absl::Seconds(20)),
+            "BY 0:10 (1)");
+  ASSERT_TRUE(s->PlayHuman(At(*s, "D5"), t0 + absl::Seconds(20)));
+  // The last period reached while the board waits: Black loses.
+  s->Tick(t0 + absl::Seconds(30) - absl::Milliseconds(1));
+  EXPECT_EQ(s->phase(), Phase::kPlaying);
+  s->Tick(t0 + absl::Seconds(30));
+  EXPECT_EQ(s->phase(), Phase::kOver);
+  EXPECT_EQ(rules::ResultToSgf(s->result()), "W+T");
+
+  o.time.last_period = gtp::LastPeriod::kPass;
+  auto p = NewSession(o);
+  ASSERT_TRUE(p->PlayHuman(At(*p, "E5"), t0 + absl::Seconds(10)));
+  ASSERT_TRUE(p->PlayHuman(At(*p, "D4"), t0 + absl::Seconds(10)));
+  p->Tick(t0 + absl::Seconds(20));
+  // A pass (art. 22.5); White to play, Black keeps its last period.
+  EXPECT_EQ(p->phase(), Phase::kPlaying);
+  EXPECT_EQ(p->last_move(), rules::kPass);
+  EXPECT_EQ(p->game().to_play(), Color::kWhite);
+  EXPECT_THAT(p->message(), HasSubstr("art. 22.5"));
+  EXPECT_EQ(p->clock().player(Color::kBlack).stones, 1);
+  EXPECT_FALSE(p->clock().player(Color::kBlack).flagged);
 }
 
 TEST(BoardSession, SaveWritesAnSgfThatReadsBack) {
@@ -354,6 +406,7 @@ TEST(BoardSession, SaveWritesAnSgfThatReadsBack) {
   o.sgf_path = dir->Sub("game.sgf");
   auto s = NewSession(o);
   PlayWallGame(*s);
+  s->ClearDeadMarks();
   CursorTo(*s, "B2");
   s->HandleKey(kKeyEnter, kSessionT0);
   s->HandleKey('d', kSessionT0);
@@ -402,7 +455,7 @@ TEST(BoardSession, BadOptionsAreRefused) {
   EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
   EXPECT_THAT(s.message(), HasSubstr("white player 'no-such-policy'"));
   o = {};
-  o.clock.periods = 2;
+  o.time = {gtp::TimeSystem::kJapanese, 0, 0, 2};
   EXPECT_THAT(BoardSession::Create(o, kSessionT0).status().message(),
               HasSubstr("clock"));
 }
@@ -466,7 +519,7 @@ TEST(BoardSession, AnEngineThatPlaysAnIllegalMoveForfeits) {
   ASSERT_TRUE(s->ComputerToMove());
   s->ThinkAndPlay(kSessionT0);
   EXPECT_EQ(s->phase(), Phase::kOver);
-  EXPECT_EQ(s->ResultText(), "B+F (Black wins by forfeit)");
+  EXPECT_EQ(s->ResultText(), "B+Illegal (Black wins by an illegal move)");
   EXPECT_THAT(s->message(), HasSubstr("played the illegal move A1: occupied"));
 }
 

@@ -75,9 +75,7 @@ TEST(BoardView, BoardWithCoordinatesStarPointsCursorAndLastMove) {
 TEST(BoardView, ThinkingAndClocksShowInThePanel) {
   SessionOptions o;
   o.size = 9;
-  o.clock.main = absl::Minutes(5);
-  o.clock.period = absl::Seconds(30);
-  o.clock.periods = 3;
+  o.time = {gtp::TimeSystem::kJapanese, 300, 30, 3};
   auto s = NewViewSession(o);
   ViewOptions v;
   v.thinking = true;
@@ -96,6 +94,11 @@ TEST(BoardView, CountingShowsDeadStonesTerritoryDoneAndTheCount) {
             "pass"});
   ASSERT_EQ(s->phase(), Phase::kCounting);
   auto b3 = rules::ParseGtpPoint("B3", 5, 5);
+  // qipu's judgement marked B3 and E1-E4 (in atari at E5) dead; the
+  // people keep B3 only.
+  EXPECT_TRUE(s->dead(*b3));
+  EXPECT_TRUE(s->dead(*rules::ParseGtpPoint("E2", 5, 5)));
+  s->ClearDeadMarks();
   ASSERT_TRUE(s->ToggleDead(*b3));
   Screen screen = RenderScreen(*s, kViewT0, {});
   // B3 dead ('o'), A-C Black's ('b'), E5 dame.

@@ -213,16 +213,18 @@ TEST_F(PlayTmuxTest, TwoPeoplePlayToACountedResult) {
   play("W", "B2");
   pass("B");
   tmux_->Keys({"p"});
-  screen = tmux_->WaitFor("Count now: W+8.5");
-  EXPECT_THAT(screen, HasSubstr("Both passed: mark dead stones"));
+  // qipu's judgement marks every white stone dead: B2-B3 inside Black's
+  // area, E1-E4 (in atari at E5).
+  screen = tmux_->WaitFor("Count now: B+17.5");
+  EXPECT_THAT(screen, HasSubstr("the stones marked x/o are judged dead"));
+  EXPECT_THAT(screen, HasSubstr("  3  b o b X o  3"));
 
-  // B3 marks the chain B2-B3 dead; d counts.
-  cursor.To("B3");
+  // The people keep E1-E4 alive: Enter on E2; d counts.
+  cursor.To("E2");
   tmux_->Keys({"Enter"});
   screen = tmux_->WaitFor("Count now: B+8.5");
-  EXPECT_THAT(screen, HasSubstr("The white chain at B3 (2 stones) is dead."));
-  EXPECT_THAT(screen, HasSubstr("  3  b[o]b X O  3"));
-  EXPECT_THAT(screen, HasSubstr("  2  b o b X O  2"));
+  EXPECT_THAT(screen, HasSubstr("The white chain at E2 (4 stones) is alive."));
+  EXPECT_THAT(screen, HasSubstr("  3  b o b X O  3"));
   tmux_->Keys({"d"});
   screen = tmux_->WaitFor("Result: B+8.5");
   EXPECT_THAT(screen, HasSubstr("Black wins by 4¼ stones"));

@@ -42,7 +42,7 @@ std::string Where(const Size& s, int game, int move) {
 }
 
 // Every board point of a width x height board.
-std::vector<Point> AllPoints(int width, int height) {
+std::vector<Point> EveryPoint(int width, int height) {
   std::vector<Point> out;
   for (int y = 0; y < height; ++y) {
     for (int x = 0; x < width; ++x) out.push_back(MakePoint(x, y));
@@ -53,7 +53,7 @@ std::vector<Point> AllPoints(int width, int height) {
 // The points to cross-check at one position: all of them on small boards,
 // else a random sample (plus the ko point, where the bookkeeping is).
 std::vector<Point> PointsToCheck(const Board& board, Rng& rng) {
-  std::vector<Point> all = AllPoints(board.width(), board.height());
+  std::vector<Point> all = EveryPoint(board.width(), board.height());
   if (board.num_points() <= kFullCheckPoints) return all;
   std::vector<Point> out;
   for (int i = 0; i < kSamplesPerMove; ++i) {
@@ -75,7 +75,7 @@ void ExpectSameBoard(const Board& board, const ReferenceBoard& ref,
   if (board.num_points() > kFullCheckPoints) return;
   // Each chain once: same stones, size and liberties.
   std::vector<bool> done(kNumCells, false);
-  for (Point p : AllPoints(board.width(), board.height())) {
+  for (Point p : EveryPoint(board.width(), board.height())) {
     if (board.at(p) == Color::kEmpty || done[p]) continue;
     const std::vector<Point> chain = ref.Chain(p);
     ASSERT_EQ(board.ChainSize(p), static_cast<int>(chain.size())) << where;
@@ -186,7 +186,7 @@ TEST(Stress, RandomAttemptsMatchReferenceBoard) {
   int played = 0;
   int rejected = 0;
   for (const Size& s : kSizes) {
-    const std::vector<Point> all = AllPoints(s.width, s.height);
+    const std::vector<Point> all = EveryPoint(s.width, s.height);
     for (int g = 0; g < s.games; ++g) {
       Rng rng(GameSeed(
           12, static_cast<uint64_t>(s.width * 100 + s.height) * 1000 + g));
@@ -292,7 +292,7 @@ void PlayGames(const Rules& rules, const std::string& name, uint64_t seed,
   constexpr int kLarge = sizeof(kLargeGameSizes) / sizeof(kLargeGameSizes[0]);
   if (variant < kLarge) sizes.push_back(kLargeGameSizes[variant]);
   for (const Size& s : sizes) {
-    const std::vector<Point> all = AllPoints(s.width, s.height);
+    const std::vector<Point> all = EveryPoint(s.width, s.height);
     for (int g = 0; g < s.games; ++g) {
       Rng rng(GameSeed(
           seed, static_cast<uint64_t>(s.width * 100 + s.height) * 1000 + g));

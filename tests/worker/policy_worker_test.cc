@@ -227,6 +227,12 @@ TEST(PolicyWorker, AFailingEngineLeavesARecordOfEachFailure) {
       outcomes.insert("resign");
     } else {
       EXPECT_EQ(r.reason(), qipu::v1::END_REASON_SCORE) << detail;
+      // A game with a gtp: engine settles its dead stones as the arena
+      // does (the engine's final_status_list, qipu's judgement for the
+      // policy, art. 21.4 when they differ) and says how it was counted;
+      // the coordinator checked the count (nothing rejected).
+      EXPECT_NE(r.counting(), qipu::v1::COUNTING_UNSPECIFIED) << detail;
+      EXPECT_NE(r.counting(), qipu::v1::COUNTING_AS_PLAYED) << detail;
       outcomes.insert("played");
     }
   }

@@ -1,6 +1,6 @@
-// Penalties: what the referee does with an illegal move, and what warnings
-// cost (spec section 6; the articles are those of the Chinese competition
-// rules in ../shared/seeds/).
+// Adjudication: what the referee of a match does with an illegal move, and
+// what warnings cost (spec section 6; the articles are those of the Chinese
+// competition rules in ../shared/seeds/).
 //
 // Two illegal-move policies:
 //   - forfeit: the usual computer-Go rule; the illegal move loses the game
@@ -23,8 +23,8 @@
 // margins in stones the same way).
 //
 // Pure functions; thread-safe.
-#ifndef QIPU_ARENA_PENALTIES_H_
-#define QIPU_ARENA_PENALTIES_H_
+#ifndef QIPU_MATCH_ADJUDICATION_H_
+#define QIPU_MATCH_ADJUDICATION_H_
 
 #include <cstdint>
 
@@ -33,7 +33,7 @@
 #include "rules/game.h"
 #include "rules/result.h"
 
-namespace qipu::arena {
+namespace qipu::match {
 
 enum class IllegalMovePolicy : uint8_t { kForfeit = 0, kChinese };
 
@@ -69,6 +69,6 @@ inline constexpr double kPointsPerWarning = 2;
 rules::GameResult DeductWarnings(const rules::GameResult& counted,
                                  int black_warnings, int white_warnings);
 
-}  // namespace qipu::arena
+}  // namespace qipu::match
 
-#endif  // QIPU_ARENA_PENALTIES_H_
+#endif  // QIPU_MATCH_ADJUDICATION_H_

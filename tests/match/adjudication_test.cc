@@ -1,11 +1,11 @@
-// Illegal-move rulings and warnings at the count (arena/penalties.h).
-#include "arena/penalties.h"
+// Illegal-move rulings and warnings at the count (match/adjudication.h).
+#include "match/adjudication.h"
 
 #include <string>
 
 #include "gtest/gtest.h"
 
-namespace qipu::arena {
+namespace qipu::match {
 namespace {
 
 using rules::EndReason;
@@ -13,7 +13,7 @@ using rules::GameResult;
 using rules::IllegalReason;
 using rules::Winner;
 
-TEST(ArenaPenalties, ForfeitLosesOnAnyIllegalMove) {
+TEST(Adjudication, ForfeitLosesOnAnyIllegalMove) {
   for (IllegalReason r :
        {IllegalReason::kOccupied, IllegalReason::kSuicide, IllegalReason::kKo,
         IllegalReason::kSuperko, IllegalReason::kCycle}) {
@@ -25,7 +25,7 @@ TEST(ArenaPenalties, ForfeitLosesOnAnyIllegalMove) {
   }
 }
 
-TEST(ArenaPenalties, ChineseVoidsTheMoveAndWarnsAKoRetake) {
+TEST(Adjudication, ChineseVoidsTheMoveAndWarnsAKoRetake) {
   const IllegalMovePolicy chinese = IllegalMovePolicy::kChinese;
   IllegalMoveRuling r = RuleOnIllegalMove(chinese, IllegalReason::kSuicide, 0);
   EXPECT_TRUE(r.void_as_pass);
@@ -53,7 +53,7 @@ TEST(ArenaPenalties, ChineseVoidsTheMoveAndWarnsAKoRetake) {
   EXPECT_EQ(std::string(r.article), "24.2");
 }
 
-TEST(ArenaPenalties, EachWarningCostsAStoneAtTheCount) {
+TEST(Adjudication, EachWarningCostsAStoneAtTheCount) {
   const GameResult b15{Winner::kBlack, EndReason::kScore, 1.5};
   // A stone is two points: Black's warning turns B+1.5 into W+0.5.
   EXPECT_EQ(DeductWarnings(b15, 1, 0),
@@ -74,7 +74,7 @@ TEST(ArenaPenalties, EachWarningCostsAStoneAtTheCount) {
   EXPECT_EQ(DeductWarnings(cycle, 1, 0), cycle);
 }
 
-TEST(ArenaPenalties, PolicyNames) {
+TEST(Adjudication, PolicyNames) {
   EXPECT_EQ(*ParseIllegalMovePolicy("forfeit"), IllegalMovePolicy::kForfeit);
   EXPECT_EQ(*ParseIllegalMovePolicy("chinese"), IllegalMovePolicy::kChinese);
   EXPECT_EQ(std::string(IllegalMovePolicyName(IllegalMovePolicy::kChinese)),
@@ -84,4 +84,4 @@ TEST(ArenaPenalties, PolicyNames) {
 }
 
 }  // namespace
-}  // namespace qipu::arena
+}  // namespace qipu::match

@@ -1,10 +1,10 @@
-#include "arena/penalties.h"
+#include "match/adjudication.h"
 
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
 
-namespace qipu::arena {
+namespace qipu::match {
 
 const char* IllegalMovePolicyName(IllegalMovePolicy p) {
   switch (p) {
@@ -85,4 +85,4 @@ rules::GameResult DeductWarnings(const rules::GameResult& counted,
   return r;
 }
 
-}  // namespace qipu::arena
+}  // namespace qipu::match
