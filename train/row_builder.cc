@@ -229,6 +229,11 @@ absl::StatusOr<GameRowsInfo> RowBuilder::AddGame(const TrainingGame& tg,
       ++info.rows;
       ++next_turn;
     }
+    // The ladder planes read the two positions before a row's.
+    if (next_turn < turns_.size() && k + 2 >= turns_[next_turn]) {
+      before2_ = before1_;
+      SnapshotCells(game_.board(), &before1_);
+    }
     const Move& m = record.moves[k];
     if (!game_.TryPlay(m.color, m.point).legal()) break;
   }
@@ -348,6 +353,7 @@ void RowBuilder::AddRow(const GameFacts& facts, int turn, int history_start,
   };
   AddBoardPlanes(row);
   const int history_shown = AddLastMoves(row, history_start);
+  AddLadderPlanes(row, history_shown);
   AddGlobalInputs(row, history_start);
   const bool has_next = AddPolicyTargets(row);
   const double score = ScoreTarget(tg.result, pla);
@@ -405,6 +411,29 @@ int RowBuilder::AddLastMoves(RowContext row, int history_start) {
     shown = i + 1;
   }
   return shown;
+}
+
+void RowBuilder::AddLadderPlanes(RowContext row, int history_shown) {
+  SnapshotCells(game_.board(), &now_);
+  ladders_.Read(now_, row.width, row.height, row.opp, &found_);
+  for (Point p : found_.stones) {
+    SetBit(row.Channel(bin::kLadderedNow), row.Index(p));
+  }
+  for (Point p : found_.working_moves) {
+    SetBit(row.Channel(bin::kLadderWorkingMoves), row.Index(p));
+  }
+  if (history_shown >= 1) {
+    ladders_.Read(before1_, row.width, row.height, row.opp, &found_);
+  }
+  for (Point p : found_.stones) {
+    SetBit(row.Channel(bin::kLadderedBefore1), row.Index(p));
+  }
+  if (history_shown >= 2) {
+    ladders_.Read(before2_, row.width, row.height, row.opp, &found_);
+  }
+  for (Point p : found_.stones) {
+    SetBit(row.Channel(bin::kLadderedBefore2), row.Index(p));
+  }
 }
 
 void RowBuilder::AddGlobalInputs(const RowContext& row,

@@ -29,6 +29,7 @@
 #include "rules/rules.h"
 #include "store/game_id.h"
 #include "train/area_map.h"
+#include "train/ladder.h"
 #include "train/row_batch.h"
 
 namespace qipu::train {
@@ -128,6 +129,10 @@ class RowBuilder {
   // back from the opponent's: planes, or pass flags in the global inputs.
   // Returns how many it shows (0..5).
   int AddLastMoves(RowContext row, int history_start);
+  // KataGo's ladder planes 14-17 of the position, of the one before the
+  // last move (history_shown >= 1, else the position's again) and of the
+  // one before the last two (history_shown >= 2, else as plane 15).
+  void AddLadderPlanes(RowContext row, int history_shown);
   // Global inputs (komi, ko and suicide rules, a pass would end the game)
   // and qipu's own (handicap, moves played, cycle and dame rules).
   void AddGlobalInputs(const RowContext& row, int history_start) const;
@@ -153,6 +158,13 @@ class RowBuilder {
   AreaMap final_area_{};
   // Scratch: the current position's area and liberties.
   AreaMap area_{};
+  // The positions before the last move and before the last two (pass 2
+  // of AddGame() keeps them), and the current one (scratch).
+  Cells before1_{};
+  Cells before2_{};
+  Cells now_{};
+  LadderReader ladders_;
+  Ladders found_;
   std::vector<int> turns_;
 };
 

@@ -35,6 +35,13 @@ inline constexpr int kKoBan = 6;
 // The last move (the opponent's), then the four before it: 9..13.
 inline constexpr int kLastMove1 = 9;
 inline constexpr int kNumLastMoves = 5;
+// KataGo's ladder planes: stones of laddered chains now, one move ago and
+// two moves ago (14, 15, 16), and the moves that ladder an opponent chain
+// of 2 liberties (17). See train/ladder.h.
+inline constexpr int kLadderedNow = 14;
+inline constexpr int kLadderedBefore1 = 15;
+inline constexpr int kLadderedBefore2 = 16;
+inline constexpr int kLadderWorkingMoves = 17;
 // Area if the game were counted now.
 inline constexpr int kOwnArea = 18;
 inline constexpr int kOpponentArea = 19;

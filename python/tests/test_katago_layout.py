@@ -116,6 +116,7 @@ def check_files(out, pos_len, board, rows_wanted, self_play):
     area = pos_len * pos_len
     rows = 0
     checked = 0
+    ladders = 0
     mtimes = [os.path.getmtime(f) for f in files]
     # shuffle.py sorts files by time: the export's order, one second apart.
     assert mtimes == sorted(mtimes) and len(set(mtimes)) == len(mtimes)
@@ -164,6 +165,14 @@ def check_files(out, pos_len, board, rows_wanted, self_play):
         assert (masks >= shown).all()
         assert (masks[:, 1:] <= masks[:, :-1]).all()
         assert masks.sum(axis=1).max() <= 5
+        # Ladder planes: laddered stones are stones of chains with 1 or 2
+        # liberties; working moves are empty points on the board.
+        stones = planes[:, 1] | planes[:, 2]
+        assert not (planes[:, 14] & (1 - (planes[:, 3] | planes[:, 4]))).any()
+        assert not (planes[:, 17] & (stones | (1 - planes[:, 0]))).any()
+        for c in (15, 16):
+            assert not (planes[:, c] & (1 - planes[:, 0])).any()
+        ladders += int(planes[:, 14].any(axis=(1, 2)).sum())
         for r in range(0, n, max(1, n // 40)):
             # Komi parity wave, global input 18 (area scoring).
             self_komi = float(gi[r, 5]) * 20.0
@@ -178,6 +187,7 @@ def check_files(out, pos_len, board, rows_wanted, self_play):
             assert np.allclose(np.abs(gi[komi75, 18]), 0.5)
     assert rows == rows_wanted
     assert checked > 20
+    assert ladders > 0  # real games have laddered chains
 
 
 @pytest.fixture(scope="module")
@@ -251,3 +261,42 @@ def test_pos_len_smaller_than_the_boards_is_an_error(fox_pro_db, tmp_root):
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 2, (p.stdout, p.stderr)
     assert "pos_len 9" in p.stderr and "19x19" in p.stderr, p.stderr
+
+
+# kLadder of tests/train/ladder_test.cc as an SGF: White's (2,2) is in
+# atari, extends to (2,3) and Black ladders it from (2,4), the only
+# working move (from (1,3) White would escape with 3 liberties).
+LADDER_SGF = ("(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese]RE[B+R]"
+              "AB[cb][bc][dc][dd]AW[cc]PL[W];W[cd];B[ce];W[bd];B[be])")
+
+
+def test_hand_made_ladder(tmp_root):
+    d = os.path.join(tmp_root, "katago_ladder")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "ladder.sgf"), "w") as f:
+        f.write(LADDER_SGF)
+    db = os.path.join(tmp_root, "katago_ladder_db")
+    run_qipu(["import", "--db", db, d, "--json", "--no-progress"])
+    out = os.path.join(tmp_root, "katago_ladder_out")
+    export(db, out, "--pos-len", 9, "--all-positions")
+    m = read_npz(os.path.join(out, "rows-000000.npz"))
+    turns = read_npz(os.path.join(out, "rows-000000.qipu.zip"))["qipuRowIdNC"][:, 3]
+    planes = np.unpackbits(m["binaryInputNCHWPacked"], axis=2)[:, :, :81]
+    planes = planes.reshape(-1, 22, 9, 9)
+
+    def points(turn, c):
+        r = int(np.nonzero(turns == turn)[0][0])
+        ys, xs = np.nonzero(planes[r, c])
+        return {(int(x), int(y)) for x, y in zip(xs, ys)}
+
+    assert len(turns) == 4
+    # White to move, its (2,2) in atari and laddered; the setup hides the
+    # history, so planes 15 and 16 show the same position.
+    for c in (14, 15, 16):
+        assert points(0, c) == {(2, 2)}, c
+    assert points(0, 17) == set()  # its own chain: no working moves
+    # Black to move: White's two stones laddered now and one move ago;
+    # the working move is (2,4) alone.
+    assert points(1, 14) == {(2, 2), (2, 3)}
+    assert points(1, 15) == {(2, 2)}
+    assert points(1, 17) == {(2, 4)}

@@ -404,6 +404,56 @@ TEST(RowBuilder, ValueScoreAndOwnershipFromTheSideToMove) {
   EXPECT_EQ(ids, (std::vector<uint64_t>{1, 7, 3, 0, 0}));
 }
 
+// O (2,2) has 2 liberties and escapes either atari; Black's (3,3) makes it
+// a ladder from both sides.
+constexpr char kLadderToBe[] = R"(
+  . . . . . . . . .
+  . . X . . . . . .
+  . X O . . . . . .
+  . . . . . . . . .
+  . . . . . . . . .
+  . . . . . . . . .
+  . . . . . . . . .
+  . . . . . . . . .
+  . . . . . . . . .
+)";
+
+TEST(RowBuilder, LadderPlanesNowAndOneAndTwoMovesAgo) {
+  // Black (3,3), White (5,5), Black (7,7).
+  const TrainingGame g =
+      GameFrom(kLadderToBe, rules::Rules{}, {At(3, 3), At(5, 5), At(7, 7)});
+  const RowBatch b = Rows(g, RowOptions{.pos_len = 9});
+  ASSERT_EQ(b.rows(), 3);
+  const Points none;
+  const Points o{"2,2"};
+  // Before Black's (3,3): no ladder anywhere (the setup cuts the history,
+  // so planes 15 and 16 show the position itself).
+  for (int c : {bin::kLadderedNow, bin::kLadderedBefore1, bin::kLadderedBefore2,
+                bin::kLadderWorkingMoves}) {
+    EXPECT_EQ(Plane(b, 0, c), none) << c;
+  }
+  // White to move after (3,3): its own O is laddered; working moves are
+  // only marked on the opponent's chains.
+  EXPECT_EQ(Plane(b, 1, bin::kLadderedNow), o);
+  EXPECT_EQ(Plane(b, 1, bin::kLadderedBefore1), none);
+  EXPECT_EQ(Plane(b, 1, bin::kLadderedBefore2), none);  // as plane 15
+  EXPECT_EQ(Plane(b, 1, bin::kLadderWorkingMoves), none);
+  // Black to move after White's (5,5): O laddered now and one move ago,
+  // not two moves ago; Black's working moves are both liberties.
+  EXPECT_EQ(Plane(b, 2, bin::kLadderedNow), o);
+  EXPECT_EQ(Plane(b, 2, bin::kLadderedBefore1), o);
+  EXPECT_EQ(Plane(b, 2, bin::kLadderedBefore2), none);
+  EXPECT_EQ(Plane(b, 2, bin::kLadderWorkingMoves), (Points{"3,2", "2,3"}));
+  // With positions sampled the planes are the same.
+  const RowBatch s =
+      Rows(g, RowOptions{.pos_len = 9, .seed = 1, .positions_per_game = 1});
+  ASSERT_EQ(s.rows(), 1);
+  const int turn = static_cast<int>(s.row_ids()[rid::kTurn]);
+  for (int c = bin::kLadderedNow; c <= bin::kLadderWorkingMoves; ++c) {
+    EXPECT_EQ(Plane(s, 0, c), Plane(b, turn, c)) << c;
+  }
+}
+
 TEST(RowBuilder, KomiParityWaveAsKataGo) {
   // 19x19 (odd area: odd komi can draw): 7.5 is half a point above the
   // drawable 7, the top of the wave; Black's -7.5 its bottom.
