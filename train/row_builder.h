@@ -122,8 +122,8 @@ class RowBuilder {
   // entries of the row; train/README.md says what each channel holds).
   void AddRow(const GameFacts& facts, int turn, int history_start,
               RowBatch* batch);
-  // Input planes of the position: on-board, stones, liberties (exactly 1, 2, 3),
-  // ko bans of the side to move, and each side's area (uses area_).
+  // Input planes of the position: on-board, stones, liberties (exactly 1, 2,
+  // 3), ko bans of the side to move, and each side's area (uses area_).
   void AddBoardPlanes(RowContext row);
   // The last five moves since history_start, as long as they alternate
   // back from the opponent's: planes, or pass flags in the global inputs.
