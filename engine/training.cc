@@ -48,6 +48,7 @@ uint64_t TrainingStreamKey(const qipu::v1::TrainingRequest& req) {
   k.set_shuffle_window(req.shuffle_window() <= 1 ? 0 : req.shuffle_window());
   k.set_weight_by(req.weight_by() == "length" ? "length" : "");
   // Defaults stay unset, so that the keys of earlier requests still hold.
+  k.set_ladder_planes(req.ladder_planes());
   if (req.row_weight() != 0.0f && req.row_weight() != 1.0f) {
     k.set_row_weight(req.row_weight());
   }
@@ -100,6 +101,7 @@ absl::StatusOr<TrainingPlan> PlanTraining(
                             "\" (constant or length)"));
   }
   o.rows.weight_by_length = req.weight_by() == "length";
+  o.rows.ladder_planes = req.ladder_planes();
   o.rows.row_weight = req.row_weight() == 0.0f ? 1.0f : req.row_weight();
   o.batch_size = static_cast<int>(req.batch_size());
   o.shuffle_window = static_cast<int>(req.shuffle_window());

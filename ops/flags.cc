@@ -265,6 +265,9 @@ void TrainingFlags::Add(CLI::App* cmd) {
                   "(--row-weight x 100 / the rows of the row's game)")
       ->check(CLI::IsMember({"constant", "length"}))
       ->capture_default_str();
+  cmd->add_flag("--ladders", ladders,
+                "Fill KataGo's ladder planes 14-17 (rows are several times "
+                "slower to make; otherwise 0)");
   cmd->add_option("--row-weight", row_weight,
                   "Scale of the row weights (KataGo's globalTargetsNC 25)")
       ->check(CLI::Range(1e-6, 1000.0))
@@ -290,6 +293,7 @@ absl::StatusOr<qipu::v1::TrainingRequest> TrainingFlags::Request() const {
   req.set_max_rows(max_rows);
   req.set_weight_by(weight_by);
   req.set_row_weight(row_weight);
+  req.set_ladder_planes(ladders);
   return req;
 }
 

@@ -96,6 +96,7 @@ struct TrainingFlags {
   uint64_t max_rows = 0;
   std::string weight_by = "constant";
   float row_weight = 1.0f;
+  bool ladders = false;
 
   void Add(CLI::App* cmd);
   // The request (the planner checks the values further).

@@ -1,6 +1,7 @@
 #include "train/ladder.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace qipu::train {
 
@@ -138,6 +139,14 @@ void LadderReader::Undo() {
   ko_ = step.ko_before;
 }
 
+int LadderReader::LibertiesAfter(Point p, Color c) {
+  if (!Play(p, c)) return 0;
+  const int n = ChainLiberties(p, 3, /*collect=*/false);
+  Undo();
+  --nodes_;  // a probe, not a search move
+  return n;
+}
+
 bool LadderReader::DefenderLoses(Point target, int depth) {
   if (depth >= max_depth_ - 1) return true;
   if (nodes_ >= kNodeBudget) {
@@ -168,9 +177,15 @@ bool LadderReader::DefenderLoses(Point target, int depth) {
     }
   }
   LibertiesOf(target, &libs_);
-  for (Point l : libs_) {
-    if (std::find(moves.begin(), moves.end(), l) == moves.end()) {
-      moves.push_back(l);
+  // KataGo's bounds on the lone liberty (exact here): 3 liberties after
+  // it escape at once; at most 1 with no capture to try loses at once.
+  const Point lone = libs_.empty() ? rules::kNoPoint : libs_[0];
+  if (lone != rules::kNoPoint) {
+    const int after = LibertiesAfter(lone, pla);
+    if (after >= 3) return false;
+    if (moves.empty() && after <= 1) return true;
+    if (std::find(moves.begin(), moves.end(), lone) == moves.end()) {
+      moves.push_back(lone);
     }
   }
   for (Point m : moves) {
@@ -217,13 +232,7 @@ bool LadderReader::AttackerWins(Point target, int depth) {
     }
     return taken == 1;
   };
-  auto libs_after = [&](Point p) {
-    if (!Play(p, pla)) return 0;
-    const int n = ChainLiberties(p, 3, false);
-    Undo();
-    --nodes_;  // a probe, not a search move
-    return n;
-  };
+  auto libs_after = [&](Point p) { return LibertiesAfter(p, pla); };
   if (immediate(moves[0]) == 0 && immediate(moves[1]) == 0 &&
       ko_capture(moves[0]) && ko_capture(moves[1]) &&
       libs_after(moves[0]) <= 2 && libs_after(moves[1]) <= 2) {
@@ -239,6 +248,22 @@ bool LadderReader::AttackerWins(Point target, int depth) {
       }
     }
     if (!atari_around) return true;
+  }
+  // KataGo's early exits when the liberties are not adjacent: a liberty
+  // with 3 empty neighbours is one the defender escapes by (so the
+  // attacker must fill it).
+  const bool adjacent = std::abs(moves[0] - moves[1]) == 1 ||
+                        std::abs(moves[0] - moves[1]) == rules::kStride;
+  if (!adjacent) {
+    const bool escape0 = immediate(moves[0]) >= 3;
+    const bool escape1 = immediate(moves[1]) >= 3;
+    if (escape0 && escape1) return false;
+    if (escape0) {
+      moves.resize(1);
+    } else if (escape1) {
+      moves[0] = moves[1];
+      moves.resize(1);
+    }
   }
   for (Point m : moves) {
     if (!Play(m, opp)) continue;
@@ -289,7 +314,8 @@ void LadderReader::Read(const Cells& cells, int width, int height,
       const Point p = rules::MakePoint(x, y);
       const Color c = color_[p];
       if (!IsStone(c) || solved_[p] != 0) continue;
-      const int libs = ChainLiberties(p, 3, /*collect=*/true);
+      // The whole chain (every stone gets its answer once).
+      const int libs = ChainLiberties(p, 1 << 20, /*collect=*/true);
       const std::vector<Point> chain = chain_;
       bool laddered = false;
       if (libs == 1) {

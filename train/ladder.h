@@ -83,6 +83,8 @@ class LadderReader {
   bool Play(rules::Point p, rules::Color c);
   // Takes back the last Play().
   void Undo();
+  // Liberties (up to 3) of c's chain after c plays at p; 0 when illegal.
+  int LibertiesAfter(rules::Point p, rules::Color c);
   // The defender (the colour of the chain at `target`) to move: true
   // when every move it has leaves the chain captured by a ladder.
   bool DefenderLoses(rules::Point target, int depth);

@@ -230,7 +230,8 @@ absl::StatusOr<GameRowsInfo> RowBuilder::AddGame(const TrainingGame& tg,
       ++next_turn;
     }
     // The ladder planes read the two positions before a row's.
-    if (next_turn < turns_.size() && k + 2 >= turns_[next_turn]) {
+    if (options_.ladder_planes && next_turn < turns_.size() &&
+        k + 2 >= turns_[next_turn]) {
       before2_ = before1_;
       SnapshotCells(game_.board(), &before1_);
     }
@@ -353,7 +354,7 @@ void RowBuilder::AddRow(const GameFacts& facts, int turn, int history_start,
   };
   AddBoardPlanes(row);
   const int history_shown = AddLastMoves(row, history_start);
-  AddLadderPlanes(row, history_shown);
+  if (options_.ladder_planes) AddLadderPlanes(row, history_shown);
   AddGlobalInputs(row, history_start);
   const bool has_next = AddPolicyTargets(row);
   const double score = ScoreTarget(tg.result, pla);

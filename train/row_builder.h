@@ -52,6 +52,9 @@ struct RowOptions {
   // that every game weighs alike whatever its length.
   bool weight_by_length = false;
   float row_weight = 1.0f;
+  // Fill KataGo's ladder planes 14-17 (train/ladder.h); they stay 0
+  // otherwise. Reading ladders makes rows several times slower.
+  bool ladder_planes = false;
 };
 
 // OK, or InvalidArgument naming the option and the accepted range.

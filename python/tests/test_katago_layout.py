@@ -109,7 +109,7 @@ def export(db, out, *args):
                                "--json"] + [str(a) for a in args]))
 
 
-def check_files(out, pos_len, board, rows_wanted, self_play):
+def check_files(out, pos_len, board, rows_wanted, self_play, ladders_on=False):
     files = sorted(glob.glob(os.path.join(out, "*.npz")))
     assert files, out
     shapes = katago_shapes(pos_len)
@@ -173,6 +173,8 @@ def check_files(out, pos_len, board, rows_wanted, self_play):
         for c in (15, 16):
             assert not (planes[:, c] & (1 - planes[:, 0])).any()
         ladders += int(planes[:, 14].any(axis=(1, 2)).sum())
+        if not ladders_on:
+            assert not planes[:, 14:18].any()
         for r in range(0, n, max(1, n // 40)):
             # Komi parity wave, global input 18 (area scoring).
             self_komi = float(gi[r, 5]) * 20.0
@@ -187,7 +189,8 @@ def check_files(out, pos_len, board, rows_wanted, self_play):
             assert np.allclose(np.abs(gi[komi75, 18]), 0.5)
     assert rows == rows_wanted
     assert checked > 20
-    assert ladders > 0  # real games have laddered chains
+    if ladders_on:
+        assert ladders > 0  # real games have laddered chains
 
 
 @pytest.fixture(scope="module")
@@ -211,9 +214,9 @@ def test_fox_pro_rows_are_katagos(fox_pro_db, tmp_root):
     out = os.path.join(tmp_root, "katago_fox")
     s = export(fox_pro_db, out, "--rows-per-file", 3000,
                "--positions-per-game", 10, "--max-rows", 9000,
-               "--symmetries", 8, "--seed", 4)
+               "--symmetries", 8, "--seed", 4, "--ladders")
     assert s["files"] == 3
-    check_files(out, 19, 19, s["rows"], self_play=False)
+    check_files(out, 19, 19, s["rows"], self_play=False, ladders_on=True)
 
 
 def test_self_play_rows_are_katagos(self_play_db, tmp_root):
@@ -278,7 +281,7 @@ def test_hand_made_ladder(tmp_root):
     db = os.path.join(tmp_root, "katago_ladder_db")
     run_qipu(["import", "--db", db, d, "--json", "--no-progress"])
     out = os.path.join(tmp_root, "katago_ladder_out")
-    export(db, out, "--pos-len", 9, "--all-positions")
+    export(db, out, "--pos-len", 9, "--all-positions", "--ladders")
     m = read_npz(os.path.join(out, "rows-000000.npz"))
     turns = read_npz(os.path.join(out, "rows-000000.qipu.zip"))["qipuRowIdNC"][:, 3]
     planes = np.unpackbits(m["binaryInputNCHWPacked"], axis=2)[:, :, :81]

@@ -422,7 +422,7 @@ TEST(RowBuilder, LadderPlanesNowAndOneAndTwoMovesAgo) {
   // Black (3,3), White (5,5), Black (7,7).
   const TrainingGame g =
       GameFrom(kLadderToBe, rules::Rules{}, {At(3, 3), At(5, 5), At(7, 7)});
-  const RowBatch b = Rows(g, RowOptions{.pos_len = 9});
+  const RowBatch b = Rows(g, RowOptions{.pos_len = 9, .ladder_planes = true});
   ASSERT_EQ(b.rows(), 3);
   const Points none;
   const Points o{"2,2"};
@@ -445,12 +445,19 @@ TEST(RowBuilder, LadderPlanesNowAndOneAndTwoMovesAgo) {
   EXPECT_EQ(Plane(b, 2, bin::kLadderedBefore2), none);
   EXPECT_EQ(Plane(b, 2, bin::kLadderWorkingMoves), (Points{"3,2", "2,3"}));
   // With positions sampled the planes are the same.
-  const RowBatch s =
-      Rows(g, RowOptions{.pos_len = 9, .seed = 1, .positions_per_game = 1});
+  const RowBatch s = Rows(g, RowOptions{.pos_len = 9,
+                                        .seed = 1,
+                                        .positions_per_game = 1,
+                                        .ladder_planes = true});
   ASSERT_EQ(s.rows(), 1);
   const int turn = static_cast<int>(s.row_ids()[rid::kTurn]);
   for (int c = bin::kLadderedNow; c <= bin::kLadderWorkingMoves; ++c) {
     EXPECT_EQ(Plane(s, 0, c), Plane(b, turn, c)) << c;
+  }
+  // Not asked for: the planes stay 0.
+  const RowBatch off = Rows(g, RowOptions{.pos_len = 9});
+  for (int c = bin::kLadderedNow; c <= bin::kLadderWorkingMoves; ++c) {
+    EXPECT_EQ(Plane(off, 2, c), none) << c;
   }
 }
 
