@@ -46,6 +46,12 @@ uint64_t TrainingStreamKey(const qipu::v1::TrainingRequest& req) {
   k.set_positions_per_game(req.positions_per_game());
   k.set_min_move(req.min_move());
   k.set_shuffle_window(req.shuffle_window() <= 1 ? 0 : req.shuffle_window());
+  k.set_weight_by(req.weight_by() == "length" ? "length" : "");
+  // Defaults stay unset, so that the keys of earlier requests still hold.
+  k.set_ladder_planes(req.ladder_planes());
+  if (req.row_weight() != 0.0f && req.row_weight() != 1.0f) {
+    k.set_row_weight(req.row_weight());
+  }
   std::string bytes;
   {
     google::protobuf::io::StringOutputStream raw(&bytes);
@@ -88,6 +94,15 @@ absl::StatusOr<TrainingPlan> PlanTraining(
   o.rows.seed = req.seed();
   o.rows.positions_per_game = static_cast<int>(req.positions_per_game());
   o.rows.min_move = static_cast<int>(req.min_move());
+  if (req.weight_by() != "" && req.weight_by() != "constant" &&
+      req.weight_by() != "length") {
+    return Bad("weight_by",
+               absl::StrCat("unknown weighting \"", req.weight_by(),
+                            "\" (constant or length)"));
+  }
+  o.rows.weight_by_length = req.weight_by() == "length";
+  o.rows.ladder_planes = req.ladder_planes();
+  o.rows.row_weight = req.row_weight() == 0.0f ? 1.0f : req.row_weight();
   o.batch_size = static_cast<int>(req.batch_size());
   o.shuffle_window = static_cast<int>(req.shuffle_window());
   o.max_rows = req.max_rows();

@@ -260,6 +260,18 @@ void TrainingFlags::Add(CLI::App* cmd) {
       ->capture_default_str();
   cmd->add_option("--max-rows", max_rows, "Stop after N rows (0 = all)")
       ->capture_default_str();
+  cmd->add_option("--weight-by", weight_by,
+                  "Row weights: constant (--row-weight) or length "
+                  "(--row-weight x 100 / the rows of the row's game)")
+      ->check(CLI::IsMember({"constant", "length"}))
+      ->capture_default_str();
+  cmd->add_flag("--ladders", ladders,
+                "Fill KataGo's ladder planes 14-17 (rows are several times "
+                "slower to make; otherwise 0)");
+  cmd->add_option("--row-weight", row_weight,
+                  "Scale of the row weights (KataGo's globalTargetsNC 25)")
+      ->check(CLI::Range(1e-6, 1000.0))
+      ->capture_default_str();
 }
 
 absl::StatusOr<qipu::v1::TrainingRequest> TrainingFlags::Request() const {
@@ -279,6 +291,9 @@ absl::StatusOr<qipu::v1::TrainingRequest> TrainingFlags::Request() const {
   req.set_shuffle_window(shuffle_window);
   req.set_recent_games(recent_games);
   req.set_max_rows(max_rows);
+  req.set_weight_by(weight_by);
+  req.set_row_weight(row_weight);
+  req.set_ladder_planes(ladders);
   return req;
 }
 

@@ -94,6 +94,9 @@ struct TrainingFlags {
   uint32_t shuffle_window = 0;
   uint64_t recent_games = 0;
   uint64_t max_rows = 0;
+  std::string weight_by = "constant";
+  float row_weight = 1.0f;
+  bool ladders = false;
 
   void Add(CLI::App* cmd);
   // The request (the planner checks the values further).

@@ -4,11 +4,17 @@
 // (rows-000000.npz, rows-000001.npz, ...; the last may be shorter), each
 // written to a temporary name and renamed. The rows are the stream a
 // trainer pulls from TrainingService for the same request and seed, in the
-// same order; deterministic for a fixed seed.
+// same order; deterministic for a fixed seed. Each file holds exactly
+// KataGo's members (train/npz_writer.h KataGoArrays()); qipu's own (row ids,
+// extra inputs) go to a sidecar rows-NNNNNN.qipu.zip beside it, or into the
+// .npz with --extras. File k's modification time is the export's start + k
+// seconds, so KataGo's shuffle.py (which orders files by time) sees them
+// in the stream's game order.
 //
 // Exit status: 0 when every row was written, 1 when the export could not
 // run or stopped part-way (the files written stay valid), 2 for bad
 // flags or a bad request.
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -17,12 +23,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
-#include "base/console.h"
 #include "backend/training_client.h"
+#include "base/console.h"
+#include "engine/exporter.h"
 #include "engine/training.h"
 #include "nlohmann/json.hpp"
 #include "ops/commands.h"
 #include "ops/flags.h"
+#include "store/store.h"
 #include "train/npz_writer.h"
 #include "train/row_batch.h"
 
@@ -35,13 +43,18 @@ struct TrainExportOptions {
   std::string out;
   int rows_per_file = 25000;
   std::string compress = "deflate";
+  // qipu's members inside each .npz instead of a sidecar.
+  bool extras = false;
   bool json = false;
 };
 
 // Collects rows into files of rows_per_file rows.
 class FileCutter {
  public:
-  FileCutter(const TrainExportOptions& o, int pos_len) : o_(o), file_(pos_len) {
+  // Files are timed from `start` on, one second apart.
+  FileCutter(const TrainExportOptions& o, int pos_len,
+             std::filesystem::file_time_type start)
+      : o_(o), file_(pos_len), start_(start) {
     file_.Reserve(o.rows_per_file);
   }
 
@@ -65,9 +78,21 @@ class FileCutter {
         file_, path,
         o_.compress == "none"   ? train::NpzCompression::kStored
         : o_.compress == "fast" ? train::NpzCompression::kDeflateFast
-                                : train::NpzCompression::kDeflate);
+                                : train::NpzCompression::kDeflate,
+        o_.extras ? train::NpzMembers::kAll
+                  : train::NpzMembers::kKataGoAndSidecar);
     if (!s.ok()) return s;
     std::error_code ec;
+    // The games' order as file times: shuffle.py sorts by them.
+    const auto when = start_ + std::chrono::seconds(files_);
+    std::filesystem::last_write_time(path, when, ec);
+    if (ec) {
+      return absl::UnavailableError(absl::StrCat(
+          path, ": cannot set the modification time: ", ec.message()));
+    }
+    if (!o_.extras) {
+      std::filesystem::last_write_time(train::SidecarPath(path), when, ec);
+    }
     bytes_ += std::filesystem::file_size(path, ec);
     rows_ += static_cast<uint64_t>(file_.rows());
     ++files_;
@@ -82,10 +107,55 @@ class FileCutter {
  private:
   const TrainExportOptions& o_;
   train::RowBatch file_;
+  std::filesystem::file_time_type start_;
   int files_ = 0;
   uint64_t rows_ = 0;
   uint64_t bytes_ = 0;
 };
+
+// After an export without rows: InvalidArgument naming pos_len and the
+// board size when the selection (read from the database) holds games that
+// are larger than pos_len, which the stream leaves out; OK otherwise (an
+// empty selection is no error). A server's selection is not read: its
+// message says what to check.
+absl::Status OversizeSelection(const backend::Target& target,
+                               const qipu::v1::TrainingRequest& req) {
+  const uint32_t pos_len = req.pos_len();
+  if (target.db.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "no rows: the server's selection is empty, or its boards are larger "
+        "than pos_len ",
+        pos_len));
+  }
+  store::StoreOptions so;
+  so.create_if_missing = false;
+  so.block_cache_bytes = 16u << 20;
+  auto store = store::Store::Open(target.db, so);
+  if (!store.ok()) return absl::OkStatus();  // the export reported it
+  qipu::v1::ExportRequest ex;
+  *ex.mutable_filter() = req.filter();
+  uint32_t width = 0;
+  uint32_t height = 0;
+  uint64_t games = 0;
+  const engine::Exporter exporter(store->get());
+  absl::StatusOr<engine::ExportStats> stats =
+      exporter.Export(ex, [&](const store::GameId&, const qipu::v1::Game& g) {
+        if (g.width() > pos_len || g.height() > pos_len) {
+          ++games;
+          if (g.width() * g.height() > width * height) {
+            width = g.width();
+            height = g.height();
+          }
+        }
+        return true;
+      });
+  if (!stats.ok() || games == 0) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      "pos_len ", pos_len, " is smaller than the ", width, "x", height,
+      " boards of the selection (", games,
+      " games left out, no rows written); pass --pos-len ",
+      std::max(width, height), " or select smaller boards with --size"));
+}
 
 int RunTrainExport(const TrainExportOptions& o) {
   absl::StatusOr<backend::Target> target = o.target.ToTarget();
@@ -107,7 +177,10 @@ int RunTrainExport(const TrainExportOptions& o) {
     return base::Fail("train export", o.out,
                       absl::StrCat("cannot create the folder: ", ec.message()));
   }
-  FileCutter files(o, pos_len);
+  // Whole seconds: file times compare alike on every file system.
+  const auto start = std::chrono::floor<std::chrono::seconds>(
+      std::filesystem::file_time_type::clock::now());
+  FileCutter files(o, pos_len, start);
   const absl::Time t0 = absl::Now();
   absl::StatusOr<backend::TrainingPullStats> pulled =
       backend::PullTrainingBatches(
@@ -125,6 +198,12 @@ int RunTrainExport(const TrainExportOptions& o) {
                                   files.rows(), " rows"),
                      status.message());
     return absl::IsInvalidArgument(status) ? 2 : 1;
+  }
+  if (files.rows() == 0 && pos_len > 0) {
+    if (absl::Status s = OversizeSelection(*target, *req); !s.ok()) {
+      base::PrintError("train export", "pos_len", s.message());
+      return 2;
+    }
   }
   const double rate = secs > 0 ? static_cast<double>(files.rows()) / secs : 0;
   if (o.json) {
@@ -171,6 +250,10 @@ void AddTrainCommand(CLI::App& app, int* exit_code) {
                 "or none (as numpy.savez)")
       ->check(CLI::IsMember({"deflate", "fast", "none"}))
       ->capture_default_str();
+  c->add_flag("--extras", o->extras,
+              "Put qipu's members (qipuGlobalInputNC, qipuRowIdNC) in each "
+              ".npz instead of a .qipu.zip sidecar (KataGo's shuffle.py then "
+              "refuses the files)");
   c->add_flag("--json", o->json, "Print a JSON summary on stdout");
   c->callback([o, exit_code] { *exit_code = RunTrainExport(*o); });
 }

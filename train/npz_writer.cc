@@ -10,8 +10,11 @@
 #include <cstring>
 #include <memory>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
+#include "base/status_macros.h"
 
 namespace qipu::train {
 namespace {
@@ -314,51 +317,89 @@ absl::Status WriteNpz(const std::string& path,
   return absl::OkStatus();
 }
 
-std::vector<NpyArray> BatchArrays(const RowBatch& batch) {
+namespace {
+
+template <typename T>
+absl::Span<const uint8_t> Bytes(const std::vector<T>& v) {
+  return absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(v.data()),
+                                   v.size() * sizeof(T));
+}
+
+}  // namespace
+
+std::vector<NpyArray> KataGoArrays(const RowBatch& batch) {
   const RowShape& s = batch.shape();
   const int64_t n = batch.rows();
-  auto bytes = [](const auto& v) {
-    return absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(v.data()),
-                                     v.size() * sizeof(v[0]));
-  };
   std::vector<NpyArray> out;
   out.push_back({"binaryInputNCHWPacked",
                  "|u1",
                  {n, kNumBinaryChannels, s.packed_channel_bytes()},
-                 bytes(batch.packed_inputs())});
+                 Bytes(batch.packed_inputs())});
   out.push_back({"globalInputNC",
                  "<f4",
                  {n, kNumGlobalInputs},
-                 bytes(batch.global_inputs())});
+                 Bytes(batch.global_inputs())});
   out.push_back({"policyTargetsNCMove",
                  "<i2",
                  {n, kNumPolicyChannels, s.policy_size()},
-                 bytes(batch.policy_targets())});
+                 Bytes(batch.policy_targets())});
   out.push_back({"globalTargetsNC",
                  "<f4",
                  {n, kNumGlobalTargets},
-                 bytes(batch.global_targets())});
+                 Bytes(batch.global_targets())});
   out.push_back({"scoreDistrN",
                  "|i1",
                  {n, s.score_bins()},
-                 bytes(batch.score_distribution())});
+                 Bytes(batch.score_distribution())});
   out.push_back({"valueTargetsNCHW",
                  "|i1",
                  {n, kNumValueChannels, s.pos_len, s.pos_len},
-                 bytes(batch.value_targets())});
-  out.push_back({"qipuGlobalInputNC",
-                 "<f4",
-                 {n, kNumQipuGlobalInputs},
-                 bytes(batch.qipu_inputs())});
-  out.push_back(
-      {"qipuRowIdNC", "<u8", {n, kNumRowIdColumns}, bytes(batch.row_ids())});
+                 Bytes(batch.value_targets())});
+  out.push_back({"qValueTargetsNCMove",
+                 "<i2",
+                 {n, kNumQValueChannels, s.policy_size()},
+                 Bytes(batch.q_value_targets())});
   return out;
 }
 
+std::vector<NpyArray> ExtraArrays(const RowBatch& batch) {
+  const int64_t n = batch.rows();
+  std::vector<NpyArray> out;
+  out.push_back({"qipuGlobalInputNC",
+                 "<f4",
+                 {n, kNumQipuGlobalInputs},
+                 Bytes(batch.qipu_inputs())});
+  out.push_back(
+      {"qipuRowIdNC", "<u8", {n, kNumRowIdColumns}, Bytes(batch.row_ids())});
+  return out;
+}
+
+std::vector<NpyArray> BatchArrays(const RowBatch& batch) {
+  std::vector<NpyArray> out = KataGoArrays(batch);
+  for (NpyArray& a : ExtraArrays(batch)) out.push_back(std::move(a));
+  return out;
+}
+
+std::string SidecarPath(const std::string& npz_path) {
+  constexpr absl::string_view kNpz = ".npz";
+  absl::string_view stem = npz_path;
+  if (absl::EndsWith(stem, kNpz)) stem.remove_suffix(kNpz.size());
+  return absl::StrCat(stem, ".qipu.zip");
+}
+
 absl::Status WriteBatchNpz(const RowBatch& batch, const std::string& path,
-                           NpzCompression compression) {
-  const std::vector<NpyArray> arrays = BatchArrays(batch);
-  return WriteNpz(path, arrays, compression);
+                           NpzCompression compression, NpzMembers members) {
+  switch (members) {
+    case NpzMembers::kKataGo:
+      return WriteNpz(path, KataGoArrays(batch), compression);
+    case NpzMembers::kKataGoAndSidecar:
+      QIPU_RETURN_IF_ERROR(
+          WriteNpz(SidecarPath(path), ExtraArrays(batch), compression));
+      return WriteNpz(path, KataGoArrays(batch), compression);
+    case NpzMembers::kAll:
+      return WriteNpz(path, BatchArrays(batch), compression);
+  }
+  return absl::InvalidArgumentError("unknown .npz member set");
 }
 
 }  // namespace qipu::train

@@ -48,17 +48,43 @@ absl::Status WriteNpz(const std::string& path,
                       absl::Span<const NpyArray> arrays,
                       NpzCompression compression);
 
-// The members of a batch, KataGo's names and dtypes first:
-// binaryInputNCHWPacked |u1 (N, 22, ceil(L*L/8)), globalInputNC <f4
-// (N, 19), policyTargetsNCMove <i2 (N, 2, L*L+1), globalTargetsNC <f4
-// (N, 80), scoreDistrN |i1 (N, 2*L*L+120), valueTargetsNCHW |i1
-// (N, 5, L, L); then qipu's: qipuGlobalInputNC <f4 (N, 6), qipuRowIdNC <u8
-// (N, 5). The arrays point into `batch`, which must outlive them.
+// KataGo's members, exactly those its trainingwrite.cpp writes (without
+// metadataInputNC) in its order, names and dtypes: binaryInputNCHWPacked
+// |u1 (N, 22, ceil(L*L/8)), globalInputNC <f4 (N, 19), policyTargetsNCMove
+// <i2 (N, 2, L*L+1), globalTargetsNC <f4 (N, 80), scoreDistrN |i1
+// (N, 2*L*L+120), valueTargetsNCHW |i1 (N, 5, L, L), qValueTargetsNCMove
+// <i2 (N, 3, L*L+1). KataGo's shuffle.py checks that a file holds exactly
+// these. The arrays point into `batch`, which must outlive them.
+std::vector<NpyArray> KataGoArrays(const RowBatch& batch);
+
+// qipu's own members: qipuGlobalInputNC <f4 (N, 6), qipuRowIdNC <u8
+// (N, 5). Point into `batch`.
+std::vector<NpyArray> ExtraArrays(const RowBatch& batch);
+
+// Every column of a batch: KataGoArrays() then ExtraArrays(). Point into
+// `batch`.
 std::vector<NpyArray> BatchArrays(const RowBatch& batch);
 
-// WriteNpz() of BatchArrays(batch).
+// Which members a written file holds.
+enum class NpzMembers : uint8_t {
+  // KataGo's only (what KataGo's shuffle.py and loader accept).
+  kKataGo = 0,
+  // KataGo's in the file, qipu's in SidecarPath(file) beside it.
+  kKataGoAndSidecar,
+  // KataGo's and qipu's in one file (qipu's own readers; KataGo's
+  // shuffle.py refuses it).
+  kAll,
+};
+
+// The sidecar of "<stem>.npz": "<stem>.qipu.zip", an .npz archive (np.load
+// reads it) whose name KataGo's shuffle.py skips (it takes *.npz only).
+std::string SidecarPath(const std::string& npz_path);
+
+// WriteNpz() of the batch's `members` (a sidecar first, so the .npz is the
+// last file to appear).
 absl::Status WriteBatchNpz(const RowBatch& batch, const std::string& path,
-                           NpzCompression compression);
+                           NpzCompression compression,
+                           NpzMembers members = NpzMembers::kKataGo);
 
 }  // namespace qipu::train
 

@@ -43,6 +43,7 @@ void RowBatch::Reserve(int rows) {
   global_targets_.reserve(n * kNumGlobalTargets);
   score_distribution_.reserve(n * shape_.score_bins());
   value_targets_.reserve(n * kNumValueChannels * shape_.area());
+  q_value_targets_.reserve(n * shape_.q_value_size());
   row_ids_.reserve(n * kNumRowIdColumns);
 }
 
@@ -55,6 +56,7 @@ void RowBatch::Resize(int rows) {
   ResizeRows(global_targets_, rows, kNumGlobalTargets);
   ResizeRows(score_distribution_, rows, shape_.score_bins());
   ResizeRows(value_targets_, rows, kNumValueChannels * shape_.area());
+  ResizeRows(q_value_targets_, rows, shape_.q_value_size());
   ResizeRows(row_ids_, rows, kNumRowIdColumns);
 }
 
@@ -75,6 +77,7 @@ void RowBatch::AppendRowFrom(const RowBatch& other, int r) {
           score_distribution_);
   CopyRow(other.value_targets_, r, kNumValueChannels * shape_.area(),
           value_targets_);
+  CopyRow(other.q_value_targets_, r, shape_.q_value_size(), q_value_targets_);
   CopyRow(other.row_ids_, r, kNumRowIdColumns, row_ids_);
   ++rows_;
 }
@@ -91,6 +94,8 @@ void RowBatch::CopyRowFrom(int dst, const RowBatch& other, int r) {
          shape_.score_bins());
   SetRow(value_targets_, dst, other.value_targets_, r,
          kNumValueChannels * shape_.area());
+  SetRow(q_value_targets_, dst, other.q_value_targets_, r,
+         shape_.q_value_size());
   SetRow(row_ids_, dst, other.row_ids_, r, kNumRowIdColumns);
 }
 

@@ -72,6 +72,11 @@ class RowBatch {
     return &value_targets_[static_cast<std::size_t>(r) * kNumValueChannels *
                            shape_.area()];
   }
+  // kNumQValueChannels channels of policy_size() entries each.
+  int16_t* q_value_targets(int r) {
+    return &q_value_targets_[static_cast<std::size_t>(r) *
+                             shape_.q_value_size()];
+  }
   uint64_t* row_ids(int r) {
     return &row_ids_[static_cast<std::size_t>(r) * kNumRowIdColumns];
   }
@@ -86,6 +91,9 @@ class RowBatch {
     return score_distribution_;
   }
   const std::vector<int8_t>& value_targets() const { return value_targets_; }
+  const std::vector<int16_t>& q_value_targets() const {
+    return q_value_targets_;
+  }
   const std::vector<uint64_t>& row_ids() const { return row_ids_; }
 
   // True when plane c of row r has the bit of index i (y * pos_len + x)
@@ -108,6 +116,7 @@ class RowBatch {
   std::vector<float> global_targets_;
   std::vector<int8_t> score_distribution_;
   std::vector<int8_t> value_targets_;
+  std::vector<int16_t> q_value_targets_;
   std::vector<uint64_t> row_ids_;
 };
 

@@ -58,6 +58,8 @@ struct RowBuilder::GameFacts {
   bool ownership = false;
   // White's komi with the handicap compensation, in points.
   double white_komi = 0;
+  // Every row's weight (RowOptions).
+  float row_weight = 1.0f;
 };
 
 absl::Status ValidateRowOptions(const RowOptions& o) {
@@ -78,6 +80,10 @@ absl::Status ValidateRowOptions(const RowOptions& o) {
   if (o.min_move < 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("min move must be >= 0, not ", o.min_move));
+  }
+  if (!(o.row_weight > 0.0f && o.row_weight <= 1000.0f)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("row weight must be in (0, 1000], not ", o.row_weight));
   }
   return absl::OkStatus();
 }
@@ -116,7 +122,7 @@ void ComputeLibertiesCapped(const rules::Board& board,
           }
         }
       }
-      const uint8_t capped = static_cast<uint8_t>(std::min(liberties, 3));
+      const uint8_t capped = static_cast<uint8_t>(std::min(liberties, 4));
       for (int i = 0; i < count; ++i) (*libs)[chain[i]] = capped;
     }
   }
@@ -193,6 +199,11 @@ absl::StatusOr<GameRowsInfo> RowBuilder::AddGame(const TrainingGame& tg,
   info.void_result = tg.result.winner == rules::Winner::kNone;
   SampleTurns(tg.id, report->played);
   if (turns_.empty()) return info;
+  facts.row_weight =
+      options_.weight_by_length
+          ? static_cast<float>(options_.row_weight * 100.0 /
+                               static_cast<double>(turns_.size()))
+          : options_.row_weight;
 
   // Pass 2: move by move, a row before each sampled turn. Setups apply
   // as in rules::ReplayInto(); the move history shown starts after the
@@ -217,6 +228,12 @@ absl::StatusOr<GameRowsInfo> RowBuilder::AddGame(const TrainingGame& tg,
       AddRow(facts, k, history_start, batch);
       ++info.rows;
       ++next_turn;
+    }
+    // The ladder planes read the two positions before a row's.
+    if (options_.ladder_planes && next_turn < turns_.size() &&
+        k + 2 >= turns_[next_turn]) {
+      before2_ = before1_;
+      SnapshotCells(game_.board(), &before1_);
     }
     const Move& m = record.moves[k];
     if (!game_.TryPlay(m.color, m.point).legal()) break;
@@ -279,6 +296,24 @@ Color WinnerColor(const rules::GameResult& result) {
                                                   : Color::kEmpty;
 }
 
+}  // namespace
+
+float KomiParityWave(float self_komi, int board_area) {
+  // As KataGo's nninputs.cpp (fillRowV7, area scoring): the distance of
+  // the komi above the nearest komi below it that can draw (even komi on
+  // an even area, odd on an odd one), folded into a triangle wave.
+  const bool drawable_even = board_area % 2 == 0;
+  const float floor_komi =
+      drawable_even ? std::floor(self_komi / 2.0f) * 2.0f
+                    : std::floor((self_komi - 1.0f) / 2.0f) * 2.0f + 1.0f;
+  const float delta = std::clamp(self_komi - floor_komi, 0.0f, 2.0f);
+  if (delta < 0.5f) return delta;
+  if (delta < 1.5f) return 1.0f - delta;
+  return delta - 2.0f;
+}
+
+namespace {
+
 // The score target from `pla`'s side: the margin of a game won on the
 // count (negative when pla lost), else 0.
 double ScoreTarget(const rules::GameResult& result, Color pla) {
@@ -318,11 +353,12 @@ void RowBuilder::AddRow(const GameFacts& facts, int turn, int history_start,
       .channel_bytes = batch->shape().packed_channel_bytes(),
   };
   AddBoardPlanes(row);
-  AddLastMoves(row, history_start);
+  const int history_shown = AddLastMoves(row, history_start);
+  if (options_.ladder_planes) AddLadderPlanes(row, history_shown);
   AddGlobalInputs(row, history_start);
   const bool has_next = AddPolicyTargets(row);
   const double score = ScoreTarget(tg.result, pla);
-  AddGlobalTargets(row, has_next, score);
+  AddGlobalTargets(row, has_next, history_shown, score);
   AddFinalTargets(row, score);
   AddRowIds(row);
 }
@@ -341,7 +377,10 @@ void RowBuilder::AddBoardPlanes(RowContext row) {
       if (c == row.pla || c == row.opp) {
         SetBit(row.Channel(c == row.pla ? bin::kOwnStone : bin::kOpponentStone),
                i);
-        if (libs[p] > 0) SetBit(row.Channel(bin::kLiberties1 + libs[p] - 1), i);
+        // KataGo's planes 3-5: exactly 1, 2 or 3 liberties.
+        if (libs[p] > 0 && libs[p] <= 3) {
+          SetBit(row.Channel(bin::kLiberties1 + libs[p] - 1), i);
+        }
       } else {
         const rules::IllegalReason why = game_.Check(row.pla, p).reason;
         if (why == rules::IllegalReason::kKo ||
@@ -356,10 +395,11 @@ void RowBuilder::AddBoardPlanes(RowContext row) {
   }
 }
 
-void RowBuilder::AddLastMoves(RowContext row, int history_start) {
+int RowBuilder::AddLastMoves(RowContext row, int history_start) {
   float* gin = row.batch->global_inputs(row.r);
   const std::vector<Move>& history = game_.moves();
   const int n = static_cast<int>(history.size());
+  int shown = 0;
   for (int i = 0; i < bin::kNumLastMoves; ++i) {
     const int j = n - 1 - i;
     if (j < history_start) break;
@@ -369,6 +409,31 @@ void RowBuilder::AddLastMoves(RowContext row, int history_start) {
     } else {
       SetBit(row.Channel(bin::kLastMove1 + i), row.Index(history[j].point));
     }
+    shown = i + 1;
+  }
+  return shown;
+}
+
+void RowBuilder::AddLadderPlanes(RowContext row, int history_shown) {
+  SnapshotCells(game_.board(), &now_);
+  ladders_.Read(now_, row.width, row.height, row.opp, &found_);
+  for (Point p : found_.stones) {
+    SetBit(row.Channel(bin::kLadderedNow), row.Index(p));
+  }
+  for (Point p : found_.working_moves) {
+    SetBit(row.Channel(bin::kLadderWorkingMoves), row.Index(p));
+  }
+  if (history_shown >= 1) {
+    ladders_.Read(before1_, row.width, row.height, row.opp, &found_);
+  }
+  for (Point p : found_.stones) {
+    SetBit(row.Channel(bin::kLadderedBefore1), row.Index(p));
+  }
+  if (history_shown >= 2) {
+    ladders_.Read(before2_, row.width, row.height, row.opp, &found_);
+  }
+  for (Point p : found_.stones) {
+    SetBit(row.Channel(bin::kLadderedBefore2), row.Index(p));
   }
 }
 
@@ -377,6 +442,8 @@ void RowBuilder::AddGlobalInputs(const RowContext& row,
   const rules::Rules& rules = row.game.rules;
   float* gin = row.batch->global_inputs(row.r);
   gin[gin::kSelfKomi] = static_cast<float>(row.self_komi / 20.0);
+  gin[gin::kKomiParityWave] =
+      KomiParityWave(static_cast<float>(row.self_komi), row.width * row.height);
   if (rules.ko == rules::KoRule::kPositional) {
     gin[gin::kSuperko] = 1.0f;
     gin[gin::kSuperkoKind] = 0.5f;
@@ -429,7 +496,7 @@ bool RowBuilder::AddPolicyTargets(const RowContext& row) const {
 }
 
 void RowBuilder::AddGlobalTargets(const RowContext& row, bool has_next,
-                                  double score) const {
+                                  int history_shown, double score) const {
   float* gt = row.batch->global_targets(row.r);
   const rules::GameResult& result = row.game.result;
   const Color winner = WinnerColor(result);
@@ -442,11 +509,26 @@ void RowBuilder::AddGlobalTargets(const RowContext& row, bool has_next,
     gt[winner == row.pla ? gtg::kWin : gtg::kLoss] = 1.0f;
   }
   gt[gtg::kScore] = static_cast<float>(score);
+  // TD targets: no search stands behind a qipu row's turns, so the only
+  // value sequence known is the outcome itself; KataGo's TD formula over a
+  // sequence that is the outcome at every turn gives the outcome in every
+  // group. Their value weight (1 - C24) is 0: KataGo's "unknown". The TD
+  // score heads are weighted by C27 (ownership) in KataGo's loss, so their
+  // targets must be the true final score where C27 is 1 -- never 0 -- and
+  // AddFinalTargets() writes it (here: the placeholder 0 with C27 = 0).
+  for (int g = 0; g < gtg::kNumTdGroups; ++g) {
+    float* td = gt + gtg::kTdTargets + 4 * g;
+    td[0] = gt[gtg::kWin];
+    td[1] = gt[gtg::kLoss];
+    td[2] = gt[gtg::kNoResult];
+  }
   gt[gtg::kTdWeightComplement] = 1.0f;
-  gt[gtg::kRowWeight] = 1.0f;
+  gt[gtg::kRowWeight] = row.facts.row_weight;
   gt[gtg::kPolicyWeight] = 1.0f;
   gt[gtg::kNextPolicyWeight] = has_next ? 1.0f : 0.0f;
-  for (int i = 0; i < bin::kNumLastMoves; ++i) gt[gtg::kHistoryMask1 + i] = 1;
+  // History masks: 1 for the last moves the row shows (KataGo's trainer
+  // drops the history planes whose mask is 0).
+  for (int i = 0; i < history_shown; ++i) gt[gtg::kHistoryMask1 + i] = 1;
   const uint64_t h0 = row.game.id.hi;
   const uint64_t h1 = row.game.id.lo;
   gt[gtg::kGameHash + 0] = static_cast<float>(h0 & 0x3FFFFF);
@@ -482,6 +564,9 @@ void RowBuilder::AddFinalTargets(RowContext row, double score) const {
   }
   float* gt = row.batch->global_targets(row.r);
   gt[gtg::kFinalScore] = static_cast<float>(score);
+  for (int g = 0; g < gtg::kNumTdGroups; ++g) {
+    gt[gtg::kTdTargets + 4 * g + 3] = static_cast<float>(score);
+  }
   gt[gtg::kOwnershipWeight] = 1.0f;
   gt[gtg::kAreaWeight] = 1.0f;
   int8_t* value = row.batch->value_targets(row.r);

@@ -29,6 +29,7 @@
 #include "rules/rules.h"
 #include "store/game_id.h"
 #include "train/area_map.h"
+#include "train/ladder.h"
 #include "train/row_batch.h"
 
 namespace qipu::train {
@@ -46,6 +47,14 @@ struct RowOptions {
   int positions_per_game = 0;
   // Turns before this one (moves played before the position) are skipped.
   int min_move = 0;
+  // Each row's weight (KataGo's globalTargetsNC 25): `row_weight`, or with
+  // weight_by_length row_weight * 100 / the number of rows of its game, so
+  // that every game weighs alike whatever its length.
+  bool weight_by_length = false;
+  float row_weight = 1.0f;
+  // Fill KataGo's ladder planes 14-17 (train/ladder.h); they stay 0
+  // otherwise. Reading ladders makes rows several times slower.
+  bool ladder_planes = false;
 };
 
 // OK, or InvalidArgument naming the option and the accepted range.
@@ -116,12 +125,17 @@ class RowBuilder {
   // entries of the row; train/README.md says what each channel holds).
   void AddRow(const GameFacts& facts, int turn, int history_start,
               RowBatch* batch);
-  // Input planes of the position: on-board, stones, liberties (1, 2, 3+),
-  // ko bans of the side to move, and each side's area (uses area_).
+  // Input planes of the position: on-board, stones, liberties (exactly 1, 2,
+  // 3), ko bans of the side to move, and each side's area (uses area_).
   void AddBoardPlanes(RowContext row);
   // The last five moves since history_start, as long as they alternate
   // back from the opponent's: planes, or pass flags in the global inputs.
-  void AddLastMoves(RowContext row, int history_start);
+  // Returns how many it shows (0..5).
+  int AddLastMoves(RowContext row, int history_start);
+  // KataGo's ladder planes 14-17 of the position, of the one before the
+  // last move (history_shown >= 1, else the position's again) and of the
+  // one before the last two (history_shown >= 2, else as plane 15).
+  void AddLadderPlanes(RowContext row, int history_shown);
   // Global inputs (komi, ko and suicide rules, a pass would end the game)
   // and qipu's own (handicap, moves played, cycle and dame rules).
   void AddGlobalInputs(const RowContext& row, int history_start) const;
@@ -129,8 +143,10 @@ class RowBuilder {
   // the next move (uniform when there is none). True when there is one.
   bool AddPolicyTargets(const RowContext& row) const;
   // Global targets: value (win, loss, draw or no result), `score` (the
-  // margin from the side to move), weights, game hash, metadata.
-  void AddGlobalTargets(const RowContext& row, bool has_next,
+  // margin from the side to move), TD targets (the outcome, weight 0),
+  // weights, history masks (1 for the `history_shown` moves shown), game
+  // hash, metadata.
+  void AddGlobalTargets(const RowContext& row, bool has_next, int history_shown,
                         double score) const;
   // With facts.ownership: final ownership and area scoring from
   // final_area_, and the score distribution around `score`; otherwise
@@ -145,6 +161,13 @@ class RowBuilder {
   AreaMap final_area_{};
   // Scratch: the current position's area and liberties.
   AreaMap area_{};
+  // The positions before the last move and before the last two (pass 2
+  // of AddGame() keeps them), and the current one (scratch).
+  Cells before1_{};
+  Cells before2_{};
+  Cells now_{};
+  LadderReader ladders_;
+  Ladders found_;
   std::vector<int> turns_;
 };
 
@@ -156,8 +179,14 @@ uint64_t Mix(uint64_t x);
 // separates the uses (sampling, symmetries, a chunk's order).
 uint64_t GameSeed(uint64_t seed, const store::GameId& id, uint64_t salt);
 
+// KataGo's komi parity wave (global input 18 under area scoring) for the
+// komi from the side to move's view on a board of `board_area` points: a
+// triangle wave in [-0.5, 0.5] of period 2 (on 19x19 komi 7.5 gives
+// +0.5 to White, -0.5 to Black).
+float KomiParityWave(float self_komi, int board_area);
+
 // Liberties of the chain of every stone of `board` (0 elsewhere), capped
-// at 3 (the planes need no more). (OUT) *libs.
+// at 4 (the planes tell 1, 2, exactly 3 and more). (OUT) *libs.
 void ComputeLibertiesCapped(const rules::Board& board,
                             std::array<uint8_t, rules::kNumCells>* libs);
 

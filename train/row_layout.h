@@ -28,13 +28,20 @@ inline constexpr int kOwnStone = 1;
 inline constexpr int kOpponentStone = 2;
 inline constexpr int kLiberties1 = 3;
 inline constexpr int kLiberties2 = 4;
-// Chains of three or more liberties.
+// Chains of exactly three liberties (KataGo's plane 5).
 inline constexpr int kLiberties3 = 5;
 // Points the ko rules forbid the side to move now.
 inline constexpr int kKoBan = 6;
 // The last move (the opponent's), then the four before it: 9..13.
 inline constexpr int kLastMove1 = 9;
 inline constexpr int kNumLastMoves = 5;
+// KataGo's ladder planes: stones of laddered chains now, one move ago and
+// two moves ago (14, 15, 16), and the moves that ladder an opponent chain
+// of 2 liberties (17). See train/ladder.h.
+inline constexpr int kLadderedNow = 14;
+inline constexpr int kLadderedBefore1 = 15;
+inline constexpr int kLadderedBefore2 = 16;
+inline constexpr int kLadderWorkingMoves = 17;
 // Area if the game were counted now.
 inline constexpr int kOwnArea = 18;
 inline constexpr int kOpponentArea = 19;
@@ -53,6 +60,9 @@ inline constexpr int kSuperkoKind = 7;
 inline constexpr int kSuicide = 8;
 // 1 when a pass by the side to move would end the game now.
 inline constexpr int kPassEndsGame = 14;
+// KataGo's komi parity wave (area scoring): a triangle wave of the self
+// komi with period 2, rising through the komi values that can draw.
+inline constexpr int kKomiParityWave = 18;
 }  // namespace gin
 
 // qipuGlobalInputNC: qipu's own global inputs, which KataGo has no channel
@@ -81,6 +91,10 @@ inline constexpr int kWin = 0;
 inline constexpr int kLoss = 1;
 inline constexpr int kNoResult = 2;
 inline constexpr int kScore = 3;
+// KataGo's TD-like targets: 4 groups of (win, loss, no result, score) at
+// 4..7, 8..11, 12..15, 16..19.
+inline constexpr int kTdTargets = 4;
+inline constexpr int kNumTdGroups = 4;
 inline constexpr int kFinalScore = 20;
 inline constexpr int kTdWeightComplement = 24;
 inline constexpr int kRowWeight = 25;
@@ -105,6 +119,11 @@ inline constexpr int kDataVersion = 63;
 inline constexpr float kModeHandicap = 3.0f;
 // The data format version globalTargetsNC C63 declares.
 inline constexpr float kGlobalTargetsVersion = 3.0f;
+
+// qValueTargetsNCMove (int16): per move, C0 win-loss * 32000, C1 score *
+// 60, C2 visits; a move with 0 visits carries no target (KataGo's loss
+// masks it out), so a row without a search teaches nothing here.
+inline constexpr int kNumQValueChannels = 3;
 
 // valueTargetsNCHW: C0 final ownership, C4 final area scoring (+-120).
 inline constexpr int kNumValueChannels = 5;
@@ -140,12 +159,14 @@ struct RowShape {
   // Policy entries per channel: every point, then the pass.
   int policy_size() const { return area() + 1; }
   int score_bins() const { return 2 * area() + 2 * kExtraScoreRadius; }
+  // Entries of one row's qValueTargetsNCMove.
+  int q_value_size() const { return kNumQValueChannels * policy_size(); }
   // Bytes of one whole row over all members.
   int row_bytes() const {
     return packed_row_bytes() + 4 * kNumGlobalInputs +
            4 * kNumQipuGlobalInputs + 2 * kNumPolicyChannels * policy_size() +
            4 * kNumGlobalTargets + score_bins() + kNumValueChannels * area() +
-           8 * kNumRowIdColumns;
+           2 * q_value_size() + 8 * kNumRowIdColumns;
   }
 };
 

@@ -125,19 +125,43 @@ def check_batch(batch, pos_len=None):
     return rows
 
 
+# qipu's own members, which `qipu train export` writes to a sidecar
+# ("<stem>.qipu.zip" beside "<stem>.npz") so that the .npz holds exactly
+# KataGo's members (plus qValueTargetsNCMove, which the wire does not carry).
+EXTRA_MEMBERS = ("qipuGlobalInputNC", "qipuRowIdNC")
+
+
+def sidecar_path(path):
+    """The sidecar of an exported `.npz`: "<stem>.qipu.zip"."""
+    stem = path[:-4] if path.endswith(".npz") else path
+    return stem + ".qipu.zip"
+
+
 def load_npz(path):
     """The batch stored in an `.npz` file written by `qipu train export`.
 
     Returns a dict of the eight members (no cursor), checked against the
     documented dtypes and shapes (LayoutError otherwise; zipfile or numpy
-    errors for a file that is not an .npz). Members the layout does not
-    name are left out.
+    errors for a file that is not an .npz). qipu's members come from the
+    file's sidecar (`sidecar_path()`) when the file does not hold them
+    (`--extras` puts them inside). Members the layout does not name
+    (qValueTargetsNCMove) are left out.
     """
+    import os
+    batch = {}
     with np.load(path, allow_pickle=False) as npz:
-        missing = [name for name in MEMBERS if name not in npz.files]
-        if missing:
-            raise LayoutError(f"{path}: no member {', '.join(missing)}")
-        batch = {name: npz[name] for name in MEMBERS}
+        for name in MEMBERS:
+            if name in npz.files:
+                batch[name] = npz[name]
+    extras = sidecar_path(path)
+    if any(name not in batch for name in EXTRA_MEMBERS) and os.path.exists(extras):
+        with np.load(extras, allow_pickle=False) as npz:
+            for name in EXTRA_MEMBERS:
+                if name in npz.files and name not in batch:
+                    batch[name] = npz[name]
+    missing = [name for name in MEMBERS if name not in batch]
+    if missing:
+        raise LayoutError(f"{path}: no member {', '.join(missing)}")
     check_batch(batch)
     return batch
 

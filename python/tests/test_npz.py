@@ -47,10 +47,15 @@ def test_exported_files_load(fox_pro_db, tmp_root, pos_len, symmetries):
         n = qipu_client.check_batch(batch, pos_len)
         assert 0 < n <= 5000
         rows += n
-        with np.load(path) as raw:  # What any numpy user reads.
+        # What any numpy user reads: KataGo's members in the .npz, qipu's
+        # in its sidecar.
+        with np.load(path) as raw, \
+                np.load(qipu_client.arrays.sidecar_path(path)) as extras:
             for name, (_, dtype) in qipu_client.MEMBERS.items():
-                assert raw[name].dtype == dtype
-                assert np.array_equal(raw[name], batch[name])
+                src = extras if name in qipu_client.arrays.EXTRA_MEMBERS else raw
+                assert name not in (raw if src is extras else extras).files
+                assert src[name].dtype == dtype
+                assert np.array_equal(src[name], batch[name])
         planes = qipu_client.unpack_inputs(batch)
         assert planes.shape == (n, 22, pos_len, pos_len)
         # The corpus is 19x19: plane 0 (on board) is the top-left 19x19.

@@ -11,9 +11,9 @@
 #include <tuple>
 #include <vector>
 
+#include "backend/training_client.h"
 #include "base/channel.h"
 #include "base/files.h"
-#include "backend/training_client.h"
 #include "engine/training.h"
 #include "gtest/gtest.h"
 #include "tests/coordinator/query_fixture.h"
@@ -126,10 +126,12 @@ TEST_F(TrainingServiceTest, BatchesOverGrpcEqualTheRowsOfTheDatabase) {
   // And the .npz files of the two are the same bytes.
   TempDir files("training-npz");
   ASSERT_TRUE(train::WriteBatchNpz(remote->rows, files.path() + "/a.npz",
-                                   train::NpzCompression::kDeflate)
+                                   train::NpzCompression::kDeflate,
+                                   train::NpzMembers::kAll)
                   .ok());
   ASSERT_TRUE(train::WriteBatchNpz(local->rows, files.path() + "/b.npz",
-                                   train::NpzCompression::kDeflate)
+                                   train::NpzCompression::kDeflate,
+                                   train::NpzMembers::kAll)
                   .ok());
   EXPECT_EQ(base::ReadFile(files.path() + "/a.npz").value_or("a"),
             base::ReadFile(files.path() + "/b.npz").value_or("b"));

@@ -60,7 +60,7 @@ with np.load(npz) as d:
 )PY";
 
 // Runs a shell command; its output and exit status.
-std::pair<std::string, int> Run(const std::string& command) {
+std::pair<std::string, int> RunCommand(const std::string& command) {
   std::string out;
   std::FILE* p = popen((command + " 2>&1").c_str(), "r");
   if (p == nullptr) return {"popen failed", -1};
@@ -102,7 +102,7 @@ RowBatch SomeRows(int pos_len, int symmetries) {
 void CheckWithNumpy(const RowBatch& batch, NpzCompression compression) {
   test_util::TempDir dir("npz");
   const std::string npz = dir.path() + "/rows.npz";
-  ASSERT_TRUE(WriteBatchNpz(batch, npz, compression).ok());
+  ASSERT_TRUE(WriteBatchNpz(batch, npz, compression, NpzMembers::kAll).ok());
   EXPECT_FALSE(std::filesystem::exists(npz + ".tmp"));
   std::string manifest;
   for (const NpyArray& a : BatchArrays(batch)) {
@@ -125,8 +125,8 @@ void CheckWithNumpy(const RowBatch& batch, NpzCompression compression) {
   WriteFile(dir.path() + "/planes.raw", planes.data(), planes.size());
   WriteFile(dir.path() + "/check.py", kCheckScript, sizeof(kCheckScript) - 1);
   const auto [out, status] =
-      Run(absl::StrCat(kPython, " ", dir.path(), "/check.py ", npz, " ",
-                       dir.path(), " ", s.pos_len));
+      RunCommand(absl::StrCat(kPython, " ", dir.path(), "/check.py ", npz, " ",
+                              dir.path(), " ", s.pos_len));
   EXPECT_EQ(status, 0) << out;
   EXPECT_EQ(out, absl::StrCat("ok ", batch.rows(), " ", on_board, "\n"));
 }
@@ -145,6 +145,34 @@ TEST(NpzWriter, NumpyReadsDeflatedFiles) {
   CheckWithNumpy(SomeRows(11, 8), NpzCompression::kDeflate);
   CheckWithNumpy(RowBatch(19), NpzCompression::kDeflate);
   CheckWithNumpy(SomeRows(9, 8), NpzCompression::kDeflateFast);
+}
+
+TEST(NpzWriter, KataGosMembersInTheFileQipusInTheSidecar) {
+  if (!std::filesystem::exists(kPython)) GTEST_SKIP() << "no " << kPython;
+  test_util::TempDir dir("npz-sidecar");
+  const RowBatch batch = SomeRows(19, 8);
+  const std::string npz = dir.path() + "/rows-000003.npz";
+  EXPECT_EQ(SidecarPath(npz), dir.path() + "/rows-000003.qipu.zip");
+  ASSERT_TRUE(WriteBatchNpz(batch, npz, NpzCompression::kDeflate,
+                            NpzMembers::kKataGoAndSidecar)
+                  .ok());
+  const std::string script = absl::StrCat(
+      "import numpy as np\n"
+      "d = np.load('",
+      npz, "')\n", "e = np.load('", SidecarPath(npz), "')\n",
+      "print(' '.join(d.files), '|', ' '.join(e.files),\n"
+      "      d['qValueTargetsNCMove'].dtype, d['qValueTargetsNCMove'].shape,\n"
+      "      e['qipuRowIdNC'].shape)\n");
+  WriteFile(dir.path() + "/members.py", script.data(), script.size());
+  const auto [out, status] =
+      RunCommand(absl::StrCat(kPython, " ", dir.path(), "/members.py"));
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_EQ(out,
+            absl::StrCat("binaryInputNCHWPacked globalInputNC "
+                         "policyTargetsNCMove globalTargetsNC scoreDistrN "
+                         "valueTargetsNCHW qValueTargetsNCMove | "
+                         "qipuGlobalInputNC qipuRowIdNC int16 (",
+                         batch.rows(), ", 3, 362) (", batch.rows(), ", 5)\n"));
 }
 
 TEST(NpzWriter, SameRowsSameBytes) {

@@ -103,11 +103,12 @@ TEST(RowBuilder, StonesAndLibertiesFromTheSideToMove) {
   EXPECT_EQ(Plane(b, 0, bin::kOwnStone), (Points{"2,0", "3,0", "2,1", "3,4"}));
   EXPECT_EQ(Plane(b, 0, bin::kOpponentStone),
             (Points{"0,0", "0,1", "1,3", "2,3", "4,4"}));
-  // X (4,4) has one liberty, O (3,4) two, every other chain three or more.
+  // X (4,4) has one liberty, O (3,4) two, X (0,0)-(0,1) exactly three;
+  // the other chains five and six, in no liberty plane (KataGo's plane 5
+  // is exactly three).
   EXPECT_EQ(Plane(b, 0, bin::kLiberties1), (Points{"4,4"}));
   EXPECT_EQ(Plane(b, 0, bin::kLiberties2), (Points{"3,4"}));
-  EXPECT_EQ(Plane(b, 0, bin::kLiberties3),
-            (Points{"0,0", "0,1", "2,0", "3,0", "2,1", "1,3", "2,3"}));
+  EXPECT_EQ(Plane(b, 0, bin::kLiberties3), (Points{"0,0", "0,1"}));
   EXPECT_EQ(Plane(b, 0, bin::kOnBoard).size(), 25u);
 }
 
@@ -401,6 +402,151 @@ TEST(RowBuilder, ValueScoreAndOwnershipFromTheSideToMove) {
   const std::vector<uint64_t> ids(b.row_ids().begin(),
                                   b.row_ids().begin() + kNumRowIdColumns);
   EXPECT_EQ(ids, (std::vector<uint64_t>{1, 7, 3, 0, 0}));
+}
+
+// O (2,2) has 2 liberties and escapes either atari; Black's (3,3) makes it
+// a ladder from both sides.
+constexpr char kLadderToBe[] = R"(
+  . . . . . . . . .
+  . . X . . . . . .
+  . X O . . . . . .
+  . . . . . . . . .
+  . . . . . . . . .
+  . . . . . . . . .
+  . . . . . . . . .
+  . . . . . . . . .
+  . . . . . . . . .
+)";
+
+TEST(RowBuilder, LadderPlanesNowAndOneAndTwoMovesAgo) {
+  // Black (3,3), White (5,5), Black (7,7).
+  const TrainingGame g =
+      GameFrom(kLadderToBe, rules::Rules{}, {At(3, 3), At(5, 5), At(7, 7)});
+  const RowBatch b = Rows(g, RowOptions{.pos_len = 9, .ladder_planes = true});
+  ASSERT_EQ(b.rows(), 3);
+  const Points none;
+  const Points o{"2,2"};
+  // Before Black's (3,3): no ladder anywhere (the setup cuts the history,
+  // so planes 15 and 16 show the position itself).
+  for (int c : {bin::kLadderedNow, bin::kLadderedBefore1, bin::kLadderedBefore2,
+                bin::kLadderWorkingMoves}) {
+    EXPECT_EQ(Plane(b, 0, c), none) << c;
+  }
+  // White to move after (3,3): its own O is laddered; working moves are
+  // only marked on the opponent's chains.
+  EXPECT_EQ(Plane(b, 1, bin::kLadderedNow), o);
+  EXPECT_EQ(Plane(b, 1, bin::kLadderedBefore1), none);
+  EXPECT_EQ(Plane(b, 1, bin::kLadderedBefore2), none);  // as plane 15
+  EXPECT_EQ(Plane(b, 1, bin::kLadderWorkingMoves), none);
+  // Black to move after White's (5,5): O laddered now and one move ago,
+  // not two moves ago; Black's working moves are both liberties.
+  EXPECT_EQ(Plane(b, 2, bin::kLadderedNow), o);
+  EXPECT_EQ(Plane(b, 2, bin::kLadderedBefore1), o);
+  EXPECT_EQ(Plane(b, 2, bin::kLadderedBefore2), none);
+  EXPECT_EQ(Plane(b, 2, bin::kLadderWorkingMoves), (Points{"3,2", "2,3"}));
+  // With positions sampled the planes are the same.
+  const RowBatch s = Rows(g, RowOptions{.pos_len = 9,
+                                        .seed = 1,
+                                        .positions_per_game = 1,
+                                        .ladder_planes = true});
+  ASSERT_EQ(s.rows(), 1);
+  const int turn = static_cast<int>(s.row_ids()[rid::kTurn]);
+  for (int c = bin::kLadderedNow; c <= bin::kLadderWorkingMoves; ++c) {
+    EXPECT_EQ(Plane(s, 0, c), Plane(b, turn, c)) << c;
+  }
+  // Not asked for: the planes stay 0.
+  const RowBatch off = Rows(g, RowOptions{.pos_len = 9});
+  for (int c = bin::kLadderedNow; c <= bin::kLadderWorkingMoves; ++c) {
+    EXPECT_EQ(Plane(off, 2, c), none) << c;
+  }
+}
+
+TEST(RowBuilder, KomiParityWaveAsKataGo) {
+  // 19x19 (odd area: odd komi can draw): 7.5 is half a point above the
+  // drawable 7, the top of the wave; Black's -7.5 its bottom.
+  EXPECT_EQ(KomiParityWave(7.5f, 361), 0.5f);
+  EXPECT_EQ(KomiParityWave(-7.5f, 361), -0.5f);
+  EXPECT_EQ(KomiParityWave(7.0f, 361), 0.0f);
+  EXPECT_EQ(KomiParityWave(6.0f, 361), 0.0f);
+  EXPECT_EQ(KomiParityWave(6.5f, 361), -0.5f);
+  // An even area (e.g. 4x4 or 20x20): even komi draw.
+  EXPECT_EQ(KomiParityWave(0.5f, 16), 0.5f);
+  EXPECT_EQ(KomiParityWave(7.5f, 400), -0.5f);
+  // In the rows: global input 18 from the side to move's komi (7.5 on 5x5,
+  // odd area, as on 19x19).
+  const RowBatch b = Rows(CountedGame(), RowOptions{.pos_len = 5});
+  EXPECT_EQ(b.global_inputs()[0 * kNumGlobalInputs + gin::kKomiParityWave],
+            -0.5f);  // Black
+  EXPECT_EQ(b.global_inputs()[1 * kNumGlobalInputs + gin::kKomiParityWave],
+            0.5f);  // White
+}
+
+TEST(RowBuilder, HistoryMasksOnlyWhereHistoryIsShown) {
+  const TrainingGame g = GameFrom(
+      kEmpty5, rules::Rules{},
+      {At(0, 0), At(1, 1), kPass, At(2, 2), At(3, 3), At(4, 4), At(0, 4)});
+  const RowBatch b = Rows(g, RowOptions{.pos_len = 5});
+  ASSERT_EQ(b.rows(), 7);
+  for (int r = 0; r < 7; ++r) {
+    for (int i = 0; i < bin::kNumLastMoves; ++i) {
+      EXPECT_EQ(
+          b.global_targets()[r * kNumGlobalTargets + gtg::kHistoryMask1 + i],
+          i < r ? 1.0f : 0.0f)
+          << r << " " << i;
+    }
+  }
+}
+
+TEST(RowBuilder, TdTargetsAreTheOutcomeWithKataGosUnknownWeight) {
+  const RowBatch b = Rows(CountedGame(), RowOptions{.pos_len = 5});
+  for (int r = 0; r < b.rows(); ++r) {
+    const float* gt = &b.global_targets()[r * kNumGlobalTargets];
+    EXPECT_EQ(gt[gtg::kTdWeightComplement], 1.0f);  // TD value weight 0
+    for (int g = 0; g < gtg::kNumTdGroups; ++g) {
+      const float* td = gt + gtg::kTdTargets + 4 * g;
+      EXPECT_EQ(td[0], gt[gtg::kWin]);
+      EXPECT_EQ(td[1], gt[gtg::kLoss]);
+      EXPECT_EQ(td[2], gt[gtg::kNoResult]);
+      // The TD score heads train with the ownership weight (27 = 1 here):
+      // the final score, never 0.
+      EXPECT_EQ(td[3], gt[gtg::kFinalScore]);
+      EXPECT_NE(td[3], 0.0f);
+    }
+    EXPECT_EQ(gt[gtg::kRowWeight], 1.0f);
+  }
+  // Without a count (resignation) the score is unknown: 27 = 0, td 0.
+  TrainingGame resigned = CountedGame();
+  resigned.result = {rules::Winner::kBlack, rules::EndReason::kResign, 0};
+  const RowBatch c = Rows(resigned, RowOptions{.pos_len = 5});
+  for (int r = 0; r < c.rows(); ++r) {
+    const float* gt = &c.global_targets()[r * kNumGlobalTargets];
+    EXPECT_EQ(gt[gtg::kOwnershipWeight], 0.0f);
+    for (int g = 0; g < gtg::kNumTdGroups; ++g) {
+      EXPECT_EQ(gt[gtg::kTdTargets + 4 * g + 3], 0.0f);
+    }
+  }
+  // No search behind the moves: every q-value entry is 0 (0 visits).
+  for (int16_t q : b.q_value_targets()) ASSERT_EQ(q, 0);
+  EXPECT_EQ(b.q_value_targets().size(),
+            static_cast<size_t>(b.rows()) * 3 * b.shape().policy_size());
+}
+
+TEST(RowBuilder, RowWeightsConstantOrByGameLength) {
+  const RowBatch c =
+      Rows(CountedGame(), RowOptions{.pos_len = 5, .row_weight = 0.5f});
+  const RowBatch l = Rows(
+      CountedGame(),
+      RowOptions{.pos_len = 5, .weight_by_length = true, .row_weight = 2.0f});
+  ASSERT_EQ(c.rows(), 6);
+  ASSERT_EQ(l.rows(), 6);
+  for (int r = 0; r < 6; ++r) {
+    EXPECT_EQ(c.global_targets()[r * kNumGlobalTargets + gtg::kRowWeight],
+              0.5f);
+    // 2 * 100 / 6 rows.
+    EXPECT_FLOAT_EQ(l.global_targets()[r * kNumGlobalTargets + gtg::kRowWeight],
+                    200.0f / 6);
+  }
+  EXPECT_FALSE(ValidateRowOptions(RowOptions{.row_weight = 0}).ok());
 }
 
 TEST(RowBuilder, OwnershipOnlyWhenTheCountGivesTheStoredResult) {
