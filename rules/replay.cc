@@ -237,7 +237,10 @@ absl::StatusOr<ReplayReport> ReplayRecordInto(const GameRecord& record,
     const Move& m = record.moves[k];
     const Game::RecordedMove r = game->PlayRecorded(m.color, m.point);
     if (!r.played) {
-      report.cut = {.move = k + 1, .played = m, .reason = r.verdict.reason};
+      report.cut = {.move = k + 1,
+                    .played = m,
+                    .reason = r.verdict.reason,
+                    .value = std::string()};
       break;
     }
     if (r.ended_by != EndReason::kNotOver) {
@@ -245,7 +248,8 @@ absl::StatusOr<ReplayReport> ReplayRecordInto(const GameRecord& record,
                    .played = m,
                    .rule = IllegalReason::kGameOver,
                    .ended_by = r.ended_by,
-                   .ended_at = r.ended_at};
+                   .ended_at = r.ended_at,
+                   .cycle = CycleRecord{}};
       if (r.ended_by == EndReason::kCycle && !game->cycles().empty()) {
         // The cycle that ended the game (reopened: continued-in-record);
         // a later one this move completes is listed with its own breach.

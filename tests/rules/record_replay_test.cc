@@ -86,8 +86,12 @@ TEST(ReplayRecord, ACycleTheCycleRuleForbidsIsPlayedAndNoted) {
   EXPECT_EQ(RuleBreachText(b, Rules{}, 9),
             "move 3 (B B9) completes a sending_two_returning_one cycle (from "
             "move 1), which the art. 20 cycle rule of chinese rules forbids");
-  // Under positional superko the same move is a superko breach.
-  const Rules superko = PresetRules("chinese-superko").value();
+  // Under positional superko the same move is a superko breach (not under
+  // situational superko: Black moved in the first position, White moves
+  // in its return).
+  EXPECT_TRUE(ReplayRecord(r, PresetRules("chinese-superko").value())
+                  ->breaches.empty());
+  const Rules superko = PresetRules("tromp-taylor").value();
   const auto sk = ReplayRecord(r, superko);
   ASSERT_TRUE(sk.ok());
   ASSERT_EQ(sk->breaches.size(), 1u);
@@ -95,7 +99,7 @@ TEST(ReplayRecord, ACycleTheCycleRuleForbidsIsPlayedAndNoted) {
   EXPECT_THAT(RuleBreachText(sk->breaches[0], superko, 9),
               HasSubstr("repeats an earlier position (a "
                         "sending_two_returning_one cycle from move 1), which "
-                        "positional superko of chinese-superko rules forbids"));
+                        "positional superko of tromp-taylor rules forbids"));
   // Played round twice: two breaches, two cycles.
   GameRecord twice = r;
   twice.moves = {B("aa"), W("ca"), B("ba"), W("ee"),

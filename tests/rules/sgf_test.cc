@@ -258,11 +258,11 @@ TEST(Sgf, ReadsSeveralGamesOfOneFile) {
 }
 
 TEST(Sgf, AGameWithAnErrorDoesNotStopTheOthers) {
-  const std::string sgf = "(;B[aa])(;B[zz](;W[bb])(;W[cc]))(;W[bb])";
+  const std::string sgf = "(;B[aa])(;AB[zz](;W[bb])(;W[cc]))(;W[bb])";
   SgfCollection c = ReadSgf(sgf);
   ASSERT_EQ(c.errors.size(), 1u);
   EXPECT_EQ(c.errors[0].game_number, 2);
-  EXPECT_EQ(c.errors[0].byte_offset, 11u);
+  EXPECT_EQ(c.errors[0].byte_offset, 12u);
   ASSERT_EQ(c.games.size(), 2u);
   EXPECT_EQ(c.games[0].game_number, 1);
   EXPECT_EQ(c.games[1].game_number, 3);
