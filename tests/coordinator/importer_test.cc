@@ -164,7 +164,7 @@ TEST(Importer, FoxProCorpusMatchesIndependentCounts) {
   EXPECT_EQ(
       first.normalised.at("KM[375] read as komi 7.5 (Fox: 3.75 stones)") +
           first.normalised.at("KM[325] read as komi 6.5 (Fox: 3.25 stones)"),
-      218u);
+      219u);
   EXPECT_EQ(
       first.normalised.at("RE[B+0.75] read as B+1.5 (Fox: margin in stones)"),
       6u);
@@ -262,8 +262,13 @@ TEST(Importer, EveryMalformedInputIsOneCleanErrorRow) {
   engine::ImporterOptions options;
   options.max_file_bytes = 4096;
   CorpusDb db(tmp.Sub("db"), options);
-  const engine::ImportSummary s = db.Import(
-      {in, path("l_bad.jsonl"), tmp.Sub("empty_folder"), tmp.Sub("missing")});
+  // Under --strict, as imports were before records were kept: the illegal
+  // move and the move off the board are error rows too.
+  engine::ImportSettings strict;
+  strict.strict = true;
+  const std::vector<std::string> inputs = {
+      in, path("l_bad.jsonl"), tmp.Sub("empty_folder"), tmp.Sub("missing")};
+  const engine::ImportSummary s = db.Import(inputs, strict);
 
   EXPECT_EQ(s.imported + s.duplicates + s.rejected + s.skipped.size(), s.games);
   for (const auto& e : s.errors) {
@@ -335,6 +340,28 @@ TEST(Importer, EveryMalformedInputIsOneCleanErrorRow) {
   EXPECT_EQ(s.imported, 3u);
   EXPECT_EQ(s.duplicates, 1u);
   EXPECT_EQ(s.files, 13u);
+
+  // By default a record is history: the occupied point and the move off
+  // the board cut their games there, stored (with their first note as a
+  // `kept` row); every other row is as above.
+  CorpusDb kept_db(tmp.Sub("db-kept"), options);
+  const engine::ImportSummary k = kept_db.Import(inputs);
+  EXPECT_EQ(k.imported, 5u);
+  EXPECT_EQ(k.cut, 2u);
+  EXPECT_EQ(k.noted, 0u);
+  EXPECT_EQ(k.errors.size(), s.errors.size() - 2);
+  EXPECT_TRUE(RowsOf(k, path("e_illegal.sgf")).empty());
+  EXPECT_TRUE(RowsOf(k, path("i_collection.sgf")).empty());
+  ASSERT_EQ(k.kept.size(), 2u);
+  EXPECT_EQ(k.kept[0].file(), path("e_illegal.sgf"));
+  EXPECT_EQ(k.kept[0].move(), 3u);
+  EXPECT_EQ(k.kept[0].reason(), "cut at move 3 (B C7): the point is occupied");
+  EXPECT_EQ(k.kept[1].file(), path("i_collection.sgf"));
+  EXPECT_EQ(k.kept[1].game(), 2u);
+  EXPECT_EQ(k.kept[1].move(), 1u);
+  EXPECT_TRUE(
+      absl::StrContains(k.kept[1].reason(), "'zz' is off the 9x9 board"))
+      << k.kept[1].reason();
 }
 
 TEST(Importer, CollectionsSpreadOverThreadsKeepFileOrder) {
@@ -430,7 +457,9 @@ TEST(Importer, IllegalMoveRowCarriesTheMoveNumber) {
   WriteFile(tmp.Sub("a.sgf"),
             "(;GM[1]FF[4]CA[UTF-8]SZ[9];B[ee];W[cc];B[dd];W[ee])");
   CorpusDb db(tmp.Sub("db"));
-  const engine::ImportSummary s = db.Import({tmp.Sub("a.sgf")});
+  engine::ImportSettings strict;
+  strict.strict = true;
+  const engine::ImportSummary s = db.Import({tmp.Sub("a.sgf")}, strict);
   ASSERT_EQ(s.errors.size(), 1u);
   EXPECT_EQ(s.errors[0].game(), 1u);
   EXPECT_EQ(s.errors[0].move(), 4u);
