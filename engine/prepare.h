@@ -2,7 +2,9 @@
 // rules' terms -- a worker's upload is read once, at the edge, into a
 // rules::GameRecord plus rules::SelfPlayClaims (wire::SelfPlayFromProto);
 // an import is already a GameRecord -- and then takes one path: replayed
-// with the rules core (an illegal move refuses it), stored as the record
+// with the rules core (an illegal move refuses an upload; an import keeps
+// a real record as played, noted or cut, see PrepareImport()), stored as
+// the record
 // with the rules, result, area, cycles and ko captures the replay gave,
 // its facts counted and its positions indexed. Self-play adds the claim
 // checks: job, seed, setup, where the game ended, result, area, cycles,
