@@ -29,6 +29,19 @@ std::string MoveText(const Move& m, int height) {
       m.point == kPass ? std::string("pass") : GtpPoint(m.point, height));
 }
 
+// The preset `rules` are, whatever their komi and move cap ("chinese" for
+// an RU[Japanese] record with KM[6.5]), or "custom".
+std::string RulesName(const Rules& rules) {
+  for (absl::string_view name : PresetNames()) {
+    auto preset = PresetRules(name);
+    if (!preset.ok()) continue;
+    preset->komi = rules.komi;
+    preset->move_cap = rules.move_cap;
+    if (*preset == rules) return std::string(name);
+  }
+  return "custom";
+}
+
 // Fills the report's fields read from the game once the replay is done.
 void Finish(const Game& game, ReplayReport* report) {
   report->played = game.num_moves();
@@ -49,7 +62,7 @@ std::string RuleBreachText(const RuleBreach& b, const Rules& rules,
   const std::string head =
       absl::StrCat("move ", b.move, " (", MoveText(b.played, height), ") ");
   const std::string of_rules =
-      absl::StrCat(" of ", PresetName(rules), " rules forbids");
+      absl::StrCat(" of ", RulesName(rules), " rules forbids");
   switch (b.rule) {
     case IllegalReason::kKo:
       return absl::StrCat(head, "retakes a ko at once, which the ko rule",
@@ -76,7 +89,7 @@ std::string RuleBreachText(const RuleBreach& b, const Rules& rules,
       } else if (b.ended_by == EndReason::kMoveLimit) {
         how = "the move cap";
       }
-      return absl::StrCat(head, "is played after ", PresetName(rules),
+      return absl::StrCat(head, "is played after ", RulesName(rules),
                           " rules ended the game at move ", b.ended_at, " (",
                           how, ")");
     }

@@ -55,7 +55,8 @@ struct RecordCut {
 // forbids", "move 12 (W A1) is a suicide, which ... forbids", "move 250
 // (B D4) is played after the rules ended the game at move 249 (two
 // passes)": the note a stored record keeps for a breach (names the move,
-// number and vertex, and the rule). `rules` are the record's.
+// number and vertex, and the rule). `rules` are the record's, named by
+// their preset whatever their komi (or "custom").
 std::string RuleBreachText(const RuleBreach& b, const Rules& rules, int height);
 // "cut at move 242 (B Q16): the point is occupied" / "...: B[zz] at line 3,
 // column 7: SGF point 'zz' is off the 19x19 board".
