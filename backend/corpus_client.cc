@@ -55,6 +55,7 @@ absl::StatusOr<engine::ImportSummary> RemoteImport(
       req.set_data(*std::move(data));
       req.set_source(o.settings.source);
       req.set_index_depth(static_cast<uint32_t>(o.settings.index_depth));
+      req.set_strict(o.settings.strict);
       {
         absl::MutexLock lock(&mu);
         sent.push_back(i);

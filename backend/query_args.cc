@@ -114,6 +114,12 @@ const std::vector<QueryArgSpec>& QueryArgSpecs() {
        "Games where either colour played this policy (its spec, or a prefix "
        "at a token boundary: mcts, gtp:gnugo), or import for imported games",
        kFiltered},
+      {"records",
+       "Imported records by how they were kept: all (default), clean (whole "
+       "and within their rules), noted (kept against their rules: a move "
+       "they forbid played as recorded, or cut where they could not go on), "
+       "cut",
+       kFiltered},
       {"from", "First day, YYYYMMDD", kFiltered},
       {"to", "Last day, YYYYMMDD", kFiltered},
       {"moves",
@@ -242,6 +248,9 @@ absl::StatusOr<qipu::v1::Filter> FilterFromArgs(const QueryArgs& args,
     out.set_source(*source);
   }
   if (const std::string* policy = r.Find("policy")) out.set_policy(*policy);
+  if (const std::string* records = r.Find("records")) {
+    out.set_records(*records);
+  }
   auto from = Day(r, "from");
   if (!from.ok()) return from.status();
   auto to = Day(r, "to");
@@ -394,19 +403,13 @@ absl::Status NameArgsInStatus(const absl::Status& s, absl::string_view prefix) {
   if (s.ok()) return s;
   // Request fields of the engine's messages -> argument names.
   static constexpr std::pair<absl::string_view, absl::string_view> kFields[] = {
-      {"filter.size", "size"},
-      {"filter.rules", "rules"},
-      {"filter.komi", "komi"},
-      {"filter.handicap", "handicap"},
-      {"filter.policy", "policy"},
-      {"filter.source", "source"},
-      {"filter.date", "from/to"},
-      {"to_play", "to-play"},
-      {"moves", "moves"},
-      {"setup", "setup"},
-      {"examples", "examples"},
-      {"limit", "limit"},
-      {"id", "id"}};
+      {"filter.size", "size"},     {"filter.rules", "rules"},
+      {"filter.komi", "komi"},     {"filter.handicap", "handicap"},
+      {"filter.policy", "policy"}, {"filter.source", "source"},
+      {"filter.date", "from/to"},  {"filter.records", "records"},
+      {"to_play", "to-play"},      {"moves", "moves"},
+      {"setup", "setup"},          {"examples", "examples"},
+      {"limit", "limit"},          {"id", "id"}};
   const absl::string_view m = s.message();
   for (const auto& [field, name] : kFields) {
     if (absl::StartsWith(m, field) && m.size() > field.size() &&

@@ -162,6 +162,7 @@ grpc::Status CorpusServiceImpl::Import(
         req.file().empty() ? absl::StrCat("<request ", files, ">") : req.file();
     engine::ImportSettings settings;
     if (!req.source().empty()) settings.source = req.source();
+    settings.strict = req.strict();
     if (req.index_depth() != 0) {
       settings.index_depth =
           static_cast<int>(std::min<uint32_t>(req.index_depth(), 1u << 30));

@@ -58,6 +58,12 @@ qipu::v1::ConfigRecord GameDimensions(const qipu::v1::Game& game) {
   } else {
     c.set_policy(p.policy());
   }
+  // How an imported record was kept (engine/prepare.h).
+  if (game.has_cut()) {
+    c.set_record("cut");
+  } else if (game.breaches_size() > 0) {
+    c.set_record("noted");
+  }
   return c;
 }
 

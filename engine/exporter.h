@@ -28,7 +28,8 @@ namespace qipu::engine {
 
 // The configuration dimensions of a stored game, as its bucket has them:
 // size, rules key and preset, komi, handicap, source ("job:<id>" for
-// self-play, else the import source) and policy.
+// self-play, else the import source), policy, and how an imported record
+// was kept (record: "noted", "cut", or empty).
 qipu::v1::ConfigRecord GameDimensions(const qipu::v1::Game& game);
 
 // A stored game's bucket day: the record's DT day for imports

@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/quote.h"
 #include "proto/job_policies.h"
 #include "rules/coord.h"
 #include "rules/rules.h"
@@ -75,6 +76,14 @@ absl::StatusOr<Filter> Filter::Compile(const qipu::v1::Filter& f) {
   if (f.date_from() != 0 && f.date_to() != 0 && f.date_from() > f.date_to()) {
     return absl::InvalidArgumentError("filter.date: from is after to");
   }
+  out.records_ = absl::AsciiStrToLower(absl::StripAsciiWhitespace(f.records()));
+  if (out.records_ == "all") out.records_.clear();
+  if (!out.records_.empty() && out.records_ != "clean" &&
+      out.records_ != "noted" && out.records_ != "cut") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("filter.records: ", base::QuoteInput(f.records()),
+                     " is not all, clean, noted or cut"));
+  }
   // A spec qipu can read is compared in its canonical form; anything else
   // ("import", a prefix such as "gtp:gnugo") as written.
   out.policy_ = std::string(absl::StripAsciiWhitespace(f.policy()));
@@ -107,6 +116,13 @@ bool Filter::MatchesConfig(const qipu::v1::ConfigRecord& c) const {
         (c.white_policy().empty() || !matches(c.white_policy()))) {
       return false;
     }
+  }
+  if (!records_.empty()) {
+    // "noted" covers every record kept against its rules, cut ones too.
+    const bool match = records_ == "clean"   ? c.record().empty()
+                       : records_ == "noted" ? !c.record().empty()
+                                             : c.record() == records_;
+    if (!match) return false;
   }
   if (rules_ != rules::RulesKey()) {
     auto have = rules::RulesKey::Parse(c.rules_key());

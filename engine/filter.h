@@ -2,7 +2,8 @@
 // Queries read aggregates and position-index entries per (configuration,
 // day) bucket, so a filter is decided per bucket, never per game: board
 // size, rules, komi, handicap, source and policy are dimensions of the
-// configuration (store/configs.h), dates are the bucket day.
+// configuration (store/configs.h), dates are the bucket day. So is how an
+// imported record was kept (ConfigRecord.record: clean, noted, cut).
 #ifndef QIPU_ENGINE_FILTER_H_
 #define QIPU_ENGINE_FILTER_H_
 
@@ -24,7 +25,8 @@ class Filter {
   // Checks `f`: both or neither of width/height, sizes in range, rules a
   // preset name or a partial rules::RulesKey ("axis=value" list, axes ko,
   // cycle, suicide, dame, hcomp, cap, each with a valid value; komi has
-  // its own field), dates YYYYMMDD with from <= to. InvalidArgument names
+  // its own field), dates YYYYMMDD with from <= to, records one of all,
+  // clean, noted, cut (any case). InvalidArgument names
   // the bad field.
   static absl::StatusOr<Filter> Compile(const qipu::v1::Filter& f);
 
@@ -50,6 +52,8 @@ class Filter {
   // The filter named a policy whose arguments were all defaults: only
   // that canonical spec matches, not the specs it prefixes.
   bool policy_exact_ = false;
+  // Filter.records, lower case: "" (all), "clean", "noted" or "cut".
+  std::string records_;
   // The rule axes a configuration's rules key must have (none: any): a
   // preset's axes but komi and the move cap, or the axes the filter names.
   rules::RulesKey rules_;

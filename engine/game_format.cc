@@ -262,6 +262,51 @@ absl::StatusOr<std::string> GameToSgf(const qipu::v1::Game& game) {
   return sgf;
 }
 
+std::vector<KeptNote> KeptNotes(const qipu::v1::Game& game) {
+  std::vector<KeptNote> out;
+  const int w = static_cast<int>(game.width());
+  const int h = static_cast<int>(game.height());
+  auto r = wire::RulesFromProto(game.rules());
+  const rules::Rules rules = r.ok() ? *r : rules::Rules{};
+  for (const qipu::v1::RuleBreach& p : game.breaches()) {
+    auto b = wire::BreachFromProto(p, w, h);
+    KeptNote n;
+    n.move = static_cast<int>(p.move());
+    n.colour = p.color() == qipu::v1::COLOR_WHITE ? "W" : "B";
+    n.vertex = PackedVertex(p.point(), w, h);
+    if (b.ok()) {
+      n.rule = b->rule == rules::IllegalReason::kGameOver
+                   ? "game-end"
+                   : rules::IllegalReasonName(b->rule);
+      n.text = rules::RuleBreachText(*b, rules, h);
+    } else {
+      n.rule = "?";
+      n.text = absl::StrCat("move ", p.move(), ": ", b.status().message());
+    }
+    out.push_back(std::move(n));
+  }
+  if (game.has_cut()) {
+    const qipu::v1::RecordCut& p = game.cut();
+    KeptNote n;
+    n.cut = true;
+    n.move = static_cast<int>(p.move());
+    n.colour = p.color() == qipu::v1::COLOR_WHITE ? "W" : "B";
+    n.vertex = p.point() == 0 ? std::string() : PackedVertex(p.point(), w, h);
+    n.rule =
+        p.reason() == qipu::v1::CUT_REASON_OCCUPIED ? "occupied" : "off-board";
+    auto c = wire::CutFromProto(p, w, h);
+    n.text = c.ok() ? rules::RecordCutText(*c, h)
+                    : absl::StrCat("cut at move ", p.move());
+    if (c.ok() && c->played.point == rules::kNoPoint && !p.value().empty()) {
+      absl::StrAppend(&n.text, " ('", p.value(), "')");
+    }
+    absl::StrAppend(&n.text, "; stored up to move ", p.move() - 1, " of ",
+                    p.recorded_moves(), " read");
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
 absl::StatusOr<Json> GameJson(const qipu::v1::Game& game,
                               absl::string_view id) {
   auto record = ExportRecord(game);
@@ -314,6 +359,21 @@ absl::StatusOr<Json> GameJson(const qipu::v1::Game& game,
   j["cycles"] = CyclesJson(game.cycles(), w, h);
   j["voided_cycles"] = CyclesJson(game.voided_cycles(), w, h);
   j["ko_captures"] = game.ko_captures();
+  // An imported record kept against its rules (prepare.h): how, and its
+  // notes (moves played against the rules, then the cut).
+  j["record"] = game.has_cut()             ? "cut"
+                : game.breaches_size() > 0 ? "noted"
+                                           : "";
+  Json notes = Json::array();
+  for (const KeptNote& n : KeptNotes(game)) {
+    notes.push_back({{"move", n.move},
+                     {"colour", n.colour},
+                     {"vertex", n.vertex},
+                     {"rule", n.rule},
+                     {"cut", n.cut},
+                     {"text", n.text}});
+  }
+  j["record_notes"] = std::move(notes);
   Json searches = Json::array();
   if (auto unpacked =
           wire::UnpackSearches(game.search_visits(), w, h, game.num_moves());

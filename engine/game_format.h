@@ -38,7 +38,9 @@
 //   Result.illegal_point, "" for none), area {black, white, dame} (the
 //   stored count), cycles [{class, outcome, first_move, period, point,
 //   black_captures, white_captures}], voided_cycles [the same],
-//   ko_captures, searches [{move (0-based), points (GTP vertices,
+//   ko_captures, record ("" whole within its rules, "noted", "cut"),
+//   record_notes [{move, colour, vertex, rule, cut, text}] (KeptNotes()),
+//   searches [{move (0-based), points (GTP vertices,
 //   "pass"), visits (one count per point)}] (the root visits of each
 //   searched move, as QM in SGF), provenance {job, game_index, seed,
 //   attempt, worker, policy, black_policy, white_policy, source, file,
@@ -89,6 +91,27 @@ absl::StatusOr<std::string> SearchVisitsOf(const rules::GameRecord& record);
 // ExportRecord() written as one FF[4] SGF game tree (UTF-8, ends with a
 // newline).
 absl::StatusOr<std::string> GameToSgf(const qipu::v1::Game& game);
+
+// One note of an imported record kept against its rules (prepare.h).
+struct KeptNote {
+  // 1-based move number, colour ("B"/"W") and vertex (GTP, "pass"; empty
+  // for a cut move that is not a point).
+  int move = 0;
+  std::string colour;
+  std::string vertex;
+  // A breach's rule ("ko", "superko", "cycle", "suicide", "game-end") or
+  // the cut's reason ("occupied", "off-board").
+  std::string rule;
+  // True for the cut (the last note).
+  bool cut = false;
+  // In words: rules::RuleBreachText(), or rules::RecordCutText() and how
+  // many moves were stored.
+  std::string text;
+};
+
+// Game.breaches then Game.cut as notes, in that order (empty for a game
+// stored whole within its rules). Pure.
+std::vector<KeptNote> KeptNotes(const qipu::v1::Game& game);
 
 // The game as one JSON object, the shape above: the one writer of a
 // stored game's JSON. `id` is its text id (store::GameIdText).

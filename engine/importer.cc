@@ -46,6 +46,9 @@ void ImportSummary::Add(const qipu::v1::ImportResponse& file) {
   imported += file.imported();
   duplicates += file.duplicates();
   rejected += file.rejected();
+  noted += file.noted();
+  cut += file.cut();
+  kept.insert(kept.end(), file.kept().begin(), file.kept().end());
   errors.insert(errors.end(), file.errors().begin(), file.errors().end());
   skipped.insert(skipped.end(), file.skipped().begin(), file.skipped().end());
   for (const auto& [kind, n] : file.normalised()) normalised[kind] += n;
@@ -105,6 +108,10 @@ struct Importer::FileJob {
   struct Prepared {
     PreparedGame game;
     std::vector<std::string> kinds;
+    // PreparedImport::kept, kept_move, kept_note.
+    std::string kept;
+    int kept_move = 0;
+    std::string kept_note;
   };
 
   uint64_t seq = 0;
@@ -296,6 +303,7 @@ void Importer::Prepare(const std::shared_ptr<FileJob>& job, int chunk) {
   ctx.file = job->name;
   ctx.index_depth = job->settings.index_depth;
   ctx.now = job->now;
+  ctx.strict = job->settings.strict;
   for (int i = chunk * per; i < std::min(n, (chunk + 1) * per); ++i) {
     rules::GameRecord& record = job->records[i];
     // Meta.record_result keeps the RE as written (record.result.text).
@@ -312,6 +320,9 @@ void Importer::Prepare(const std::shared_ptr<FileJob>& job, int chunk) {
     }
     FileJob::Prepared out;
     out.game = std::move(p->game);
+    out.kept = std::move(p->kept);
+    out.kept_move = p->kept_move;
+    out.kept_note = std::move(p->kept_note);
     out.kinds.reserve(p->notes.size());
     for (const rules::RecordNote& note : p->notes) {
       out.kinds.push_back(rules::NoteKindText(note));
@@ -358,7 +369,10 @@ void Importer::Submit(const std::shared_ptr<FileJob>& job) {
     }
     ingest_->Submit(
         std::move(prepared[i]->game),
-        [this, job, number, offset, kinds = std::move(prepared[i]->kinds)](
+        [this, job, number, offset, kinds = std::move(prepared[i]->kinds),
+         kept = std::move(prepared[i]->kept),
+         kept_move = prepared[i]->kept_move,
+         kept_note = std::move(prepared[i]->kept_note)](
             absl::StatusOr<IngestOutcome> r) {
           {
             absl::MutexLock lock(&job->mu);
@@ -371,6 +385,16 @@ void Importer::Submit(const std::shared_ptr<FileJob>& job) {
             } else {
               if (*r == IngestOutcome::kStored) {
                 resp.set_imported(resp.imported() + 1);
+                if (!kept.empty()) {
+                  if (kept == "cut") {
+                    resp.set_cut(resp.cut() + 1);
+                  } else {
+                    resp.set_noted(resp.noted() + 1);
+                  }
+                  *resp.add_kept() = ImportErrorRow(
+                      job->name, number, offset,
+                      static_cast<uint32_t>(kept_move), kept_note);
+                }
               } else {
                 resp.set_duplicates(resp.duplicates() + 1);
               }
@@ -397,6 +421,11 @@ void Importer::Finish(const std::shared_ptr<FileJob>& job) {
   auto* errors = resp.mutable_errors();
   std::stable_sort(
       errors->begin(), errors->end(),
+      [](const qipu::v1::ImportError& a, const qipu::v1::ImportError& b) {
+        return a.game() < b.game();
+      });
+  std::stable_sort(
+      resp.mutable_kept()->begin(), resp.mutable_kept()->end(),
       [](const qipu::v1::ImportError& a, const qipu::v1::ImportError& b) {
         return a.game() < b.game();
       });

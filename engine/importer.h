@@ -10,10 +10,15 @@
 // the first copy of a game in queue order is the one stored and every
 // later copy is reported as a duplicate, deterministically.
 //
+// Records are history: a game its rules do not accept is stored noted or
+// cut (PrepareImport(), prepare.h), counted (ImportResponse.noted, .cut)
+// with one ImportResponse.kept row naming its first note; with
+// ImportSettings::strict it is refused as before.
+//
 // Errors never stop an import: an unreadable, too large, empty or non-SGF
-// file, a game the parser rejects (byte offset), an illegal move (move
-// number, from PrepareImport's typed out-parameter), an impossible setup,
-// a storage failure -- each is one qipu.v1.ImportError row of its file's
+// file, a game the parser rejects (byte offset), under strict an illegal
+// move (move number, from PrepareImport's typed out-parameter), an impossible
+// setup, a storage failure -- each is one qipu.v1.ImportError row of its file's
 // ImportResponse. A game of another game than Go (GM[19] in a collection
 // of Go games) is no error: it is skipped, one row of
 // ImportResponse.skipped, and the file's Go games are imported. Normalisations
@@ -75,6 +80,9 @@ struct ImportSettings {
   std::string source = "import";
   // Plies of each game indexed (0 indexes only the start position).
   int index_depth = 60;
+  // Refuse records with a move their rules forbid or that cannot be
+  // played (ImportContext::strict), instead of keeping them noted or cut.
+  bool strict = false;
 };
 
 // OK when `s` can be used: source of 1..100 printable characters not
@@ -89,6 +97,12 @@ struct ImportSummary {
   uint64_t imported = 0;
   uint64_t duplicates = 0;
   uint64_t rejected = 0;
+  // Of `imported`: records stored with a move their rules forbid, and
+  // records stored cut (PrepareImport()); one row each in `kept` (its
+  // first note), files in order.
+  uint64_t noted = 0;
+  uint64_t cut = 0;
+  std::vector<qipu::v1::ImportError> kept;
   // Every error row, files in order.
   std::vector<qipu::v1::ImportError> errors;
   // Every game of another game than Go, skipped (not rejected), files in

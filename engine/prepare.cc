@@ -162,6 +162,21 @@ void FinishPrepared(const rules::GameRecord& record,
   out->value = game.SerializeAsString();
 }
 
+// `record` up to its first `moves` moves: the setups and move properties
+// of later moves are left out with them.
+rules::GameRecord CutRecord(const rules::GameRecord& record, int moves) {
+  rules::GameRecord out = record;
+  out.moves.resize(std::min(out.moves.size(), static_cast<size_t>(moves)));
+  std::erase_if(out.setup, [moves](const rules::SetupStep& s) {
+    return s.before_move > moves;
+  });
+  std::erase_if(out.move_extra, [moves](const rules::MoveProperty& m) {
+    return m.move >= moves;
+  });
+  out.unread = {};
+  return out;
+}
+
 // Provenance.qipu_version and stored_unix_micros (`now`).
 void SetVersion(qipu::v1::Provenance* p, absl::Time now) {
   p->set_qipu_version(absl::StrCat(base::Version(), "+", base::GitCommit()));
@@ -449,8 +464,32 @@ absl::StatusOr<PreparedImport> PrepareImport(const rules::GameRecord& record,
     }
     r.komi = record.komi;
   }
-  auto report = ReplayLegal(record, r, {}, /*name_rules=*/true, illegal_move);
+  if (ctx.strict && record.unread.move != 0) {
+    if (illegal_move != nullptr) *illegal_move = record.unread.move;
+    return absl::InvalidArgumentError(absl::StrCat(
+        "move ", record.unread.move, " is not a point of the board (",
+        record.unread.reason, ")"));
+  }
+  auto report =
+      ctx.strict ? ReplayLegal(record, r, {}, /*name_rules=*/true, illegal_move)
+                 : ReplayReused(record, r, {});
   if (!report.ok()) return report.status();
+  // A record is history: one its rules do not accept, or that goes on
+  // after they ended the game, is replayed as it was played (only those:
+  // the strict replay above is the fast path). Strict keeps what the rules
+  // played, as before.
+  const rules::GameRecord* stored = &record;
+  rules::GameRecord cut_record;
+  if (!ctx.strict && (!report->legal || record.unread.move != 0 ||
+                      report->played < report->moves)) {
+    report = rules::ReplayRecordInto(record, r, ThreadGame());
+    if (!report.ok()) return report.status();
+    if (report->cut.move != 0) {
+      cut_record = CutRecord(record, report->cut.move - 1);
+      stored = &cut_record;
+      report->moves = static_cast<int>(cut_record.moves.size());
+    }
+  }
   // What the import assumed, after the reader's notes.
   std::vector<rules::RecordNote> assumed;
   if (!rules_note.empty()) {
@@ -477,7 +516,29 @@ absl::StatusOr<PreparedImport> PrepareImport(const rules::GameRecord& record,
 
   PreparedImport out;
   qipu::v1::Game game =
-      StoredGame(record, nullptr, /*with_meta=*/true, r, result, *report);
+      StoredGame(*stored, nullptr, /*with_meta=*/true, r, result, *report);
+  for (const rules::RuleBreach& b : report->breaches) {
+    *game.add_breaches() = wire::BreachToProto(b, record.width);
+  }
+  if (report->cut.move != 0) {
+    *game.mutable_cut() = wire::CutToProto(
+        report->cut, record.width,
+        std::max(report->cut.move, static_cast<int>(record.moves.size())));
+    out.kept = "cut";
+  } else if (!report->breaches.empty()) {
+    out.kept = "noted";
+  }
+  if (!report->breaches.empty() &&
+      (report->cut.move == 0 || report->breaches[0].move < report->cut.move)) {
+    out.kept_move = report->breaches[0].move;
+    out.kept_note =
+        rules::RuleBreachText(report->breaches[0], r, record.height);
+  } else if (report->cut.move != 0) {
+    out.kept_move = report->cut.move;
+    out.kept_note = rules::RecordCutText(
+        report->cut, record.height,
+        record.unread.move == report->cut.move ? record.unread.reason : "");
+  }
   qipu::v1::Meta* meta = game.mutable_meta();
   for (const rules::RecordNote& n : assumed) {
     meta->add_normalised(rules::NoteText(n));
@@ -505,12 +566,13 @@ absl::StatusOr<PreparedImport> PrepareImport(const rules::GameRecord& record,
   dims.set_handicap(static_cast<uint32_t>(report->handicap));
   dims.set_source(ctx.source);
   dims.set_policy("import");
+  dims.set_record(out.kept);
   auto config_id = configs->Intern(dims);
   if (!config_id.ok()) return config_id.status();
 
   out.game.config_id = *config_id;
   out.game.day = day;
-  FinishPrepared(record, *report, store::ContentId(record), result, {},
+  FinishPrepared(*stored, *report, store::ContentId(record), result, {},
                  ctx.index_depth, game, &out.game);
   out.report = *std::move(report);
   out.notes = record.notes;

@@ -2,7 +2,9 @@
 // rules' terms -- a worker's upload is read once, at the edge, into a
 // rules::GameRecord plus rules::SelfPlayClaims (wire::SelfPlayFromProto);
 // an import is already a GameRecord -- and then takes one path: replayed
-// with the rules core (an illegal move refuses it), stored as the record
+// with the rules core (an illegal move refuses an upload; an import keeps
+// a real record as played, noted or cut, see PrepareImport()), stored as
+// the record
 // with the rules, result, area, cycles and ko captures the replay gave,
 // its facts counted and its positions indexed. Self-play adds the claim
 // checks: job, seed, setup, where the game ended, result, area, cycles,
@@ -97,6 +99,9 @@ struct ImportContext {
   int index_depth = 60;
   // Provenance.stored_unix_micros.
   absl::Time now;
+  // Refuse a record with a move its rules forbid or that cannot be played
+  // (qipu import --strict) instead of keeping it noted or cut.
+  bool strict = false;
 };
 
 // Result of preparing an imported record.
@@ -106,6 +111,14 @@ struct PreparedImport {
   // Every normalisation of the game, in Meta.normalised order: the
   // record's notes, then the rules and result assumed by the import.
   std::vector<rules::RecordNote> notes;
+  // How the record was kept: "" whole and within its rules, "noted"
+  // (report.breaches: moves its rules forbid, played as recorded), "cut"
+  // (report.cut: stored up to the move before it) -- ConfigRecord.record.
+  std::string kept;
+  // When kept: the first note's move number and text
+  // (rules::RuleBreachText() or rules::RecordCutText()).
+  int kept_move = 0;
+  std::string kept_note;
 };
 
 // Replays `record` under its own rules (RU, else chinese; komi from KM,
@@ -114,11 +127,23 @@ struct PreparedImport {
 // record.result.text, the RE as written) and metadata. A result that names
 // the winner with a reason SGF does not define is that side's win, reason
 // illegal ("W+Illegal") or other ("W+J", "W"), and noted; one that names
-// no winner is unknown, and noted. Records with an illegal move are
-// refused with InvalidArgument naming the move number and reason ("move 3 is
-// illegal under chinese rules (occupied)"), and no game is prepared;
-// `illegal_move`, when given, is set to that move's 1-based number (0 for any
-// other outcome). `configs` interns the configuration bucket. Thread-safe.
+// no winner is unknown, and noted.
+//
+// A record is history. A move its rules forbid only by their repetition
+// rules (ko, superko, the cycle rule) or suicide rule, or one played after
+// the rules ended the game, is stored as played (rules::ReplayRecord()):
+// Game.breaches lists each (the note names the move and the rule), cycles
+// it goes through are CYCLE_OUTCOME_CONTINUED_IN_RECORD, the configuration
+// is record "noted". A record that cannot go on -- a stone on an occupied
+// point, a move off the board or no point at all (GameRecord::unread) --
+// is stored up to the move before (its indexes cover those moves),
+// Game.cut says where and why, record "cut"; the result is the record's
+// either way. The content id is the whole record's. With ctx.strict such
+// records are refused with InvalidArgument naming the move number and
+// reason ("move 3 is illegal under chinese rules (occupied)"), and no game
+// is prepared; `illegal_move`, when given, is set to that move's 1-based
+// number (0 for any other outcome). `configs` interns the configuration
+// bucket. Thread-safe.
 absl::StatusOr<PreparedImport> PrepareImport(const rules::GameRecord& record,
                                              const ImportContext& ctx,
                                              store::ConfigRegistry* configs,

@@ -149,6 +149,10 @@ void FilterFlags::Add(CLI::App* cmd) {
                   "Games where either colour played this policy (its spec, "
                   "or a prefix at a token boundary: mcts, gtp:gnugo), or "
                   "import for imported games");
+  cmd->add_option("--records", records,
+                  "Imported records by how they were kept: all (default), "
+                  "clean, noted (kept against their rules, cut ones too), "
+                  "cut");
   cmd->add_option("--from", from, "First day, YYYYMMDD");
   cmd->add_option("--to", to, "Last day, YYYYMMDD");
 }
@@ -163,6 +167,7 @@ absl::StatusOr<qipu::v1::Filter> FilterFlags::ToProto() const {
   if (!source.empty()) args.emplace_back("source", source);
   if (job) args.emplace_back("job", absl::StrCat(*job));
   if (!policy.empty()) args.emplace_back("policy", policy);
+  if (!records.empty()) args.emplace_back("records", records);
   if (from != 0) args.emplace_back("from", absl::StrCat(from));
   if (to != 0) args.emplace_back("to", absl::StrCat(to));
   return backend::FilterFromArgs(args, "--");

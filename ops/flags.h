@@ -58,7 +58,7 @@ struct JobSpecFlags {
 };
 
 // The filters of queries and exports: --size N|WxH, --rules (preset or
-// axes), --komi, --handicap, --source, --policy, --from, --to.
+// axes), --komi, --handicap, --source, --policy, --records, --from, --to.
 struct FilterFlags {
   std::string size;
   std::string rules;
@@ -68,6 +68,8 @@ struct FilterFlags {
   // --job N: the source job:N.
   std::optional<uint64_t> job;
   std::string policy;
+  // all, clean, noted, cut (Filter.records); empty: all.
+  std::string records;
   uint32_t from = 0;
   uint32_t to = 0;
 

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "absl/time/clock.h"
-#include "base/console.h"
 #include "backend/corpus_client.h"
+#include "base/console.h"
 #include "ops/commands.h"
 #include "ops/flags.h"
 #include "report/import_report.h"
@@ -97,6 +97,11 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
                 "Plies of each game indexed")
       ->check(CLI::Range(0, engine::kMaxIndexDepth))
       ->capture_default_str();
+  c->add_flag("--strict", o->import.settings.strict,
+              "Refuse records with a move their rules forbid (ko, superko, "
+              "cycle, suicide, after the end) or that cannot be played "
+              "(occupied, off the board), as error rows; default: keep them, "
+              "noted or cut");
   c->add_option("--threads", o->import.threads, "Parse/replay threads (--db)")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();

@@ -183,6 +183,8 @@ qipu::v1::CycleOutcome CycleOutcomeToProto(rules::CycleOutcome o) {
       return qipu::v1::CYCLE_OUTCOME_PREVENTED_CYCLE_RULE;
     case rules::CycleOutcome::kContinued:
       return qipu::v1::CYCLE_OUTCOME_CONTINUED;
+    case rules::CycleOutcome::kContinuedInRecord:
+      return qipu::v1::CYCLE_OUTCOME_CONTINUED_IN_RECORD;
   }
   return qipu::v1::CYCLE_OUTCOME_UNSPECIFIED;
 }
@@ -202,6 +204,8 @@ absl::StatusOr<rules::CycleOutcome> CycleOutcomeFromProto(
       return rules::CycleOutcome::kPreventedCycleRule;
     case qipu::v1::CYCLE_OUTCOME_CONTINUED:
       return rules::CycleOutcome::kContinued;
+    case qipu::v1::CYCLE_OUTCOME_CONTINUED_IN_RECORD:
+      return rules::CycleOutcome::kContinuedInRecord;
     default:
       return NotA(o, "cycle outcome");
   }
@@ -470,6 +474,130 @@ absl::StatusOr<rules::CycleRecord> CycleFromProto(const qipu::v1::Cycle& p,
   c.black_captures = static_cast<int>(p.black_captures());
   c.white_captures = static_cast<int>(p.white_captures());
   c.point = rules::FromDenseIndex(static_cast<int>(p.point() - 1), width);
+  return c;
+}
+
+namespace {
+
+uint32_t PointToProto(rules::Point p, int width) {
+  return p == rules::kPass || p == rules::kNoPoint
+             ? 0
+             : static_cast<uint32_t>(rules::DenseIndex(p, width) + 1);
+}
+
+}  // namespace
+
+qipu::v1::RuleBreach BreachToProto(const rules::RuleBreach& b, int width) {
+  qipu::v1::RuleBreach p;
+  p.set_move(static_cast<uint32_t>(b.move));
+  p.set_point(PointToProto(b.played.point, width));
+  p.set_color(ColorToProto(b.played.color));
+  switch (b.rule) {
+    case rules::IllegalReason::kKo:
+      p.set_rule(qipu::v1::RECORD_RULE_KO);
+      break;
+    case rules::IllegalReason::kSuperko:
+      p.set_rule(qipu::v1::RECORD_RULE_SUPERKO);
+      break;
+    case rules::IllegalReason::kCycle:
+      p.set_rule(qipu::v1::RECORD_RULE_CYCLE);
+      break;
+    case rules::IllegalReason::kSuicide:
+      p.set_rule(qipu::v1::RECORD_RULE_SUICIDE);
+      break;
+    case rules::IllegalReason::kGameOver:
+      p.set_rule(qipu::v1::RECORD_RULE_GAME_END);
+      break;
+    default:
+      break;
+  }
+  if (b.ended_by != rules::EndReason::kNotOver) {
+    p.set_ended_by(EndReasonToProto(b.ended_by));
+    p.set_ended_at(static_cast<uint32_t>(b.ended_at));
+  }
+  if (b.cycle.period > 0) *p.mutable_cycle() = CycleToProto(b.cycle, width);
+  return p;
+}
+
+absl::StatusOr<rules::RuleBreach> BreachFromProto(const qipu::v1::RuleBreach& p,
+                                                  int width, int height) {
+  rules::RuleBreach b;
+  b.move = static_cast<int>(p.move());
+  auto colour = ColorFromProto(p.color());
+  if (!colour.ok() || *colour == rules::Color::kEmpty) {
+    return absl::InvalidArgumentError("breach: no colour");
+  }
+  b.played.color = *colour;
+  if (p.point() > static_cast<uint32_t>(width * height) || p.move() == 0) {
+    return absl::InvalidArgumentError("breach: bad point or move");
+  }
+  b.played.point = p.point() == 0 ? rules::kPass
+                                  : rules::FromDenseIndex(
+                                        static_cast<int>(p.point() - 1), width);
+  switch (p.rule()) {
+    case qipu::v1::RECORD_RULE_KO:
+      b.rule = rules::IllegalReason::kKo;
+      break;
+    case qipu::v1::RECORD_RULE_SUPERKO:
+      b.rule = rules::IllegalReason::kSuperko;
+      break;
+    case qipu::v1::RECORD_RULE_CYCLE:
+      b.rule = rules::IllegalReason::kCycle;
+      break;
+    case qipu::v1::RECORD_RULE_SUICIDE:
+      b.rule = rules::IllegalReason::kSuicide;
+      break;
+    case qipu::v1::RECORD_RULE_GAME_END:
+      b.rule = rules::IllegalReason::kGameOver;
+      break;
+    default:
+      return absl::InvalidArgumentError("breach: unknown rule");
+  }
+  if (p.ended_by() != qipu::v1::END_REASON_UNSPECIFIED) {
+    auto ended = EndReasonFromProto(p.ended_by());
+    if (!ended.ok()) return ended.status();
+    b.ended_by = *ended;
+    b.ended_at = static_cast<int>(p.ended_at());
+  }
+  if (p.has_cycle()) {
+    auto c = CycleFromProto(p.cycle(), width, height);
+    if (!c.ok()) return c.status();
+    b.cycle = *c;
+  }
+  return b;
+}
+
+qipu::v1::RecordCut CutToProto(const rules::RecordCut& c, int width,
+                               int recorded_moves) {
+  qipu::v1::RecordCut p;
+  p.set_move(static_cast<uint32_t>(c.move));
+  p.set_reason(c.reason == rules::IllegalReason::kOccupied
+                   ? qipu::v1::CUT_REASON_OCCUPIED
+                   : qipu::v1::CUT_REASON_OFF_BOARD);
+  p.set_color(ColorToProto(c.played.color));
+  p.set_point(PointToProto(c.played.point, width));
+  p.set_value(c.value);
+  p.set_recorded_moves(static_cast<uint32_t>(recorded_moves));
+  return p;
+}
+
+absl::StatusOr<rules::RecordCut> CutFromProto(const qipu::v1::RecordCut& p,
+                                              int width, int height) {
+  rules::RecordCut c;
+  c.move = static_cast<int>(p.move());
+  auto colour = ColorFromProto(p.color());
+  if (!colour.ok()) return colour.status();
+  c.played.color = *colour;
+  if (p.point() > static_cast<uint32_t>(width * height)) {
+    return absl::InvalidArgumentError("cut: point off the board");
+  }
+  c.played.point = p.point() == 0 ? rules::kNoPoint
+                                  : rules::FromDenseIndex(
+                                        static_cast<int>(p.point() - 1), width);
+  c.reason = p.reason() == qipu::v1::CUT_REASON_OCCUPIED
+                 ? rules::IllegalReason::kOccupied
+                 : rules::IllegalReason::kOffBoard;
+  c.value = p.value();
   return c;
 }
 

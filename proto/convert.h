@@ -17,6 +17,7 @@
 #include "qipu/v1/work.pb.h"
 #include "rules/game.h"
 #include "rules/record.h"
+#include "rules/replay.h"
 #include "rules/result.h"
 #include "rules/rules.h"
 #include "rules/scoring.h"
@@ -86,6 +87,17 @@ absl::StatusOr<rules::CycleRecord> CycleFromProto(const qipu::v1::Cycle& c,
 // PLAYED_OUT (a count as played leaves the field unset, as before it
 // existed); an unset one reads as kUnknown.
 qipu::v1::Result ResultToProto(const rules::GameResult& r);
+
+// An imported record's notes (rules/replay.h): a move played against its
+// rules, and where the record was cut (`recorded_moves`: RecordCut's
+// count of the record's moves). FromProto checks colours, points, rules.
+qipu::v1::RuleBreach BreachToProto(const rules::RuleBreach& b, int width);
+absl::StatusOr<rules::RuleBreach> BreachFromProto(const qipu::v1::RuleBreach& p,
+                                                  int width, int height);
+qipu::v1::RecordCut CutToProto(const rules::RecordCut& c, int width,
+                               int recorded_moves);
+absl::StatusOr<rules::RecordCut> CutFromProto(const qipu::v1::RecordCut& p,
+                                              int width, int height);
 absl::StatusOr<rules::GameResult> ResultFromProto(const qipu::v1::Result& r);
 qipu::v1::Area AreaToProto(const rules::AreaCount& a);
 

@@ -48,7 +48,10 @@ nlohmann::ordered_json ImportJson(const engine::ImportSummary& s) {
           {"duplicates", s.duplicates},
           {"rejected", s.rejected},
           {"skipped", s.skipped.size()},
+          {"noted", s.noted},
+          {"cut", s.cut},
           {"errors", std::move(errors)},
+          {"kept", Rows(s.kept)},
           {"skipped_games", Rows(s.skipped)},
           {"normalised", std::move(normalised)},
           {"seconds", s.seconds},
@@ -57,11 +60,14 @@ nlohmann::ordered_json ImportJson(const engine::ImportSummary& s) {
 
 std::string ImportText(const engine::ImportSummary& s, size_t max_errors) {
   std::string out = absl::StrFormat(
-      "files %d  games %d  imported %d  duplicates %d  rejected %d%s  errors "
-      "%d  (%.2f s, %.0f games/s)\n",
+      "files %d  games %d  imported %d  duplicates %d  rejected %d%s%s  "
+      "errors %d  (%.2f s, %.0f games/s)\n",
       s.files, s.games, s.imported, s.duplicates, s.rejected,
       s.skipped.empty() ? std::string()
                         : absl::StrCat("  skipped ", s.skipped.size()),
+      s.noted + s.cut == 0
+          ? std::string()
+          : absl::StrCat("  stored with a note ", s.noted, "  cut ", s.cut),
       s.errors.size(), s.seconds, s.seconds > 0 ? s.games / s.seconds : 0.0);
   if (!s.normalised.empty()) {
     std::vector<std::pair<uint64_t, std::string>> kinds;
@@ -88,6 +94,7 @@ std::string ImportText(const engine::ImportSummary& s, size_t max_errors) {
     }
   };
   list("skipped (not Go)", s.skipped);
+  list("kept against their rules (stored; --strict refuses them)", s.kept);
   list("errors", s.errors);
   return out;
 }

@@ -254,7 +254,7 @@ std::string CyclesText(const qipu::v1::CyclesResponse& r) {
   for (int cls = qipu::v1::CYCLE_CLASS_TRIPLE_KO;
        cls <= qipu::v1::CYCLE_CLASS_OTHER; ++cls) {
     for (int out = qipu::v1::CYCLE_OUTCOME_NO_RESULT;
-         out <= qipu::v1::CYCLE_OUTCOME_CONTINUED; ++out) {
+         out <= qipu::v1::CYCLE_OUTCOME_CONTINUED_IN_RECORD; ++out) {
       const qipu::v1::CycleRow* found = nullptr;
       for (const qipu::v1::CycleRow& row : r.rows()) {
         if (row.cls() == cls && row.outcome() == out) found = &row;
@@ -369,6 +369,15 @@ std::string GameText(const qipu::v1::GetGameResponse& r) {
         wire::CycleClassName(c.cls()), wire::CycleOutcomeName(c.outcome()),
         c.first_move(), c.first_move() + c.period() - 1, c.black_captures(),
         c.white_captures());
+  }
+  // A record kept against its rules: each note, the move and the rule.
+  const std::vector<engine::KeptNote> notes = engine::KeptNotes(g);
+  if (!notes.empty()) {
+    absl::StrAppendFormat(&out, "Record kept as played (%s):\n",
+                          g.has_cut() ? "cut" : "noted");
+    for (const engine::KeptNote& n : notes) {
+      absl::StrAppendFormat(&out, "  %s\n", n.text);
+    }
   }
   if (p.job() != 0) {
     absl::StrAppendFormat(

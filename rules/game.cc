@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdlib>
+#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "rules/coord.h"
@@ -40,6 +41,8 @@ const char* CycleOutcomeName(CycleOutcome o) {
       return "prevented-cycle-rule";
     case CycleOutcome::kContinued:
       return "continued";
+    case CycleOutcome::kContinuedInRecord:
+      return "continued-in-record";
   }
   return "?";
 }
@@ -89,6 +92,8 @@ void Game::Reset(const Rules& rules) {
 
 void Game::Reset() {
   board_.CopyFrom(empty_board_);
+  // PlayRecorded() may have lifted the cap.
+  move_cap_ = MoveCap(rules_, width(), height());
   to_play_ = Color::kBlack;
   handicap_ = 0;
   num_moves_ = 0;
@@ -383,6 +388,54 @@ MoveVerdict Game::TryPlay(Color c, Point p) {
     RecordPrevented(v.cycle);
   }
   return v;
+}
+
+Game::RecordedMove Game::PlayRecorded(Color c, Point p) {
+  RecordedMove out;
+  if (over()) {
+    // The record went on after the rules ended the game: reopen it.
+    out.ended_by = result_.reason;
+    out.ended_at = ended_at_;
+    if (result_.reason == EndReason::kCycle && !cycles_.empty()) {
+      cycles_.back().outcome = CycleOutcome::kContinuedInRecord;
+    }
+    if (result_.reason == EndReason::kMoveLimit) {
+      move_cap_ = std::numeric_limits<int>::max();
+    }
+    result_ = GameResult{};
+    ended_at_ = 0;
+  }
+  out.verdict = Check(c, p);
+  switch (out.verdict.reason) {
+    case IllegalReason::kNone:
+      Play(c, p, out.verdict);
+      break;
+    case IllegalReason::kOccupied:
+    case IllegalReason::kOffBoard:
+    case IllegalReason::kGameOver:
+      return out;
+    case IllegalReason::kKo:
+    case IllegalReason::kSuicide:
+      PlayOverRules(c, p, nullptr);
+      break;
+    case IllegalReason::kSuperko:
+    case IllegalReason::kCycle:
+      out.verdict.cycle.outcome = CycleOutcome::kContinuedInRecord;
+      PlayOverRules(c, p, &out.verdict.cycle);
+      break;
+  }
+  out.played = true;
+  return out;
+}
+
+void Game::PlayOverRules(Color c, Point p, const CycleRecord* cycle) {
+  board_.Play(p, c);
+  RecordBoardMove(c, p);
+  if (cycle != nullptr &&
+      static_cast<int>(cycles_.size()) < kMaxContinuedCycles) {
+    cycles_.push_back(*cycle);
+  }
+  if (num_moves_ >= move_cap_) End(Winner::kNone, EndReason::kMoveLimit, 0);
 }
 
 int Game::TryPlayMoves(absl::Span<const Move> moves, MoveVerdict* rejected) {

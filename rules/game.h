@@ -53,9 +53,14 @@ enum class CycleOutcome : uint8_t {
   // Completed under pure simple ko (KoRule::kSimple, CycleRule::kNone): the
   // repetition is legal and the game went on.
   kContinued,
+  // A historical record went on through a cycle its rules forbid (the
+  // completing move broke superko or the cycle rule) or that would have
+  // ended the game (a balanced cycle under the cycle rule): the game was
+  // replayed as recorded (Game::PlayRecorded()).
+  kContinuedInRecord,
 };
 // "no-result", "draw", "replay", "prevented-superko", "prevented-cycle-rule",
-// "continued".
+// "continued", "continued-in-record".
 const char* CycleOutcomeName(CycleOutcome o);
 
 // Most kContinued cycles one game records (later ones are played but not
@@ -199,6 +204,34 @@ class Game {
   MoveVerdict TryPlay(Color c, Point p);
   MoveVerdict TryPlay(Point p) { return TryPlay(to_play_, p); }
 
+  // What PlayRecorded() did with a recorded move.
+  struct RecordedMove {
+    // The rules' verdict on the move, taken before it was played (after
+    // reopening an ended game): legal, or why the rules forbid it.
+    MoveVerdict verdict;
+    // False only for a move the board cannot take (kOccupied, kOffBoard).
+    bool played = false;
+    // When the rules had ended the game before this move: how (kScore for
+    // two passes, kCycle, kMoveLimit) and at which 1-based move; else
+    // kNotOver and 0.
+    EndReason ended_by = EndReason::kNotOver;
+    int ended_at = 0;
+  };
+
+  // Plays c at p as a historical record played it, whatever the rules
+  // forbid of it. A move the rules allow is played as by TryPlay(). A
+  // basic-ko retake, a suicide (of one stone or of several: the own chain
+  // is removed), or a move repeating a position that superko or the cycle
+  // rule forbids is played on the board anyway; a cycle it completes is
+  // recorded with outcome kContinuedInRecord (bounded as kContinued cycles
+  // are), and the game goes on. A move after the rules ended the game (two
+  // passes, a cycle, the move cap) first reopens it: the result is
+  // cleared, a cycle that ended it becomes kContinuedInRecord, and the
+  // move cap no longer applies. Only a move the board cannot take -- an
+  // occupied point, a point off the board -- is not played (nothing
+  // changes but the reopening). Any colour, any point.
+  RecordedMove PlayRecorded(Color c, Point p);
+
   // TryPlay() of each of `moves` in order (colours as given), stopping at
   // the first illegal one or when the game is over. Returns the number of
   // moves played; *rejected is the illegal move's verdict (its prevented
@@ -283,6 +316,10 @@ class Game {
   // PlayLightFrom(), for inlining into PlayLightGame().
   Point PlayLightMove(int start);
   void End(Winner w, EndReason reason, double margin);
+  // PlayRecorded() of a board point the rules forbid but the board can
+  // take: plays it, records `cycle` when its outcome is set (not
+  // kNoResult), applies the move cap.
+  void PlayOverRules(Color c, Point p, const CycleRecord* cycle);
 
   Rules rules_;
   Board board_;

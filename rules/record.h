@@ -40,6 +40,21 @@ struct MoveProperty {
   friend bool operator==(const MoveProperty&, const MoveProperty&) = default;
 };
 
+// A main-line move the reader could not read as a point of the board.
+struct UnreadMove {
+  // 1-based move number; 0 when every move was read.
+  int move = 0;
+  Color color = Color::kEmpty;
+  // The property value as written (trimmed), and why it is not a point.
+  std::string value;
+  // True when it names a point outside the board (two letters beyond the
+  // size); false when it is no SGF point at all.
+  bool off_board = false;
+  std::string reason;
+
+  friend bool operator==(const UnreadMove&, const UnreadMove&) = default;
+};
+
 // A game record. Plain value type.
 struct GameRecord {
   int width = 19;
@@ -49,6 +64,11 @@ struct GameRecord {
   // Main-line moves in order. point is a board point or kPass; colours are
   // as recorded (records may have two moves of one colour in a row).
   std::vector<Move> moves;
+  // The main line's first move whose value is not a point of the board
+  // (B[zz] on 19x19, B[4d]), when there is one: `moves` ends before it and
+  // the rest of the main line is not read (engine/prepare.h keeps such a
+  // record cut there, or refuses it under --strict).
+  UnreadMove unread;
 
   // HA (0 when absent).
   int handicap = 0;

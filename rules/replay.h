@@ -18,6 +18,51 @@
 
 namespace qipu::rules {
 
+// A recorded move its rules forbid, played as recorded (ReplayRecord()).
+struct RuleBreach {
+  // 1-based move number, and the move.
+  int move = 0;
+  Move played;
+  // The rule it breaks: kKo (an immediate basic-ko retake), kSuperko,
+  // kCycle (the art. 20 cycle rule), kSuicide, or kGameOver (the rules had
+  // ended the game: how and where in ended_by, ended_at).
+  IllegalReason rule = IllegalReason::kNone;
+  EndReason ended_by = EndReason::kNotOver;
+  int ended_at = 0;
+  // kSuperko, kCycle: the cycle the move completed (outcome
+  // kContinuedInRecord). kGameOver after a cycle: that cycle.
+  CycleRecord cycle;
+
+  friend bool operator==(const RuleBreach&, const RuleBreach&) = default;
+};
+
+// Where a record stops being playable (ReplayRecord()).
+struct RecordCut {
+  // 1-based number of the first move not played; 0 when none was left out.
+  int move = 0;
+  // The move (point kNoPoint when the reader could not read it).
+  Move played;
+  // kOccupied, or kOffBoard (also for a value that is no point at all).
+  IllegalReason reason = IllegalReason::kNone;
+  // The SGF value as written when the reader could not read it
+  // (GameRecord::unread), else empty.
+  std::string value;
+
+  friend bool operator==(const RecordCut&, const RecordCut&) = default;
+};
+
+// "move 57 (B D4) retakes a ko at once, which the ko rule of chinese rules
+// forbids", "move 12 (W A1) is a suicide, which ... forbids", "move 250
+// (B D4) is played after the rules ended the game at move 249 (two
+// passes)": the note a stored record keeps for a breach (names the move,
+// number and vertex, and the rule). `rules` are the record's, named by
+// their preset whatever their komi (or "custom").
+std::string RuleBreachText(const RuleBreach& b, const Rules& rules, int height);
+// "cut at move 242 (B Q16): the point is occupied" / "...: B[zz] at line 3,
+// column 7: SGF point 'zz' is off the 19x19 board".
+std::string RecordCutText(const RecordCut& c, int height,
+                          const std::string& reader_reason = "");
+
 // What a replay found.
 struct ReplayReport {
   // Number of moves in the record's main line.
@@ -45,6 +90,11 @@ struct ReplayReport {
   // The result the rules gave, when they ended the game (ended_at > 0):
   // a score after two passes, a cycle outcome, a move-limit void.
   GameResult rules_result;
+  // ReplayRecord() only: the moves played although the rules forbid them,
+  // in move order (`legal` is false when there is one, and illegal_move
+  // is the first of them or the cut), and where the record was cut.
+  std::vector<RuleBreach> breaches;
+  RecordCut cut;
 };
 
 // Replays `record` under `rules`. `claimed_prevented` (self-play games
@@ -64,6 +114,24 @@ absl::StatusOr<ReplayReport> Replay(
 absl::StatusOr<ReplayReport> ReplayInto(
     const GameRecord& record, const Rules& rules,
     absl::Span<const CycleRecord> claimed_prevented, Game* game);
+
+// Replays a historical record as it was played: what a game of record
+// keeps although its rules forbid it. Each move goes through
+// Game::PlayRecorded(): a move that breaks only the repetition rules (a ko
+// retake, superko, the cycle rule) or the suicide rule, or one played
+// after the rules ended the game, is played and listed in
+// report.breaches; a cycle it completes is recorded as
+// kContinuedInRecord. The replay stops at the first move the board cannot
+// take (an occupied point) or the reader could not read
+// (record.unread: off the board, not a point): report.cut, and `played`
+// counts the moves before it. `moves`, cycles, ko captures, area and the
+// rules' end are those of the moves played. InvalidArgument as Replay()
+// for a record that cannot be set up. *game as for ReplayInto().
+absl::StatusOr<ReplayReport> ReplayRecordInto(const GameRecord& record,
+                                              const Rules& rules, Game* game);
+// ReplayRecordInto() in a Game of its own.
+absl::StatusOr<ReplayReport> ReplayRecord(const GameRecord& record,
+                                          const Rules& rules);
 
 }  // namespace qipu::rules
 

@@ -74,6 +74,20 @@ bool IsIntegerText(absl::string_view v) {
   });
 }
 
+// True when `v` is two SGF point letters (a-z, A-Z) naming a point outside
+// a width x height board.
+bool IsOffBoard(absl::string_view v, int width, int height) {
+  auto letter = [](char c) {
+    return c >= 'a' && c <= 'z'   ? c - 'a'
+           : c >= 'A' && c <= 'Z' ? c - 'A' + 26
+                                  : -1;
+  };
+  if (v.size() != 2) return false;
+  const int x = letter(v[0]);
+  const int y = letter(v[1]);
+  return x >= 0 && y >= 0 && (x >= width || y >= height);
+}
+
 }  // namespace
 
 SgfPlace SgfLocator::Place(size_t offset) {
@@ -486,6 +500,8 @@ bool SgfGameBuilder::ReadPointList(const SgfProperty& p,
 
 bool SgfGameBuilder::ReadSetupAndMoves(
     const SgfNode& node, const std::vector<const SgfProperty*>& props) {
+  // The main line stops at a move that is not a point of the board.
+  if (record_.unread.move != 0) return true;
   SetupStep step;
   step.before_move = static_cast<int>(record_.moves.size());
   int moves_here = 0;
@@ -530,11 +546,17 @@ bool SgfGameBuilder::ReadSetupAndMoves(
     absl::StatusOr<Point> point =
         ParseSgfPoint(v, record_.width, record_.height);
     if (!point.ok()) {
-      return Fail(value.offset,
-                  absl::StrCat(p->id, "[", Excerpt(v), "] at ",
-                               locator_->Where(value.offset), " (move ",
-                               record_.moves.size() + 1,
-                               "): ", point.status().message()));
+      // Not a point of the board: the main line stops here (the record is
+      // kept up to the move before, or refused under --strict).
+      record_.unread = {
+          .move = static_cast<int>(record_.moves.size() + 1),
+          .color = p->id == "B" ? Color::kBlack : Color::kWhite,
+          .value = Excerpt(v),
+          .off_board = IsOffBoard(v, record_.width, record_.height),
+          .reason = absl::StrCat(p->id, "[", Excerpt(v), "] at ",
+                                 locator_->Where(value.offset), ": ",
+                                 point.status().message())};
+      return true;
     }
     record_.moves.push_back(
         Move{p->id == "B" ? Color::kBlack : Color::kWhite, *point});

@@ -17,6 +17,8 @@ std::string ConfigTuple(const qipu::v1::ConfigRecord& c) {
   if (!c.white_policy().empty()) {
     absl::StrAppend(&tuple, "|white=", c.white_policy());
   }
+  // Likewise imported records kept against their rules ("noted", "cut").
+  if (!c.record().empty()) absl::StrAppend(&tuple, "|record=", c.record());
   return tuple;
 }
 

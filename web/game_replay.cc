@@ -92,7 +92,10 @@ absl::StatusOr<nlohmann::json> GameReplayJson(const qipu::v1::Game& g,
   auto rules = wire::RulesFromProto(g.rules());
   if (!rules.ok()) return rules.status();
   // The whole replay first: cycles, end, area, as the coordinator saw it.
-  auto report = rules::Replay(*record, *rules);
+  // As recorded (rules::ReplayRecord()): an imported record kept against
+  // its rules is shown as played; any other game replays the same either
+  // way.
+  auto report = rules::ReplayRecord(*record, *rules);
   if (!report.ok()) return report.status();
 
   const int w = record->width;
@@ -118,17 +121,16 @@ absl::StatusOr<nlohmann::json> GameReplayJson(const qipu::v1::Game& g,
   nlohmann::json replayed = nlohmann::json::array();
   for (size_t k = 0; k < record->moves.size(); ++k) {
     if (absl::Status s = apply_setups(static_cast<int>(k)); !s.ok()) return s;
-    if (game.over()) break;
     const rules::Move& m = record->moves[k];
     const rules::Board before = game.board();
-    const rules::MoveVerdict v = game.TryPlay(m.color, m.point);
-    if (!v.legal()) break;
+    if (!game.PlayRecorded(m.color, m.point).played) break;
+    // The stones the move removed: the opponent's, and its own chain when
+    // it was a suicide (the point played included).
     std::vector<rules::Point> captured;
-    const rules::Color opponent = rules::Opponent(m.color);
     for (int y = 0; y < h; ++y) {
       for (int x = 0; x < w; ++x) {
         const rules::Point p = rules::MakePoint(x, y);
-        if (before.at(p) == opponent &&
+        if ((before.at(p) != rules::Color::kEmpty || p == m.point) &&
             game.board().at(p) == rules::Color::kEmpty) {
           captured.push_back(p);
         }

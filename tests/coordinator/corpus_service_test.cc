@@ -52,13 +52,17 @@ TEST(CorpusService, ImportAnswersEachFileInOrder) {
   for (uint64_t i = 0; i < 30; ++i) {
     collection += rules::WriteSgf(PlayedRecord(9, 3, i));
   }
-  const std::vector<qipu::v1::ImportRequest> reqs = {
+  std::vector<qipu::v1::ImportRequest> reqs = {
       Request("many.sgf", collection),
       Request("bad.sgf", "(;GM[1]SZ[9];B[ee];W[ee])"),
       Request("again.sgf", rules::WriteSgf(PlayedRecord(9, 3, 4))),
       Request("refused.sgf", "(;GM[1]SZ[9];B[ee])", "job:7"),
       Request("junk.sgf", "hello"),
+      Request("bad.sgf", "(;GM[1]SZ[9];B[ee];W[ee])"),
   };
+  // The last one under --strict: refused as before (the one above is kept,
+  // cut at move 2).
+  reqs.back().set_strict(true);
   grpc::ClientContext ctx;
   Deadline(&ctx);
   auto stream = stub->Import(&ctx);
@@ -74,9 +78,15 @@ TEST(CorpusService, ImportAnswersEachFileInOrder) {
   }
   EXPECT_EQ(got[0].games(), 30u);
   EXPECT_EQ(got[0].imported(), 30u);
-  EXPECT_EQ(got[1].rejected(), 1u);
-  ASSERT_EQ(got[1].errors_size(), 1);
-  EXPECT_EQ(got[1].errors(0).move(), 2u);
+  EXPECT_EQ(got[1].imported(), 1u);
+  EXPECT_EQ(got[1].cut(), 1u);
+  ASSERT_EQ(got[1].kept_size(), 1);
+  EXPECT_EQ(got[1].kept(0).move(), 2u);
+  EXPECT_EQ(got[1].kept(0).reason(),
+            "cut at move 2 (W E5): the point is occupied");
+  EXPECT_EQ(got[5].rejected(), 1u);
+  ASSERT_EQ(got[5].errors_size(), 1);
+  EXPECT_EQ(got[5].errors(0).move(), 2u);
   EXPECT_EQ(got[2].duplicates(), 1u);
   ASSERT_EQ(got[3].errors_size(), 1);
   EXPECT_TRUE(absl::StrContains(got[3].errors(0).reason(), "job:"));
@@ -85,7 +95,8 @@ TEST(CorpusService, ImportAnswersEachFileInOrder) {
   EXPECT_EQ(got[4].errors(0).game(), 0u);
   for (const StoredGame& g : StoredGames(c->store())) {
     EXPECT_EQ(g.game.provenance().source(), "import");
-    EXPECT_EQ(g.game.provenance().file(), "many.sgf");
+    EXPECT_EQ(g.game.provenance().file(),
+              g.game.has_cut() ? "bad.sgf" : "many.sgf");
   }
 }
 
@@ -159,7 +170,10 @@ TEST(QipuCommand, ImportExportLocallyAndThroughTheServer) {
   }
   WriteFile(tmp.Sub("in/bad.sgf"), "(;GM[1]SZ[9];B[ee];W[ee])");
   const std::string db = tmp.Sub("db");
-  CommandRun r = Qipu("import --db " + db + " " + tmp.Sub("in") + " --json");
+  // --strict: the occupied point is refused (by default the game is kept,
+  // cut: import_records_test.cc).
+  CommandRun r =
+      Qipu("import --db " + db + " " + tmp.Sub("in") + " --json --strict");
   EXPECT_EQ(r.status, 0);  // Ran, although a game was rejected.
   nlohmann::json j = Json(r);
   EXPECT_EQ(j["files"], 11);
@@ -184,7 +198,7 @@ TEST(QipuCommand, ImportExportLocallyAndThroughTheServer) {
   j = Json(Qipu("import" + server + " " + tmp.Sub("all.jsonl") + " --json"));
   EXPECT_EQ(j["imported"], 10);
   j = Json(Qipu("import" + server + " " + tmp.Sub("all.sgf") + " " +
-                tmp.Sub("in") + " --json"));
+                tmp.Sub("in") + " --json --strict"));
   EXPECT_EQ(j["imported"], 0);
   EXPECT_EQ(j["duplicates"], 20);
   EXPECT_EQ(j["rejected"], 1);

@@ -133,20 +133,38 @@ TEST(Importer, FoxProCorpusMatchesIndependentCounts) {
   EXPECT_EQ(first.imported + first.duplicates + first.rejected, first.games);
   // The one repeated main line of STATS.txt.
   EXPECT_EQ(first.duplicates, 1u);
-  // One record (a historic game) retakes a ko at once: refused, with the
-  // move number.
-  ASSERT_EQ(first.rejected, 1u);
-  ASSERT_EQ(first.errors.size(), 1u);
-  EXPECT_EQ(first.errors[0].move(), 282u);
-  EXPECT_TRUE(absl::StrContains(first.errors[0].reason(), "ko"));
-  const std::string rejected_file = first.errors[0].file();
-  // Normalisations, counted per kind over the 678 accepted games.
+  // One record (a historic game) retakes a ko at once: a record is
+  // history, it is stored as played, noted with the move number.
+  EXPECT_EQ(first.rejected, 0u);
+  EXPECT_TRUE(first.errors.empty());
+  EXPECT_EQ(first.noted, 1u);
+  EXPECT_EQ(first.cut, 0u);
+  ASSERT_EQ(first.kept.size(), 1u);
+  EXPECT_EQ(first.kept[0].move(), 282u);
+  EXPECT_TRUE(absl::StrContains(first.kept[0].reason(), "retakes a ko at once"))
+      << first.kept[0].reason();
+  // --strict refuses it, as imports did before.
+  {
+    CorpusDb strict_db(tmp.Sub("strict"));
+    engine::ImportSettings strict;
+    strict.strict = true;
+    const engine::ImportSummary s = strict_db.Import({dir}, strict);
+    EXPECT_EQ(s.imported, 677u);
+    ASSERT_EQ(s.rejected, 1u);
+    ASSERT_EQ(s.errors.size(), 1u);
+    EXPECT_EQ(s.errors[0].move(), 282u);
+    EXPECT_EQ(s.errors[0].file(), first.kept[0].file());
+    EXPECT_TRUE(absl::StrContains(s.errors[0].reason(), "ko"));
+    EXPECT_EQ(s.noted, 0u);
+  }
+  // Normalisations, counted per kind over the 679 games stored or found
+  // again.
   EXPECT_EQ(first.normalised.at("no CA[] charset given: text read as UTF-8"),
-            678u);
+            679u);
   EXPECT_EQ(
       first.normalised.at("KM[375] read as komi 7.5 (Fox: 3.75 stones)") +
           first.normalised.at("KM[325] read as komi 6.5 (Fox: 3.25 stones)"),
-      218u);
+      219u);
   EXPECT_EQ(
       first.normalised.at("RE[B+0.75] read as B+1.5 (Fox: margin in stones)"),
       6u);
@@ -159,8 +177,8 @@ TEST(Importer, FoxProCorpusMatchesIndependentCounts) {
   const engine::ImportSummary again = db.Import({dir});
   EXPECT_EQ(again.games, 679u);
   EXPECT_EQ(again.imported, 0u);
-  EXPECT_EQ(again.duplicates, 678u);
-  EXPECT_EQ(again.rejected, 1u);
+  EXPECT_EQ(again.duplicates, 679u);
+  EXPECT_EQ(again.rejected, 0u);
 
   // Independently: distinct main lines, games at the empty board and their
   // first moves up to symmetry, with the records' results.
@@ -174,7 +192,7 @@ TEST(Importer, FoxProCorpusMatchesIndependentCounts) {
   std::map<std::string, Counts> firsts;
   for (const std::string& f : files) {
     const SimpleGame g = ReadSimple(f, ReadAll(f));
-    if (f == rejected_file || !lines.insert(g.main_line).second) continue;
+    if (!lines.insert(g.main_line).second) continue;
     if (g.setup_before_first_move) continue;
     Tally(reached, g.result);
     Tally(firsts[CanonicalSgfMove(g.first_move)], g.result);
@@ -190,7 +208,8 @@ TEST(Importer, FoxProCorpusMatchesIndependentCounts) {
   for (const auto& c : resp->continuations()) {
     got[CanonicalGtpMove('B', c.move())] = Counts::Of(c.outcomes());
   }
-  EXPECT_EQ(reached.games, 390u);  // 392 even games less the two above.
+  // 392 even games less the repeated one (the ko retake is stored).
+  EXPECT_EQ(reached.games, 391u);
   EXPECT_EQ(got.size(), firsts.size());
   std::cout << "empty board: " << reached << "; first moves:";
   for (const auto& [move, counts] : firsts) {
@@ -243,8 +262,13 @@ TEST(Importer, EveryMalformedInputIsOneCleanErrorRow) {
   engine::ImporterOptions options;
   options.max_file_bytes = 4096;
   CorpusDb db(tmp.Sub("db"), options);
-  const engine::ImportSummary s = db.Import(
-      {in, path("l_bad.jsonl"), tmp.Sub("empty_folder"), tmp.Sub("missing")});
+  // Under --strict, as imports were before records were kept: the illegal
+  // move and the move off the board are error rows too.
+  engine::ImportSettings strict;
+  strict.strict = true;
+  const std::vector<std::string> inputs = {
+      in, path("l_bad.jsonl"), tmp.Sub("empty_folder"), tmp.Sub("missing")};
+  const engine::ImportSummary s = db.Import(inputs, strict);
 
   EXPECT_EQ(s.imported + s.duplicates + s.rejected + s.skipped.size(), s.games);
   for (const auto& e : s.errors) {
@@ -316,6 +340,28 @@ TEST(Importer, EveryMalformedInputIsOneCleanErrorRow) {
   EXPECT_EQ(s.imported, 3u);
   EXPECT_EQ(s.duplicates, 1u);
   EXPECT_EQ(s.files, 13u);
+
+  // By default a record is history: the occupied point and the move off
+  // the board cut their games there, stored (with their first note as a
+  // `kept` row); every other row is as above.
+  CorpusDb kept_db(tmp.Sub("db-kept"), options);
+  const engine::ImportSummary k = kept_db.Import(inputs);
+  EXPECT_EQ(k.imported, 5u);
+  EXPECT_EQ(k.cut, 2u);
+  EXPECT_EQ(k.noted, 0u);
+  EXPECT_EQ(k.errors.size(), s.errors.size() - 2);
+  EXPECT_TRUE(RowsOf(k, path("e_illegal.sgf")).empty());
+  EXPECT_TRUE(RowsOf(k, path("i_collection.sgf")).empty());
+  ASSERT_EQ(k.kept.size(), 2u);
+  EXPECT_EQ(k.kept[0].file(), path("e_illegal.sgf"));
+  EXPECT_EQ(k.kept[0].move(), 3u);
+  EXPECT_EQ(k.kept[0].reason(), "cut at move 3 (B C7): the point is occupied");
+  EXPECT_EQ(k.kept[1].file(), path("i_collection.sgf"));
+  EXPECT_EQ(k.kept[1].game(), 2u);
+  EXPECT_EQ(k.kept[1].move(), 1u);
+  EXPECT_TRUE(
+      absl::StrContains(k.kept[1].reason(), "'zz' is off the 9x9 board"))
+      << k.kept[1].reason();
 }
 
 TEST(Importer, CollectionsSpreadOverThreadsKeepFileOrder) {
@@ -411,7 +457,9 @@ TEST(Importer, IllegalMoveRowCarriesTheMoveNumber) {
   WriteFile(tmp.Sub("a.sgf"),
             "(;GM[1]FF[4]CA[UTF-8]SZ[9];B[ee];W[cc];B[dd];W[ee])");
   CorpusDb db(tmp.Sub("db"));
-  const engine::ImportSummary s = db.Import({tmp.Sub("a.sgf")});
+  engine::ImportSettings strict;
+  strict.strict = true;
+  const engine::ImportSummary s = db.Import({tmp.Sub("a.sgf")}, strict);
   ASSERT_EQ(s.errors.size(), 1u);
   EXPECT_EQ(s.errors[0].game(), 1u);
   EXPECT_EQ(s.errors[0].move(), 4u);

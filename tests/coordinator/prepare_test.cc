@@ -9,9 +9,12 @@
 #include "absl/time/clock.h"
 #include "core_fixture.h"
 #include "gmock/gmock.h"
+#include "proto/convert.h"
 #include "rules/coord.h"
 #include "rules/record_note.h"
+#include "rules/replay.h"
 #include "rules/rules_key.h"
+#include "store/game_id.h"
 
 namespace qipu::coordinator {
 namespace {
@@ -263,6 +266,7 @@ TEST_F(PrepareTest, ImportRefusalNamesTheIllegalMove) {
              {rules::Color::kBlack, rules::MakePoint(2, 2)}};
   engine::ImportContext ctx;
   ctx.now = absl::Now();
+  ctx.strict = true;
   int move = -1;
   auto p = engine::PrepareImport(r, ctx, configs_.get(), &move);
   ASSERT_FALSE(p.ok());
@@ -303,6 +307,96 @@ TEST_F(PrepareTest, ImportRefusalNamesTheIllegalMove) {
   ASSERT_TRUE(stored.ParseFromString(p->game.value));
   EXPECT_EQ(stored.meta().record_result(), "B+0.75");
   EXPECT_DOUBLE_EQ(stored.result().margin(), 1.5);
+}
+
+// A record is history: without --strict, a record with a move its rules
+// forbid is stored whole with the breach, one that cannot go on is stored
+// cut; each in a configuration of its own ("noted", "cut"), indexed over
+// the moves stored, the record's result kept. The content id is the whole
+// record's either way.
+TEST_F(PrepareTest, ImportKeepsRecordsNotedOrCut) {
+  engine::ImportContext ctx;
+  ctx.now = absl::Now();
+  ctx.index_depth = 60;
+  auto at = [](const char* s) {
+    return rules::MakePoint(s[0] - 'a', s[1] - 'a');
+  };
+  // The occupied point at move 4: cut there.
+  rules::GameRecord occupied;
+  occupied.width = occupied.height = 9;
+  occupied.moves = {{rules::Color::kBlack, at("cc")},
+                    {rules::Color::kWhite, at("gg")},
+                    {rules::Color::kBlack, at("ee")},
+                    {rules::Color::kWhite, at("cc")},
+                    {rules::Color::kBlack, at("ff")}};
+  occupied.result = rules::RecordResult::Read("W+3.5");
+  int move = -1;
+  auto p = engine::PrepareImport(occupied, ctx, configs_.get(), &move);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(move, 0);
+  EXPECT_EQ(p->kept, "cut");
+  EXPECT_EQ(p->kept_move, 4);
+  EXPECT_EQ(p->kept_note, "cut at move 4 (W C7): the point is occupied");
+  qipu::v1::Game g;
+  ASSERT_TRUE(g.ParseFromString(p->game.value));
+  EXPECT_EQ(g.num_moves(), 3u);
+  EXPECT_EQ(g.cut().move(), 4u);
+  EXPECT_EQ(g.cut().reason(), qipu::v1::CUT_REASON_OCCUPIED);
+  EXPECT_EQ(g.cut().recorded_moves(), 5u);
+  EXPECT_EQ(g.result().winner(), qipu::v1::WINNER_WHITE);
+  EXPECT_DOUBLE_EQ(g.result().margin(), 3.5);
+  EXPECT_EQ(p->game.index_plies, 3u);
+  EXPECT_EQ(p->game.id, store::ContentId(occupied));
+  auto config = configs_->Get(p->game.config_id);
+  ASSERT_TRUE(config.has_value());
+  EXPECT_EQ(config->record(), "cut");
+  // Under --strict it is refused, as before.
+  ctx.strict = true;
+  EXPECT_FALSE(
+      engine::PrepareImport(occupied, ctx, configs_.get(), &move).ok());
+  EXPECT_EQ(move, 4);
+  ctx.strict = false;
+
+  // A single-stone suicide at move 1: stored whole, noted.
+  rules::GameRecord suicide;
+  suicide.width = suicide.height = 9;
+  suicide.setup.push_back({.before_move = 0, .white = {at("ba"), at("ab")}});
+  suicide.moves = {{rules::Color::kBlack, at("aa")},
+                   {rules::Color::kWhite, at("ee")},
+                   {rules::Color::kBlack, at("gg")}};
+  p = engine::PrepareImport(suicide, ctx, configs_.get(), &move);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->kept, "noted");
+  EXPECT_EQ(p->kept_move, 1);
+  ASSERT_TRUE(g.ParseFromString(p->game.value));
+  EXPECT_EQ(g.num_moves(), 3u);
+  EXPECT_FALSE(g.has_cut());
+  ASSERT_EQ(g.breaches_size(), 1);
+  EXPECT_EQ(g.breaches(0).move(), 1u);
+  EXPECT_EQ(g.breaches(0).rule(), qipu::v1::RECORD_RULE_SUICIDE);
+  EXPECT_EQ(g.breaches(0).color(), qipu::v1::COLOR_BLACK);
+  EXPECT_EQ(p->game.index_plies, 3u);
+  config = configs_->Get(p->game.config_id);
+  ASSERT_TRUE(config.has_value());
+  EXPECT_EQ(config->record(), "noted");
+  // The stored breach reads back as the note.
+  auto back = wire::BreachFromProto(g.breaches(0), 9, 9);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(rules::RuleBreachText(*back, rules::Rules{}, 9),
+            "move 1 (B A9) is a suicide, which the suicide rule of chinese "
+            "rules forbids");
+
+  // A clean record: the configuration of before (no record dimension).
+  suicide.moves[0].point = at("cc");
+  p = engine::PrepareImport(suicide, ctx, configs_.get(), &move);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->kept, "");
+  config = configs_->Get(p->game.config_id);
+  ASSERT_TRUE(config.has_value());
+  EXPECT_EQ(config->record(), "");
+  ASSERT_TRUE(g.ParseFromString(p->game.value));
+  EXPECT_EQ(g.breaches_size(), 0);
+  EXPECT_FALSE(g.has_cut());
 }
 
 TEST(DayOf, ParsesSgfDates) {

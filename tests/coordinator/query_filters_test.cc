@@ -7,6 +7,7 @@
 
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "engine/filter.h"
 #include "engine/prepare.h"
 #include "engine/queries.h"
 #include "gtest/gtest.h"
@@ -164,6 +165,38 @@ TEST(QueryFilters, IncludeAndExcludeBuckets) {
       EXPECT_GT(want.games, 0u);
     }
   }
+}
+
+// Filter.records against the configuration's record dimension (imported
+// records kept against their rules: engine/prepare.h): all (or empty),
+// clean, noted (cut ones too), cut; anything else refused, naming it.
+TEST(QueryFilters, RecordsSelectHowImportedRecordsWereKept) {
+  qipu::v1::ConfigRecord clean, noted, cut;
+  noted.set_record("noted");
+  cut.set_record("cut");
+  auto matches = [&](const std::string& records) {
+    qipu::v1::Filter f;
+    f.set_records(records);
+    auto filter = engine::Filter::Compile(f);
+    EXPECT_TRUE(filter.ok()) << filter.status();
+    std::string out;
+    for (const auto* c : {&clean, &noted, &cut}) {
+      out += filter.ok() && filter->MatchesConfig(*c) ? "1" : "0";
+    }
+    return out;
+  };
+  EXPECT_EQ(matches(""), "111");
+  EXPECT_EQ(matches("all"), "111");
+  EXPECT_EQ(matches("clean"), "100");
+  EXPECT_EQ(matches("Noted"), "011");
+  EXPECT_EQ(matches("cut"), "001");
+  qipu::v1::Filter bad;
+  bad.set_records("some");
+  auto refused = engine::Filter::Compile(bad);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(refused.status().message(),
+            "filter.records: 'some' is not all, clean, noted or cut");
 }
 
 }  // namespace

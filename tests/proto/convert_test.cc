@@ -120,7 +120,8 @@ TEST(Convert, GameEnumsMapByName) {
       {rules::CycleOutcome::kNoResult, rules::CycleOutcome::kDraw,
        rules::CycleOutcome::kReplay, rules::CycleOutcome::kPreventedSuperko,
        rules::CycleOutcome::kPreventedCycleRule,
-       rules::CycleOutcome::kContinued},
+       rules::CycleOutcome::kContinued,
+       rules::CycleOutcome::kContinuedInRecord},
       qipu::v1::CycleOutcome_descriptor(), CycleOutcomeToProto,
       CycleOutcomeFromProto, [](rules::CycleOutcome o) {
         return ProtoName("CYCLE_OUTCOME_", rules::CycleOutcomeName(o));
@@ -169,7 +170,63 @@ TEST(Convert, ProtoCycleNamesAreTheRulesNames) {
                "prevented-cycle-rule");
   EXPECT_STREQ(CycleOutcomeName(qipu::v1::CYCLE_OUTCOME_CONTINUED),
                "continued");
+  EXPECT_STREQ(CycleOutcomeName(qipu::v1::CYCLE_OUTCOME_CONTINUED_IN_RECORD),
+               "continued-in-record");
   EXPECT_STREQ(CycleOutcomeName(qipu::v1::CYCLE_OUTCOME_UNSPECIFIED), "?");
+}
+
+// An imported record's notes (rules/replay.h) round-trip through their
+// stored form; a stored note that does not read is refused, not guessed.
+TEST(Convert, RuleBreachesAndCutsRoundTrip) {
+  for (const rules::IllegalReason rule :
+       {rules::IllegalReason::kKo, rules::IllegalReason::kSuperko,
+        rules::IllegalReason::kCycle, rules::IllegalReason::kSuicide,
+        rules::IllegalReason::kGameOver}) {
+    rules::RuleBreach b;
+    b.move = 12;
+    b.played = {rules::Color::kWhite, rules::MakePoint(3, 4)};
+    b.rule = rule;
+    if (rule == rules::IllegalReason::kGameOver) {
+      b.ended_by = rules::EndReason::kScore;
+      b.ended_at = 11;
+    }
+    if (rule == rules::IllegalReason::kCycle) {
+      b.cycle = {.cls = rules::CycleClass::kSendingTwoReturningOne,
+                 .outcome = rules::CycleOutcome::kContinuedInRecord,
+                 .first_move = 10,
+                 .period = 3,
+                 .black_captures = 1,
+                 .white_captures = 2,
+                 .point = rules::MakePoint(3, 4)};
+    }
+    auto back = BreachFromProto(BreachToProto(b, 9), 9, 9);
+    ASSERT_TRUE(back.ok()) << back.status();
+    EXPECT_EQ(*back, b) << rules::IllegalReasonName(rule);
+  }
+  qipu::v1::RuleBreach unknown;
+  unknown.set_move(3);
+  unknown.set_color(qipu::v1::COLOR_BLACK);
+  EXPECT_FALSE(BreachFromProto(unknown, 9, 9).ok());
+  unknown.set_rule(qipu::v1::RECORD_RULE_KO);
+  unknown.set_point(82);
+  EXPECT_FALSE(BreachFromProto(unknown, 9, 9).ok());
+
+  rules::RecordCut c{.move = 4,
+                     .played = {rules::Color::kBlack, rules::MakePoint(2, 2)},
+                     .reason = rules::IllegalReason::kOccupied,
+                     .value = ""};
+  qipu::v1::RecordCut p = CutToProto(c, 9, 5);
+  EXPECT_EQ(p.recorded_moves(), 5u);
+  auto cut = CutFromProto(p, 9, 9);
+  ASSERT_TRUE(cut.ok());
+  EXPECT_EQ(*cut, c);
+  rules::RecordCut unread{.move = 3,
+                          .played = {rules::Color::kWhite, rules::kNoPoint},
+                          .reason = rules::IllegalReason::kOffBoard,
+                          .value = "jj"};
+  cut = CutFromProto(CutToProto(unread, 9, 3), 9, 9);
+  ASSERT_TRUE(cut.ok());
+  EXPECT_EQ(*cut, unread);
 }
 
 TEST(Convert, UnknownEnumValuesInMessagesAreRefusedByField) {

@@ -112,13 +112,15 @@ TEST(SgfInput, Utf16PlacesAreBytesOfTheFile) {
   const std::string utf8 = "(;GM[1]SZ[9]\nKM[650];B[ee])\n(;SZ[9];B[zz])";
   const std::string le = ToUtf16(utf8, Utf16Order::kLittleEndian, true);
   const SgfCollection c = ReadSgf(le);
-  ASSERT_EQ(c.games.size(), 1u);
-  ASSERT_EQ(c.errors.size(), 1u);
+  // B[zz] is off the board: the second game is read up to it, the move
+  // kept with its place (GameRecord::unread).
+  ASSERT_EQ(c.games.size(), 2u);
+  ASSERT_EQ(c.errors.size(), 0u);
   const size_t value = utf8.find("[zz]");
-  EXPECT_EQ(c.errors[0].byte_offset, 2 + 2 * value);
+  EXPECT_EQ(c.games[1].unread.move, 1);
   const size_t line_start = utf8.rfind('\n') + 1;
   EXPECT_THAT(
-      c.errors[0].reason,
+      c.games[1].unread.reason,
       HasSubstr(absl::StrCat("at byte ", 2 + 2 * value, " (line 3, column ",
                              2 * (value - line_start) + 1, ")")));
   EXPECT_EQ(c.games[0].byte_offset, 2u);
@@ -128,7 +130,7 @@ TEST(SgfInput, Utf16PlacesAreBytesOfTheFile) {
                                                     .where = {2 + 2 * 13, 2, 1},
                                                     .komi = 6.5}));
   // Non-ASCII text before the place: 柯 is 3 bytes in UTF-8, 2 in UTF-16.
-  const std::string cjk = "(;PB[柯柯柯]SZ[9];B[zz])";
+  const std::string cjk = "(;PB[柯柯柯]SZ[9]AB[zz])";
   const SgfCollection k = ReadSgf(ToUtf16(cjk, Utf16Order::kBigEndian, false));
   ASSERT_EQ(k.errors.size(), 1u);
   EXPECT_EQ(k.errors[0].byte_offset, 2 * (cjk.find("[zz]") - 6));

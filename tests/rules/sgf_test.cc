@@ -101,10 +101,13 @@ TEST(Sgf, TtIsAPassOnBoardsUpTo19Only) {
   EXPECT_THAT(ReadOne("(;SZ[9];W[tt])").moves,
               ElementsAre(Move{Color::kWhite, kPass}));
   EXPECT_THAT(ReadOne("(;SZ[21];B[tt])").moves, ElementsAre(B("tt")));
-  const SgfError e = ReadError("(;SZ[20];B[uu])");
-  EXPECT_EQ(e.byte_offset, 10u);
-  EXPECT_THAT(e.reason, AllOf(HasSubstr("B[uu]"), HasSubstr("move 1"),
-                              HasSubstr("off the 20x20 board")));
+  // Off the board: the main line stops there (the record is kept cut).
+  const GameRecord off = ReadOne("(;SZ[20];B[uu])");
+  EXPECT_TRUE(off.moves.empty());
+  EXPECT_EQ(off.unread.move, 1);
+  EXPECT_TRUE(off.unread.off_board);
+  EXPECT_THAT(off.unread.reason,
+              AllOf(HasSubstr("B[uu]"), HasSubstr("off the 20x20 board")));
 }
 
 TEST(Sgf, ReadsSquareAndRectangularSizes) {
@@ -195,17 +198,33 @@ TEST(Sgf, ExpandsCompressedPointLists) {
   EXPECT_EQ(r.setup[0].black.size(), 361u);
 }
 
+TEST(Sgf, AMoveThatIsNoPointEndsTheMainLineThere) {
+  // The record is read up to the move before; the move is kept in
+  // `unread` (engine/prepare.h stores the game cut there), and nothing of
+  // the main line after it is read (neither moves nor setup).
+  GameRecord r = ReadOne("(;SZ[9]RE[B+R];B[aa];W[jj];B[cc]AB[dd];W[ee])");
+  EXPECT_THAT(r.moves, ElementsAre(B("aa")));
+  EXPECT_TRUE(r.setup.empty());
+  EXPECT_EQ(r.unread.move, 2);
+  EXPECT_EQ(r.unread.color, Color::kWhite);
+  EXPECT_EQ(r.unread.value, "jj");
+  EXPECT_TRUE(r.unread.off_board);
+  EXPECT_THAT(r.unread.reason,
+              AllOf(HasSubstr("W[jj] at "), HasSubstr("line 1"),
+                    HasSubstr("off the 9x9 board")));
+  EXPECT_EQ(r.result.text, "B+R");
+  r = ReadOne("(;B[a])");
+  EXPECT_EQ(r.unread.move, 1);
+  EXPECT_FALSE(r.unread.off_board);
+  EXPECT_THAT(r.unread.reason, HasSubstr("not an SGF point"));
+  r = ReadOne("(;B[dd];W[a1])");
+  EXPECT_EQ(r.unread.move, 2);
+  EXPECT_THAT(r.unread.reason, AllOf(HasSubstr("W[a1]"), HasSubstr("letters")));
+  EXPECT_EQ(ReadOne("(;B[dd];W[ee])").unread, UnreadMove{});
+}
+
 TEST(Sgf, BadPointsAreErrorsAtTheValue) {
-  SgfError e = ReadError("(;SZ[9];B[aa];W[jj])");
-  EXPECT_EQ(e.byte_offset, 15u);
-  EXPECT_THAT(e.reason, AllOf(HasSubstr("W[jj]"), HasSubstr("move 2"),
-                              HasSubstr("off the 9x9 board")));
-  e = ReadError("(;B[a])");
-  EXPECT_EQ(e.byte_offset, 3u);
-  EXPECT_THAT(e.reason, HasSubstr("not an SGF point"));
-  e = ReadError("(;B[a1])");
-  EXPECT_THAT(e.reason, AllOf(HasSubstr("B[a1]"), HasSubstr("letters")));
-  e = ReadError("(;SZ[9]AB[aa][ab:zz])");
+  SgfError e = ReadError("(;SZ[9]AB[aa][ab:zz])");
   EXPECT_EQ(e.byte_offset, 13u);
   EXPECT_THAT(e.reason, AllOf(HasSubstr("AB[ab:zz]"), HasSubstr("off")));
 }
@@ -239,11 +258,11 @@ TEST(Sgf, ReadsSeveralGamesOfOneFile) {
 }
 
 TEST(Sgf, AGameWithAnErrorDoesNotStopTheOthers) {
-  const std::string sgf = "(;B[aa])(;B[zz](;W[bb])(;W[cc]))(;W[bb])";
+  const std::string sgf = "(;B[aa])(;AB[zz](;W[bb])(;W[cc]))(;W[bb])";
   SgfCollection c = ReadSgf(sgf);
   ASSERT_EQ(c.errors.size(), 1u);
   EXPECT_EQ(c.errors[0].game_number, 2);
-  EXPECT_EQ(c.errors[0].byte_offset, 11u);
+  EXPECT_EQ(c.errors[0].byte_offset, 12u);
   ASSERT_EQ(c.games.size(), 2u);
   EXPECT_EQ(c.games[0].game_number, 1);
   EXPECT_EQ(c.games[1].game_number, 3);

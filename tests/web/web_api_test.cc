@@ -11,6 +11,7 @@
 //   - concurrent readers are served while games are being imported;
 //   - with tokens, 401 without one, 403 for a worker's, 200 for a reader's.
 #include <atomic>
+#include <fstream>
 #include <memory>
 #include <set>
 #include <string>
@@ -26,7 +27,9 @@
 #include "nlohmann/json.hpp"
 #include "report/pattern_report.h"
 #include "report/query_report.h"
+#include "rules/sgf_reader.h"
 #include "rules/types.h"
+#include "store/game_id.h"
 #include "tests/common/corpus_dir.h"
 #include "tests/common/http_get.h"
 #include "tests/common/temp_dir.h"
@@ -321,6 +324,38 @@ TEST_P(WebApiTest, GameJsonSgfAndReplay) {
     EXPECT_EQ(t["white"].size(),
               replay["area"]["white_territory"].get<size_t>());
   }
+}
+
+// A record kept against its rules (engine/prepare.h) replays as played:
+// every stored move is in `replayed` (a suicide removes its own stone),
+// the notes are in the JSON, and `records` filters the API's answers.
+TEST_P(WebApiTest, RecordsKeptAgainstTheirRulesReplayAsPlayed) {
+  const std::string file =
+      tmp_->Sub(GetParam() ? "suicide-tls.sgf" : "suicide.sgf");
+  const std::string sgf =
+      "(;GM[1]FF[4]SZ[9]RU[Chinese]RE[W+R]AW[ba][ab];B[aa];W[ee];B[gg])";
+  std::ofstream(file) << sgf;
+  const engine::ImportSummary s =
+      coordinator_->importer().ImportPaths({file}, {"kept", 60});
+  ASSERT_EQ(s.imported + s.duplicates, 1u);
+  rules::SgfCollection c = rules::ReadSgf(sgf);
+  ASSERT_EQ(c.games.size(), 1u);
+  const std::string id = store::GameIdText(store::ContentId(c.games[0]));
+  const nlohmann::json replay = GetJson("/api/v1/game/" + id + "/replay");
+  ASSERT_TRUE(replay.is_object()) << id;
+  EXPECT_EQ(replay["record"], "noted");
+  ASSERT_EQ(replay["record_notes"].size(), 1u);
+  EXPECT_EQ(replay["record_notes"][0]["rule"], "suicide");
+  EXPECT_EQ(replay["record_notes"][0]["vertex"], "A9");
+  EXPECT_EQ(replay["played"], 3);
+  ASSERT_EQ(replay["replayed"].size(), 3u);
+  EXPECT_EQ(replay["replayed"][0]["captured"], nlohmann::json({"A9"}));
+  EXPECT_FALSE(replay["legal"].get<bool>());
+  EXPECT_EQ(replay["illegal_move"], 1);
+  // The filter: this source's game is noted, none is clean.
+  EXPECT_EQ(GetJson("/api/v1/results?source=kept&records=noted")["games"], 1u);
+  EXPECT_EQ(GetJson("/api/v1/results?source=kept&records=clean")["games"], 0u);
+  EXPECT_EQ(GetJson("/api/v1/results?source=kept")["games"], 1u);
 }
 
 TEST_P(WebApiTest, BadInputIs4xxNamingTheParameter) {

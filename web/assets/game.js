@@ -1,7 +1,9 @@
 // The game viewer: steps through a stored game with /api/v1/game/ID/replay
 // -- the game's JSON (the shape of /api/v1/game/ID) plus the replay's
 // extras: captures per move, prisoners, the final area count drawn on the
-// board -- with the cycles marked on the moves that made them; SGF
+// board -- with the cycles marked on the moves that made them, and the
+// notes of a record kept against its rules (record_notes: a move its
+// rules forbid, played as recorded, or where the record was cut); SGF
 // download. The hash holds the game and the move: #id=s1-42&move=30.
 'use strict';
 
@@ -99,9 +101,13 @@
     const txt = last ? `move ${current}: ${lastColour} ${lastVertex}` +
                        (last.captured.length ? ` captures ${last.captured.join(' ')}` : '')
                      : 'start';
+    // A move the record played against its rules: its note.
+    const noted = (replay.record_notes || []).filter((n) => !n.cut && n.move === current);
     document.getElementById('move-text').textContent =
       `${txt} (of ${played})` +
-      (active.length ? ` -- in a ${active.map((c) => c.class).join(', ')} cycle` : '');
+      (active.length ? ` -- in a ${active.map((c) => c.class).join(', ')} cycle` : '') +
+      (noted.length ? ` -- kept as played: ${noted.map((n) => n.rule).join(', ')}` : '');
+    boardEl.dataset.noted = noted.length ? noted.map((n) => n.rule).join(',') : '';
     document.getElementById('prisoners').textContent = last
       ? `Prisoners: Black took ${last.black_prisoners}, White took ${last.white_prisoners}`
       : 'Prisoners: none yet';
@@ -126,6 +132,14 @@
     document.getElementById('title').textContent = `Game ${id}`;
     document.getElementById('game-info').innerHTML = rows.map(([k, v]) =>
       `<tr><th class="left">${k}</th><td class="left">${qipu.esc(v)}</td></tr>`).join('');
+    const notes = replay.record_notes || [];
+    document.getElementById('record-notes-box').hidden = notes.length === 0;
+    document.getElementById('record-notes').innerHTML = notes.map((n, i) =>
+      `<li class="record-note" data-rule="${qipu.esc(n.rule)}">${qipu.esc(n.text)}` +
+      (n.cut ? '' : ` <button data-note="${i}">show</button>`) + '</li>').join('');
+    for (const b of document.querySelectorAll('[data-note]')) {
+      b.onclick = () => { current = notes[+b.dataset.note].move; show(); };
+    }
     document.getElementById('cycle-list').innerHTML = replay.cycles.length
       ? '<table id="cycles"><thead><tr><th class="left">class</th><th class="left">outcome</th>' +
         '<th>moves</th><th></th></tr></thead><tbody>' +
