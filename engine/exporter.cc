@@ -75,6 +75,7 @@ uint32_t GameDay(const qipu::v1::Game& game) {
 absl::StatusOr<store::GameId> GameIdOf(const qipu::v1::Game& game) {
   const qipu::v1::Provenance& p = game.provenance();
   if (p.job() != 0) return store::GameId::SelfPlay(p.job(), p.game_index());
+  if (!p.content_id().empty()) return store::ParseGameId(p.content_id());
   auto record = wire::GameToRecord(game);
   if (!record.ok()) return record.status();
   return store::ContentId(*record);

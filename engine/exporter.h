@@ -37,7 +37,8 @@ qipu::v1::ConfigRecord GameDimensions(const qipu::v1::Game& game);
 uint32_t GameDay(const qipu::v1::Game& game);
 
 // A stored game's id, computed from the game: (job, index) for self-play,
-// store::ContentId() of its record for imports. InvalidArgument when the
+// store::ContentId() of its record for imports (Provenance.content_id
+// where the game was stored cut). InvalidArgument when the
 // game does not decode.
 absl::StatusOr<store::GameId> GameIdOf(const qipu::v1::Game& game);
 

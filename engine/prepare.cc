@@ -551,6 +551,12 @@ absl::StatusOr<PreparedImport> PrepareImport(const rules::GameRecord& record,
   p->set_file_game(static_cast<uint32_t>(record.game_number));
   p->set_policy("import");
   SetVersion(p, ctx.now);
+  // A cut record's id hashes moves the stored game no longer has: keep it
+  // (GameIdOf() reads it back; exports over gRPC name the game by it).
+  const store::GameId id = store::ContentId(record);
+  if (stored != &record && store::ContentId(*stored) != id) {
+    p->set_content_id(store::GameIdText(id));
+  }
   // Root visits an export wrote as QM move properties (game_format.h); a
   // record whose QM values do not read keeps none.
   if (auto visits = SearchVisitsOf(record); visits.ok()) {
@@ -572,8 +578,8 @@ absl::StatusOr<PreparedImport> PrepareImport(const rules::GameRecord& record,
 
   out.game.config_id = *config_id;
   out.game.day = day;
-  FinishPrepared(*stored, *report, store::ContentId(record), result, {},
-                 ctx.index_depth, game, &out.game);
+  FinishPrepared(*stored, *report, id, result, {}, ctx.index_depth, game,
+                 &out.game);
   out.report = *std::move(report);
   out.notes = record.notes;
   out.notes.insert(out.notes.end(), assumed.begin(), assumed.end());

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/quote.h"
 #include "base/status_macros.h"
 #include "engine/exporter.h"
 #include "engine/queries.h"
@@ -96,9 +97,9 @@ absl::StatusOr<TrainingPlan> PlanTraining(
   o.rows.min_move = static_cast<int>(req.min_move());
   if (req.weight_by() != "" && req.weight_by() != "constant" &&
       req.weight_by() != "length") {
-    return Bad("weight_by",
-               absl::StrCat("unknown weighting \"", req.weight_by(),
-                            "\" (constant or length)"));
+    return Bad("weight_by", absl::StrCat("unknown weighting ",
+                                         base::QuoteInput(req.weight_by()),
+                                         " (constant or length)"));
   }
   o.rows.weight_by_length = req.weight_by() == "length";
   o.rows.ladder_planes = req.ladder_planes();

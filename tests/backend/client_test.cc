@@ -22,7 +22,8 @@ namespace {
 
 using google::protobuf::util::MessageDifferencer;
 
-// Three records: two legal games and one with an illegal move.
+// Four files: two legal games, a record that cannot go on (kept, cut
+// where it stops: issue 32) and a file that is not SGF (rejected).
 void WriteCorpus(const std::string& dir) {
   std::filesystem::create_directories(dir);
   std::ofstream(dir + "/a.sgf")
@@ -31,6 +32,7 @@ void WriteCorpus(const std::string& dir) {
       << "(;GM[1]FF[4]SZ[19]KM[7.5]RE[W+3.5];B[pd];W[dp];B[pp];W[dd])";
   std::ofstream(dir + "/c.sgf")
       << "(;GM[1]FF[4]SZ[9]RE[B+1];B[ee];W[ee])";  // W plays on a stone
+  std::ofstream(dir + "/d.sgf") << "not a game record\n";
 }
 
 // Every game id an export of everything yields.
@@ -81,13 +83,18 @@ TEST(Clients, ServerAndDatabaseGiveTheSameAnswers) {
     auto summary = Import(server, {dir.Sub("sgf")}, io,
                           [&](const engine::ImportProgress& p) {
                             ++progress_calls;
-                            EXPECT_EQ(p.files_total, 3u);
+                            EXPECT_EQ(p.files_total, 4u);
                           });
     ASSERT_TRUE(summary.ok()) << summary.status();
-    EXPECT_EQ(summary->files, 3u);
-    EXPECT_EQ(summary->imported, 2u);
-    EXPECT_EQ(summary->rejected, 1u);
-    EXPECT_EQ(progress_calls, 3);
+    EXPECT_EQ(summary->files, 4u);
+    EXPECT_EQ(summary->imported, 3u);
+    EXPECT_EQ(summary->cut, 1u);
+    // The file that is not SGF holds no game to reject: it is an error row.
+    EXPECT_EQ(summary->rejected, 0u);
+    ASSERT_EQ(summary->errors.size(), 1u);
+    EXPECT_NE(summary->errors[0].file().find("d.sgf"), std::string::npos);
+    EXPECT_EQ(summary->errors[0].game(), 0u);
+    EXPECT_EQ(progress_calls, 4);
 
     auto job_client = JobClient::Open(server);
     ASSERT_TRUE(job_client.ok());
@@ -117,9 +124,9 @@ TEST(Clients, ServerAndDatabaseGiveTheSameAnswers) {
     exported = ExportIds(server);
     (*c)->Shutdown();
   }
-  EXPECT_EQ(results.outcomes().games(), 2u);
-  EXPECT_EQ(openings.reached().games(), 1u);
-  EXPECT_EQ(exported.size(), 2u);
+  EXPECT_EQ(results.outcomes().games(), 3u);
+  EXPECT_EQ(openings.reached().games(), 2u);
+  EXPECT_EQ(exported.size(), 3u);
 
   Target local;
   local.db = db;
@@ -150,7 +157,7 @@ TEST(Clients, ServerAndDatabaseGiveTheSameAnswers) {
   // Imported again into the database here: every game is a duplicate.
   auto again = Import(local, {dir.Sub("sgf")}, io);
   ASSERT_TRUE(again.ok()) << again.status();
-  EXPECT_EQ(again->duplicates, 2u);
+  EXPECT_EQ(again->duplicates, 3u);
   EXPECT_EQ(again->imported, 0u);
 }
 
