@@ -49,7 +49,10 @@ constexpr char kGnuGo[] = "/usr/games/gnugo";
 // reading takes up to seconds a move.
 constexpr char kGnuGoArgs[] =
     " --mode gtp --level 1 --chinese-rules --capture-all-dead"
-    " --owl-node-limit 50 --semeai-node-limit 50 --depth 6 --owl-reading 6";
+    " --owl-node-limit 50 --semeai-node-limit 50 --depth 6 --owl-reading 6"
+    // GNU Go seeds its random generator from the clock's second otherwise:
+    // the same game would not be played twice.
+    " --seed 1";
 
 // The referee's rules: qipu's chinese with room for long games (the light
 // policy plays on while GNU Go captures its stones).
@@ -100,19 +103,23 @@ class GnuGoMatch : public ::testing::Test {
   // Plays one game between `black` and `white` (9x9, komi 7.5) with the
   // test as referee; returns the final game. Fails the test on an illegal
   // or refused move.
-  static rules::Game Match(EngineProcess& black, EngineProcess& white) {
+  // `timed`: the engines get time_settings and time_left. Untimed, a move
+  // depends on the seeds alone (a search cut by the clock would not).
+  static rules::Game Match(EngineProcess& black, EngineProcess& white,
+                           bool timed = true) {
     rules::Game game(9, 9, RefereeRules());
     for (EngineProcess* e : {&black, &white}) {
       Must(*e, "boardsize 9");
       Must(*e, "clear_board");
       Must(*e, "komi 7.5");
-      if (e == &black) Must(*e, "time_settings 600 0 0");
+      if (timed && e == &black) Must(*e, "time_settings 600 0 0");
     }
     while (!game.over()) {
       const rules::Color c = game.to_play();
       EngineProcess& mover = c == rules::Color::kBlack ? black : white;
       EngineProcess& other = c == rules::Color::kBlack ? white : black;
-      Must(mover, absl::StrCat("time_left ", ColorWord(c), " 300 0"));
+      if (timed)
+        Must(mover, absl::StrCat("time_left ", ColorWord(c), " 300 0"));
       absl::StatusOr<std::string> move =
           mover.Command(absl::StrCat("genmove ", ColorWord(c)));
       if (!move.ok()) {
@@ -208,14 +215,14 @@ TEST_F(GnuGoMatch, FinalScoreAgreesWithGnuGoOnGamesEndedByPasses) {
   for (int seed = 1; seed <= 20 && passed < 10; ++seed) {
     auto qipu =
         Qipu({"--seed", absl::StrCat(seed), "--policy", "mcts:playouts=400"});
-    absl::StatusOr<std::vector<std::string>> argv =
-        SplitCommandLine(absl::StrCat(kGnuGo, kGnuGoPassingArgs));
+    absl::StatusOr<std::vector<std::string>> argv = SplitCommandLine(
+        absl::StrCat(kGnuGo, kGnuGoPassingArgs, " --seed ", seed));
     ASSERT_TRUE(argv.ok()) << argv.status();
     auto gnugo = Start(*argv);
     ASSERT_TRUE(qipu && gnugo);
     const bool qipu_black = seed % 2 == 1;
-    const rules::Game game =
-        qipu_black ? Match(*qipu, *gnugo) : Match(*gnugo, *qipu);
+    const rules::Game game = qipu_black ? Match(*qipu, *gnugo, /*timed=*/false)
+                                        : Match(*gnugo, *qipu, /*timed=*/false);
     if (HasFailure()) return;
     if (game.result().reason != rules::EndReason::kScore) continue;
     ++passed;
