@@ -40,7 +40,8 @@ absl::Status CheckSettledCount(const wire::SelfPlayUpload& u,
                                const rules::Game& game) {
   const rules::GameResult& r = u.claims.result;
   const wire::ColourPolicies p = ClaimedPolicies(u);
-  if (!absl::StartsWith(p.black, "gtp:") && !absl::StartsWith(p.white, "gtp:")) {
+  if (!absl::StartsWith(p.black, "gtp:") &&
+      !absl::StartsWith(p.white, "gtp:")) {
     return absl::InvalidArgumentError(absl::StrCat(
         "result: dead stones ", rules::CountingName(r.counting),
         " in a game without a gtp: engine (qipu's policies count the board "
@@ -64,8 +65,8 @@ absl::Status CheckSettledCount(const wire::SelfPlayUpload& u,
     // Art. 21.4: play resumed after two passes, the next mover first.
     if (g.over()) g.Resume(moves[i].color);
     if (g.over() || !g.TryPlay(moves[i].color, moves[i].point).legal()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "move ", i + 1, " of the play-out is illegal"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("move ", i + 1, " of the play-out is illegal"));
     }
   }
   if (!g.over() || g.result().reason != rules::EndReason::kScore ||
@@ -75,18 +76,18 @@ absl::Status CheckSettledCount(const wire::SelfPlayUpload& u,
   }
   for (rules::Point d : u.dead_stones) {
     if (g.board().at(d) == rules::Color::kEmpty) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "result.dead_stones: ", rules::GtpPoint(d, g.height()),
-          " holds no stone in the final position"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("result.dead_stones: ", rules::GtpPoint(d, g.height()),
+                       " holds no stone in the final position"));
     }
   }
   const rules::GameResult counted =
       rules::CountWithout(g, u.dead_stones, r.counting);
   if (!(counted == r)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "result: the game claims ", rules::ResultToSgf(r),
-        " but the final position with its dead stones off counts ",
-        rules::ResultToSgf(counted)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("result: the game claims ", rules::ResultToSgf(r),
+                     " but the final position with its dead stones off counts ",
+                     rules::ResultToSgf(counted)));
   }
   return absl::OkStatus();
 }

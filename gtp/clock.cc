@@ -158,9 +158,8 @@ absl::Duration Clock::TimeToFlag(rules::Color c) const {
     case TimeSystem::kAbsolute:
       return p.main_left;
     case TimeSystem::kJapanese:
-      return p.in_byoyomi
-                 ? p.period_left + period * std::max(0, p.stones - 1)
-                 : p.main_left + period * settings_.stones;
+      return p.in_byoyomi ? p.period_left + period * std::max(0, p.stones - 1)
+                          : p.main_left + period * settings_.stones;
     case TimeSystem::kCanadian:
       return p.in_byoyomi ? p.period_left : p.main_left + period;
   }

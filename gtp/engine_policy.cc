@@ -267,21 +267,19 @@ absl::StatusOr<std::vector<rules::Point>> EnginePolicy::FinalStatusList(
         engine_ == nullptr ? "" : absl::StrCat(": ", engine_->end_reason())));
   }
   QIPU_RETURN_IF_ERROR(Sync(game));
-  QIPU_ASSIGN_OR_RETURN(
-      std::string answer,
-      engine_->Command(absl::StrCat("final_status_list ", status)));
+  QIPU_ASSIGN_OR_RETURN(std::string answer, engine_->Command(absl::StrCat(
+                                                "final_status_list ", status)));
   std::vector<rules::Point> points;
   for (absl::string_view word :
        absl::StrSplit(answer, absl::ByAnyChar(" \t\n"), absl::SkipEmpty())) {
-    absl::StatusOr<rules::Point> p =
-        rules::ParseGtpPoint(absl::AsciiStrToLower(word), game.width(),
-                             game.height());
+    absl::StatusOr<rules::Point> p = rules::ParseGtpPoint(
+        absl::AsciiStrToLower(word), game.width(), game.height());
     if (!p.ok() || *p == rules::kPass) {
       engine_->Kill(absl::StrCat("final_status_list answer '", answer, "'"));
-      return absl::DataLossError(absl::StrCat(
-          "engine '", engine_->command_line(), "' answered final_status_list ",
-          status, " with '", absl::CHexEscape(answer),
-          "': not a list of vertices"));
+      return absl::DataLossError(
+          absl::StrCat("engine '", engine_->command_line(),
+                       "' answered final_status_list ", status, " with '",
+                       absl::CHexEscape(answer), "': not a list of vertices"));
     }
     points.push_back(*p);
   }

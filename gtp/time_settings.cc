@@ -109,8 +109,8 @@ std::string TimeSettingsText(const TimeSettings& t) {
       return absl::StrCat("byoyomi:", t.main_s, "+", t.stones, "x", t.period_s,
                           pass);
     case TimeSystem::kCanadian:
-      return absl::StrCat("canadian:", t.main_s, "+", t.stones, "/",
-                          t.period_s, pass);
+      return absl::StrCat("canadian:", t.main_s, "+", t.stones, "/", t.period_s,
+                          pass);
   }
   return "none";
 }

@@ -15,8 +15,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "base/console.h"
 #include "backend/corpus_client.h"
+#include "base/console.h"
 #include "engine/game_format.h"
 #include "nlohmann/json.hpp"
 #include "ops/commands.h"

@@ -16,8 +16,8 @@
 #include <memory>
 #include <string>
 
-#include "base/console.h"
 #include "backend/job_client.h"
+#include "base/console.h"
 #include "nlohmann/json.hpp"
 #include "ops/commands.h"
 #include "ops/flags.h"

@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "base/console.h"
 #include "backend/query_args.h"
 #include "backend/query_client.h"
+#include "base/console.h"
 #include "engine/queries.h"
 #include "ops/commands.h"
 #include "ops/flags.h"

@@ -16,9 +16,9 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "backend/query_client.h"
 #include "base/console.h"
 #include "base/files.h"
-#include "backend/query_client.h"
 #include "ops/commands.h"
 #include "ops/flags.h"
 #include "report/pattern_report.h"

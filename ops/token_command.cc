@@ -22,8 +22,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
-#include "base/console.h"
 #include "backend/token_client.h"
+#include "base/console.h"
 #include "coordinator/access.h"
 #include "nlohmann/json.hpp"
 #include "ops/commands.h"
@@ -49,7 +49,7 @@ int TokenFail(const std::string& cmd, const absl::Status& s) {
 }
 
 absl::StatusOr<std::unique_ptr<backend::TokenClient>> Open(const TokenFlags& f,
-                                                          bool create) {
+                                                           bool create) {
   auto target = f.target.ToTarget();
   if (!target.ok()) return target.status();
   return backend::TokenClient::Open(*target, create);

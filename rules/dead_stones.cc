@@ -152,10 +152,9 @@ std::array<bool, kNumCells> SharedLiberties(const Board& board) {
 }
 
 StoneJudgement JudgeStones(const Board& board, const JudgeOptions& options) {
-  return JudgeStones(board, options,
-                     [](Board& b, Color to_play, Rng& rng) {
-                       b.PlayLightGame(to_play, rng, 3 * kMaxPoints);
-                     });
+  return JudgeStones(board, options, [](Board& b, Color to_play, Rng& rng) {
+    b.PlayLightGame(to_play, rng, 3 * kMaxPoints);
+  });
 }
 
 StoneJudgement JudgeStones(const Board& board, const JudgeOptions& options,

@@ -8,11 +8,11 @@
 //   1. Ownership: `playouts` playouts from the position -- light ones
 //      (rules/playout.h, the board's own rules), or the caller's (qipu's
 //      judgement uses pattern playouts: policy/stone_judge.h) -- half with
-//      Black to move first, half with White; at the end of each, a point belongs to the colour of
-//      its stone, or of the stones around it when it is an empty point
-//      all of whose neighbours are one colour. A chain's survival is the
-//      share of playouts in which its stones' points end as its colour
-//      (averaged over its stones).
+//      Black to move first, half with White; at the end of each, a point
+//      belongs to the colour of its stone, or of the stones around it when it
+//      is an empty point all of whose neighbours are one colour. A chain's
+//      survival is the share of playouts in which its stones' points end as its
+//      colour (averaged over its stones).
 //   2. Seki: a shared liberty is an empty point of a region that reaches
 //      both colours where neither colour can play without capturing
 //      nothing and leaving the chain it makes with at most one liberty. A
@@ -97,7 +97,8 @@ using PlayoutFn =
 StoneJudgement JudgeStones(const Board& board, const JudgeOptions& options,
                            PlayoutFn playout);
 // The same with light playouts (rules/playout.h).
-StoneJudgement JudgeStones(const Board& board, const JudgeOptions& options = {});
+StoneJudgement JudgeStones(const Board& board,
+                           const JudgeOptions& options = {});
 
 // The chains of `board` whose stones have status `status` in `judgement`,
 // each as its stones in board order, chains in the board order of their

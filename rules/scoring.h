@@ -38,8 +38,7 @@ double HandicapPoints(const Rules& rules, int handicap);
 // The scored result of a finished game: margin = black - white - komi -
 // compensation; equal counts (integral komi) are a draw. Counting
 // kAsPlayed (the caller says otherwise when it removed dead stones).
-GameResult ScoreResult(const AreaCount& area, const Rules& rules,
-                       int handicap);
+GameResult ScoreResult(const AreaCount& area, const Rules& rules, int handicap);
 
 // GTP fixed_handicap stones for `stones` on a width x height board, in GTP
 // order. InvalidArgument when the board does not allow that many (GTP:

@@ -3,9 +3,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "proto/convert.h"
 #include "match/play_match.h"
 #include "match/player.h"
+#include "proto/convert.h"
 #include "rules/coord.h"
 #include "rules/playout.h"
 #include "rules/scoring.h"
@@ -53,8 +53,8 @@ void PolicyGame::Failed(rules::Color c, const absl::Status& s,
                                  " failed: ", s.ToString());
 }
 
-void PolicyGame::PlayAttempt(const rules::SelfPlaySpec& spec,
-                             rules::Game* game, PolicyGameOutcome* outcome) {
+void PolicyGame::PlayAttempt(const rules::SelfPlaySpec& spec, rules::Game* game,
+                             PolicyGameOutcome* outcome) {
   match::PolicyPlayer black(black_.get());
   match::PolicyPlayer white(white_.get());
   match::MatchOptions mo;

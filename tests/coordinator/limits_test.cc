@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "base/channel.h"
 #include "backend/corpus_client.h"
+#include "base/channel.h"
 #include "coordinator/coordinator.h"
 #include "coordinator/corpus_service.h"
 #include "gmock/gmock.h"

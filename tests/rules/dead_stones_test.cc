@@ -66,13 +66,13 @@ TEST(DeadStones, StonesInsideTheOpponentsAreaAreDead) {
 
 TEST(DeadStones, TheCountTakesTheDeadStonesOff) {
   Game g(9, 9, Rules{});
-  ASSERT_TRUE(g.ApplySetup({At(1, 1), At(1, 2), At(4, 0), At(4, 1), At(4, 2),
-                            At(4, 3), At(4, 4), At(4, 5), At(4, 6), At(4, 7),
-                            At(4, 8)},
-                           {At(7, 4), At(3, 0), At(3, 1), At(3, 2), At(3, 3),
-                            At(3, 4), At(3, 5), At(3, 6), At(3, 7), At(3, 8)},
-                           {}, Color::kBlack)
-                  .ok());
+  ASSERT_TRUE(
+      g.ApplySetup({At(1, 1), At(1, 2), At(4, 0), At(4, 1), At(4, 2), At(4, 3),
+                    At(4, 4), At(4, 5), At(4, 6), At(4, 7), At(4, 8)},
+                   {At(7, 4), At(3, 0), At(3, 1), At(3, 2), At(3, 3), At(3, 4),
+                    At(3, 5), At(3, 6), At(3, 7), At(3, 8)},
+                   {}, Color::kBlack)
+          .ok());
   g.TryPlay(kPass);
   g.TryPlay(kPass);
   ASSERT_EQ(g.result().reason, EndReason::kScore);
@@ -91,8 +91,8 @@ TEST(DeadStones, ChainsSharingLibertiesWithNoWayInAreSeki) {
   const Board b = JudgedBoard(kSeki);
   const StoneJudgement j = JudgeStones(b);
   EXPECT_TRUE(j.dead.empty());
-  for (Point p : {At(0, 0), At(0, 1), At(0, 2), At(1, 2), At(2, 0), At(2, 1),
-                  At(2, 2)}) {
+  for (Point p :
+       {At(0, 0), At(0, 1), At(0, 2), At(1, 2), At(2, 0), At(2, 1), At(2, 2)}) {
     EXPECT_EQ(j.status[p], StoneStatus::kSeki) << p;
   }
   EXPECT_EQ(j.status[At(1, 4)], StoneStatus::kAlive);
