@@ -73,10 +73,29 @@ bool IsPrevented(const rules::CycleRecord& c) {
 
 // --- The one path of every game -------------------------------------------
 
+// The rules' name for a message: the preset's ("chinese rules"), the
+// preset's with the komi when only the komi differs ("chinese rules with
+// komi 6.5": records name their komi, not their preset), else "custom
+// rules".
+std::string RulesName(const rules::Rules& r) {
+  const std::string name = rules::PresetName(r);
+  if (name != "custom") return absl::StrCat(name, " rules");
+  for (absl::string_view preset_name : rules::PresetNames()) {
+    absl::StatusOr<rules::Rules> preset = rules::PresetRules(preset_name);
+    if (!preset.ok()) continue;
+    rules::Rules other_komi = r;
+    other_komi.komi = preset->komi;
+    if (other_komi == *preset) {
+      return absl::StrCat(preset_name, " rules with komi ", r.komi);
+    }
+  }
+  return "custom rules";
+}
+
 // Replays `record` under `rules` (verifying `claimed_prevented`, see
 // rules::Replay) and refuses a record with an illegal move: "move N is
-// illegal (reason)", or with `name_rules` "move N is illegal under <preset>
-// rules (reason)". (OUT) *illegal_move, when given: that move's number.
+// illegal (reason)", or with `name_rules` "move N is illegal under <rules>
+// (reason)" (RulesName). (OUT) *illegal_move, when given: that move's number.
 absl::StatusOr<rules::ReplayReport> ReplayLegal(
     const rules::GameRecord& record, const rules::Rules& rules,
     absl::Span<const rules::CycleRecord> claimed_prevented, bool name_rules,
@@ -86,8 +105,7 @@ absl::StatusOr<rules::ReplayReport> ReplayLegal(
   if (illegal_move != nullptr) *illegal_move = report->illegal_move;
   return absl::InvalidArgumentError(absl::StrCat(
       "move ", report->illegal_move, " is illegal",
-      name_rules ? absl::StrCat(" under ", rules::PresetName(rules), " rules")
-                 : std::string(),
+      name_rules ? absl::StrCat(" under ", RulesName(rules)) : std::string(),
       " (", rules::IllegalReasonName(report->illegal_reason), ")"));
 }
 

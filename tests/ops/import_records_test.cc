@@ -176,10 +176,9 @@ TEST_F(OpsImportRecords, RealRecordsAreKeptNotedOrCutAndStrictRefusesThem) {
   std::map<std::string, nlohmann::json> refused = ByFile(strict["errors"]);
   ASSERT_EQ(refused.size(), 6u) << strict.dump();
   EXPECT_EQ(refused["japanese.sgf"]["move"], 3u);
-  // (Komi 6.5 makes the rule set "custom" in the strict message, as
-  // before; the notes name the preset whatever the komi.)
+  // The strict message names the preset and the record's komi.
   EXPECT_EQ(refused["japanese.sgf"]["reason"],
-            "move 3 is illegal under custom rules (cycle)");
+            "move 3 is illegal under chinese rules with komi 6.5 (cycle)");
   EXPECT_EQ(refused["suicide.sgf"]["reason"],
             "move 1 is illegal under chinese rules (suicide)");
   EXPECT_EQ(refused["occupied.sgf"]["move"], 4u);
