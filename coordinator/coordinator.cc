@@ -125,8 +125,12 @@ absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Start(
                                                 work_options);
   c->work_ = work.get();
   c->services_.push_back(std::move(work));
+  c->pattern_queue_ = std::make_unique<QueryQueue>(
+      options.limits.pattern_threads > 0 ? options.limits.pattern_threads
+                                         : DefaultPatternThreads(),
+      options.limits.pattern_queue, "qipu-patterns");
   c->services_.push_back(std::make_unique<QueryServiceImpl>(
-      &c->engine_->queries(), &c->metrics_.queries()));
+      &c->engine_->queries(), &c->metrics_.queries(), c->pattern_queue_.get()));
   CorpusServiceOptions corpus;
   corpus.streams = c->streams_.get();
   corpus.max_export_games = options.limits.max_export_games;
@@ -213,8 +217,12 @@ void Coordinator::Shutdown(absl::Duration grace) {
           "period; cancelling them",
           calls_.active());
     }
+    // Pattern searches still waiting are answered UNAVAILABLE (gRPC's
+    // shutdown would wait for their turn); running ones finish.
+    pattern_queue_->Stop();
     server_->Shutdown(absl::ToChronoTime(absl::Now()));
   }
+  if (pattern_queue_ != nullptr) pattern_queue_->Stop();
   stop_.Notify();
   if (ticker_.joinable()) ticker_.join();
   // Scrapes stop sampling what is about to be destroyed.

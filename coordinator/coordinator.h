@@ -23,6 +23,7 @@
 #include "coordinator/call_tracker.h"
 #include "coordinator/limits.h"
 #include "coordinator/metrics.h"
+#include "coordinator/query_queue.h"
 #include "coordinator/server_credentials.h"
 #include "coordinator/training_service.h"
 #include "coordinator/work_service.h"
@@ -119,6 +120,9 @@ class Coordinator {
   store::Store& store() { return engine_->store(); }
   store::ConfigRegistry& configs() { return engine_->configs(); }
   Metrics& metrics() { return metrics_; }
+  // The threads and wait list of pattern searches (for tests and
+  // metrics). Valid until the Coordinator is destroyed.
+  QueryQueue& pattern_queue() { return *pattern_queue_; }
   // The query engine behind QueryService (also usable in-process).
   engine::QueryEngine& queries() { return engine_->queries(); }
   // The tournaments behind TournamentService (also usable in-process).
@@ -144,6 +148,10 @@ class Coordinator {
   CallTracker calls_;
   // Each client's streams in progress; before services_, which refer to it.
   std::unique_ptr<StreamLimiter> streams_;
+  // The pattern searches' own threads (QueryService.Pattern); before
+  // services_, which refer to it; stopped in Shutdown() before the
+  // database closes.
+  std::unique_ptr<QueryQueue> pattern_queue_;
   std::vector<std::unique_ptr<grpc::Service>> services_;
   // The WorkService among services_ (for Drain()).
   WorkServiceImpl* work_ = nullptr;

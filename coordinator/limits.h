@@ -40,6 +40,11 @@ struct LimitsOptions {
   uint64_t max_export_games = 100000;
   // Time one Export call runs.
   absl::Duration max_export_time = absl::Minutes(10);
+  // Pattern searches running at once (0: DefaultPatternThreads(), a
+  // quarter of the cores, at least 1), and searches waiting beyond those
+  // (query_queue.h); more are refused with RESOURCE_EXHAUSTED.
+  int pattern_threads = 0;
+  int pattern_queue = 16;
 };
 
 // The client key of a gRPC peer string: "ipv4:10.0.0.7:5123" ->

@@ -55,7 +55,42 @@ grpc::ServerUnaryReactor* QueryServiceImpl::GetGame(
 grpc::ServerUnaryReactor* QueryServiceImpl::Pattern(
     grpc::CallbackServerContext* ctx, const qipu::v1::PatternRequest* req,
     qipu::v1::PatternResponse* resp) {
-  return Reply(ctx, "Pattern", engine_->Pattern(*req), resp);
+  if (slow_ == nullptr) {
+    return Reply(ctx, "Pattern", engine_->Pattern(*req), resp);
+  }
+  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  // The request, response and context live until the reactor finishes.
+  const bool queued =
+      slow_->TrySubmit([this, ctx, req, resp, reactor](bool cancelled) {
+        if (cancelled) {
+          reactor->Finish(grpc::Status(
+              grpc::StatusCode::UNAVAILABLE,
+              "query Pattern: the coordinator is shutting down; try again"));
+          return;
+        }
+        if (ctx->IsCancelled()) {
+          reactor->Finish(grpc::Status(
+              grpc::StatusCode::CANCELLED,
+              "query Pattern: the caller gave up before the search started"));
+          return;
+        }
+        if (queries_ != nullptr) queries_->Increment();
+        reactor->Finish(
+            base::Answer("query Pattern", engine_->Pattern(*req), resp));
+      });
+  if (!queued) {
+    reactor->Finish(grpc::Status(
+        slow_->Stopped() ? grpc::StatusCode::UNAVAILABLE
+                         : grpc::StatusCode::RESOURCE_EXHAUSTED,
+        slow_->Stopped()
+            ? "query Pattern: the coordinator is shutting down; try again"
+            : absl::StrCat("query Pattern: ", slow_->threads(),
+                           " pattern searches are running and ",
+                           slow_->max_waiting(),
+                           " waiting (the coordinator's --pattern-threads "
+                           "and --pattern-queue); try again later")));
+  }
+  return reactor;
 }
 
 }  // namespace qipu::coordinator

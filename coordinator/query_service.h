@@ -6,6 +6,7 @@
 #ifndef QIPU_COORDINATOR_QUERY_SERVICE_H_
 #define QIPU_COORDINATOR_QUERY_SERVICE_H_
 
+#include "coordinator/query_queue.h"
 #include "engine/queries.h"
 #include "prometheus/counter.h"
 #include "qipu/v1/query.grpc.pb.h"
@@ -20,10 +21,12 @@ namespace qipu::coordinator {
 class QueryServiceImpl final : public qipu::v1::QueryService::CallbackService {
  public:
   // `queries` (may be null; not owned) counts the calls answered
-  // (qipu_queries_total).
+  // (qipu_queries_total). `slow` (may be null: inline; not owned, must
+  // outlive the calls) runs the pattern searches.
   explicit QueryServiceImpl(const engine::QueryEngine* engine,
-                            prometheus::Counter* queries = nullptr)
-      : engine_(engine), queries_(queries) {}
+                            prometheus::Counter* queries = nullptr,
+                            QueryQueue* slow = nullptr)
+      : engine_(engine), queries_(queries), slow_(slow) {}
 
   grpc::ServerUnaryReactor* Openings(grpc::CallbackServerContext* ctx,
                                      const qipu::v1::OpeningsRequest* req,
@@ -41,7 +44,10 @@ class QueryServiceImpl final : public qipu::v1::QueryService::CallbackService {
                                     const qipu::v1::GetGameRequest* req,
                                     qipu::v1::GetGameResponse* resp) override;
   // A pattern search scans the pattern index and replays candidate games
-  // (up to seconds on 100k games); it runs inline like the others.
+  // (up to seconds on 100k games): it runs on the `slow` queue, not on the
+  // gRPC thread; RESOURCE_EXHAUSTED when the queue is full, UNAVAILABLE
+  // when the coordinator stops before its turn, CANCELLED when the caller
+  // gave up before its turn.
   grpc::ServerUnaryReactor* Pattern(grpc::CallbackServerContext* ctx,
                                     const qipu::v1::PatternRequest* req,
                                     qipu::v1::PatternResponse* resp) override;
@@ -55,6 +61,7 @@ class QueryServiceImpl final : public qipu::v1::QueryService::CallbackService {
 
   const engine::QueryEngine* engine_;
   prometheus::Counter* queries_;
+  QueryQueue* slow_;
 };
 
 }  // namespace qipu::coordinator

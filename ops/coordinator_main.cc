@@ -86,6 +86,17 @@ int main(int argc, char** argv) {
                  "client address (0: no limit)")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();
+  app.add_option("--pattern-threads", o.limits.pattern_threads,
+                 "Pattern searches running at once, each on a thread of its "
+                 "own, never a gRPC thread (0: a quarter of the cores, at "
+                 "least 1)")
+      ->check(CLI::Range(0, 256))
+      ->capture_default_str();
+  app.add_option("--pattern-queue", o.limits.pattern_queue,
+                 "Pattern searches waiting for one of those; more are "
+                 "refused with RESOURCE_EXHAUSTED")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
   app.add_option("--max-export-games", o.limits.max_export_games,
                  "Games one export call returns (0: no limit); clients page")
       ->capture_default_str();
