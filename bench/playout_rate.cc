@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <ctime>
 #include <functional>
 #include <thread>
 #include <vector>
@@ -16,7 +17,16 @@ namespace {
 struct ThreadCount {
   uint64_t playouts = 0;
   uint64_t moves = 0;
+  // CPU time of the thread while it played.
+  double cpu_seconds = 0;
 };
+
+// CPU time the calling thread has used, in seconds.
+double ThreadCpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + ts.tv_nsec * 1e-9;
+}
 
 // Runs playouts until `stop`; counts into *out. One thread. The stop flag
 // is read every few playouts, not every one.
@@ -24,6 +34,7 @@ void PlayoutLoop(const PlayoutRateOptions& o, uint64_t seed,
                  const std::atomic<bool>& stop, ThreadCount* out) {
   rules::Rng rng(seed);
   ThreadCount c;
+  const double cpu0 = ThreadCpuSeconds();
   if (o.mode == "light") {
     const rules::Board root(o.size, o.size);
     rules::Board b(o.size, o.size);
@@ -45,6 +56,7 @@ void PlayoutLoop(const PlayoutRateOptions& o, uint64_t seed,
       }
     }
   }
+  c.cpu_seconds = ThreadCpuSeconds() - cpu0;
   *out = c;
 }
 
@@ -72,9 +84,11 @@ PlayoutRate MeasurePlayouts(const PlayoutRateOptions& o) {
   for (const auto& c : counts) {
     r.playouts += c.playouts;
     r.moves += c.moves;
+    r.cpu_seconds += c.cpu_seconds;
   }
   r.playouts_per_sec = r.playouts / r.seconds;
   r.moves_per_sec = r.moves / r.seconds;
+  r.playouts_per_cpu_sec = r.cpu_seconds > 0 ? r.playouts / r.cpu_seconds : 0;
   r.avg_moves = r.playouts ? static_cast<double>(r.moves) / r.playouts : 0;
   return r;
 }

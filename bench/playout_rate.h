@@ -35,12 +35,19 @@ struct PlayoutRate {
   double playouts_per_sec = 0;
   double moves_per_sec = 0;
   double avg_moves = 0;
+  // CPU time the playing threads used (their thread clocks, summed), and
+  // playouts over it: the figure light-playout engines such as libego
+  // print (playouts over the process's user time). It differs from
+  // playouts_per_sec when other processes take the cores.
+  double cpu_seconds = 0;
+  double playouts_per_cpu_sec = 0;
 };
 
 // Plays light-policy playouts from the empty board on `o.threads` threads
 // for `o.seconds` and counts them. Blocks for the duration; the caller
 // validates the options first. Thread-safe (shares nothing).
-// playouts_per_sec and moves_per_sec are the counts over `seconds`.
+// playouts_per_sec and moves_per_sec are the counts over `seconds`,
+// playouts_per_cpu_sec the playouts over `cpu_seconds`.
 PlayoutRate MeasurePlayouts(const PlayoutRateOptions& o);
 
 }  // namespace qipu::bench

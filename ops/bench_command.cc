@@ -49,19 +49,27 @@ int RunPlayoutBench(const PlayoutBenchOptions& o) {
   const double mps = rate.moves_per_sec;
   const double avg = rate.avg_moves;
   if (o.json) {
-    nlohmann::json j = {{"size", o.size},          {"threads", o.threads},
-                        {"mode", o.mode},          {"rules", o.rules},
-                        {"seconds", dt},           {"playouts", rate.playouts},
-                        {"playouts_per_sec", pps}, {"moves_per_sec", mps},
-                        {"avg_moves", avg}};
+    nlohmann::json j = {{"size", o.size},
+                        {"threads", o.threads},
+                        {"mode", o.mode},
+                        {"rules", o.rules},
+                        {"seconds", dt},
+                        {"playouts", rate.playouts},
+                        {"playouts_per_sec", pps},
+                        {"moves_per_sec", mps},
+                        {"avg_moves", avg},
+                        {"cpu_seconds", rate.cpu_seconds},
+                        {"playouts_per_cpu_sec", rate.playouts_per_cpu_sec}};
     std::printf("%s\n", j.dump().c_str());
   } else {
     std::printf("%dx%d %s playouts, %d thread(s), %.1f s\n", o.size, o.size,
                 o.mode.c_str(), o.threads, dt);
     std::printf(
         "  playouts/s  %12.0f\n  moves/s     %12.0f\n"
-        "  avg moves   %12.1f\n",
-        pps, mps, avg);
+        "  avg moves   %12.1f\n"
+        "  playouts/CPU-s %9.0f  (over %.2f s of the playing threads' CPU "
+        "time, as libego counts)\n",
+        pps, mps, avg, rate.playouts_per_cpu_sec, rate.cpu_seconds);
   }
   return 0;
 }

@@ -18,6 +18,11 @@ void ExpectConsistent(const PlayoutRate& r, double seconds, int size) {
   EXPECT_DOUBLE_EQ(r.playouts_per_sec, r.playouts / r.seconds);
   EXPECT_DOUBLE_EQ(r.moves_per_sec, r.moves / r.seconds);
   EXPECT_DOUBLE_EQ(r.avg_moves, static_cast<double>(r.moves) / r.playouts);
+  // The playing threads ran (CPU time > 0) and no thread can use more CPU
+  // than the wall-clock time it ran (2 threads; slack for clock ticks).
+  EXPECT_GT(r.cpu_seconds, 0);
+  EXPECT_LE(r.cpu_seconds, 2 * r.seconds + 0.05);
+  EXPECT_DOUBLE_EQ(r.playouts_per_cpu_sec, r.playouts / r.cpu_seconds);
 }
 
 TEST(PlayoutRate, LightModeCountsAddUp) {

@@ -60,6 +60,11 @@ TEST(OpsBench, PlayoutsCountsRatesAndMoves) {
     EXPECT_LT(avg, 400);
     EXPECT_NEAR(Num(j, "moves_per_sec"), avg * Num(j, "playouts_per_sec"),
                 1e-6 * Num(j, "moves_per_sec"));
+    // The libego-style figure: playouts over the playing threads' CPU time.
+    const double cpu = Num(j, "cpu_seconds");
+    EXPECT_GT(cpu, 0);
+    EXPECT_NEAR(Num(j, "playouts_per_cpu_sec"), playouts / cpu,
+                1e-6 * playouts / cpu);
   }
   const Ran bad = RunQipu(tmp.path(), "playouts-bad",
                           {"bench", "playouts", "--size", "40"});
@@ -158,8 +163,7 @@ TEST(OpsBench, IngestStoresEveryGameBothWays) {
       RunQipu(tmp.path(), "ingest-policy",
               {"bench", "ingest", "--games", "10", "--policy", "pattern"});
   EXPECT_EQ(policy.status, 1);
-  EXPECT_NE(policy.err.find("only 'random'"), std::string::npos)
-      << policy.err;
+  EXPECT_NE(policy.err.find("only 'random'"), std::string::npos) << policy.err;
 }
 
 }  // namespace
