@@ -5,6 +5,7 @@
 // sends every row exactly once; the recent-games window, the cycle and
 // void selections; bad requests get INVALID_ARGUMENT naming the field; a
 // cancelled stream frees its memory budget.
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -134,7 +135,19 @@ TEST_F(TrainingServiceTest, BatchesOverGrpcEqualTheRowsOfTheDatabase) {
   auto local_dated = Pull(db_, dated);
   ASSERT_TRUE(local_dated.ok()) << local_dated.status();
   EXPECT_TRUE(SameRows(remote_dated->rows, local_dated->rows));
-  EXPECT_FALSE(SameRows(remote->rows, local_dated->rows));
+  // Recency weights: from 2/41 (the first stored game) to 80/41, mean 1.
+  double sum = 0;
+  float lo = 1e9f;
+  float hi = 0;
+  for (int r = 0; r < local_dated->rows.rows(); ++r) {
+    const float w = local_dated->rows.global_targets(r)[train::gtg::kRowWeight];
+    sum += w;
+    lo = std::min(lo, w);
+    hi = std::max(hi, w);
+  }
+  EXPECT_NEAR(sum / local_dated->rows.rows(), 1.0, 1e-4);
+  EXPECT_FLOAT_EQ(lo, 2.0f / 41);
+  EXPECT_FLOAT_EQ(hi, 80.0f / 41);
   // And the .npz files of the two are the same bytes.
   TempDir files("training-npz");
   ASSERT_TRUE(train::WriteBatchNpz(remote->rows, files.path() + "/a.npz",
