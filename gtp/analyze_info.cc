@@ -145,7 +145,8 @@ absl::StatusOr<AnalyzeReport> ParseAnalyzeResponse(absl::string_view text,
       report.play = std::string(tokens[1]);
       continue;
     }
-    if (tokens[0] != "info") continue;  // e.g. KataGo's "ownership" lines
+    // Lines after play are pondering on the opponent's turn.
+    if (tokens[0] != "info" || !report.play.empty()) continue;
     std::vector<AnalyzedMove> moves;
     LineParser parser(line_number, width, height, dialect);
     if (absl::Status s = parser.Parse(tokens, &moves); !s.ok()) return s;

@@ -9,10 +9,11 @@
 // LCB as integers in 1/10000 (src/UCTSearch.cpp, OutputAnalysisData);
 // KataGo writes them as numbers in [0, 1] and adds scoreMean, scoreLead,
 // utility and more (keys not read here are skipped; list-valued keys such
-// as pvVisits and ownership run to the next `info` or list key). Both report from the
-// side to move's view (KataGo's default reportAnalysisWinratesAs
+// as pvVisits and ownership run to the next `info` or list key). Both report
+// from the side to move's view (KataGo's default reportAnalysisWinratesAs
 // SIDETOMOVE). An engine prints a new set of lines every interval; the
-// last complete set is the search the move was chosen by.
+// last set before the `play` line is the search the move was chosen by
+// (sets after it are pondering on the opponent's turn).
 //
 // Pure functions; thread-safe.
 #ifndef QIPU_GTP_ANALYZE_INFO_H_
