@@ -32,6 +32,7 @@ absl::StatusOr<TrainingPullStats> PullLocal(
                           plan->stream_key, plan->start, &pool);
   train::RowBatch rows(plan->options.rows.pos_len);
   TrainingPullStats stats;
+  stats.games_oversize = plan->games_oversize;
   while (true) {
     absl::StatusOr<bool> more = stream.Next(&rows);
     if (!more.ok()) return more.status();
@@ -66,6 +67,7 @@ absl::StatusOr<TrainingPullStats> PullRemote(
     if (sink_status.ok()) {
       stats.cursor = batch.cursor();
       stats.games_done = batch.games_done();
+      stats.games_oversize = batch.games_oversize();
       ++stats.batches;
       stats.rows += batch.rows();
       sink_status = sink(rows, stats.cursor, stats.games_done);

@@ -29,6 +29,8 @@ struct TrainingPullStats {
   uint64_t batches = 0;
   uint64_t rows = 0;
   uint64_t games_done = 0;
+  // Games left out for a board larger than pos_len (skip_oversize).
+  uint64_t games_oversize = 0;
   // The cursor after the last batch (empty when none came).
   std::string cursor;
 };

@@ -89,6 +89,7 @@ grpc::Status TrainingServiceImpl::Batches(
     if (!*more) break;
     train::BatchToMessage(rows, stream.cursor(), stream.stats().games_done,
                           &message);
+    message.set_games_oversize(plan->games_oversize);
     if (!writer->Write(message)) {
       status =
           grpc::Status(grpc::StatusCode::CANCELLED, "the client went away");

@@ -1,9 +1,13 @@
 #include "engine/training.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "base/quote.h"
@@ -12,6 +16,8 @@
 #include "engine/queries.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "store/keys.h"
+#include "train/game_order.h"
 #include "train/npz_writer.h"
 #include "train/row_builder.h"
 
@@ -34,6 +40,52 @@ bool HasCycles(const qipu::v1::Game& game) {
   return game.cycles_size() > 0 || game.voided_cycles_size() > 0;
 }
 
+using train::GameFilter;
+
+// What one pass over a selection found.
+struct SelectionScan {
+  // The games that fit in pos_len, with their times (when asked for).
+  std::vector<train::OrderedGame> fitting;
+  // Games larger than pos_len, and the largest such board.
+  uint64_t oversize = 0;
+  uint32_t oversize_width = 0;
+  uint32_t oversize_height = 0;
+};
+
+// Reads the games `selected` takes: counts those larger than pos_len and,
+// with `collect`, lists the others with their times. Keys or games that
+// do not decode are skipped (the stream skips and counts them).
+absl::StatusOr<SelectionScan> ScanSelection(const store::Store& store,
+                                            const GameFilter& selected,
+                                            uint32_t pos_len, bool collect) {
+  SelectionScan out;
+  store::ScanOptions options;
+  options.fill_cache = false;
+  store::Cursor it = store.Scan(store::Records::kGames, options);
+  qipu::v1::Game game;
+  for (it.SeekToFirst(); it.Valid(); it.Next()) {
+    const std::optional<store::GameId> id = store::DecodeGameKey(it.key());
+    const absl::string_view v = it.value();
+    if (!id.has_value() ||
+        !game.ParseFromArray(v.data(), static_cast<int>(v.size())) ||
+        !selected(*id, game)) {
+      continue;
+    }
+    if (game.width() > pos_len || game.height() > pos_len) {
+      ++out.oversize;
+      if (game.width() * game.height() >
+          out.oversize_width * out.oversize_height) {
+        out.oversize_width = game.width();
+        out.oversize_height = game.height();
+      }
+      continue;
+    }
+    if (collect) out.fitting.push_back({train::GamePlayedMicros(game), *id});
+  }
+  QIPU_RETURN_IF_ERROR(it.status());
+  return out;
+}
+
 }  // namespace
 
 uint64_t TrainingStreamKey(const qipu::v1::TrainingRequest& req) {
@@ -47,7 +99,10 @@ uint64_t TrainingStreamKey(const qipu::v1::TrainingRequest& req) {
   k.set_positions_per_game(req.positions_per_game());
   k.set_min_move(req.min_move());
   k.set_shuffle_window(req.shuffle_window() <= 1 ? 0 : req.shuffle_window());
-  k.set_weight_by(req.weight_by() == "length" ? "length" : "");
+  k.set_weight_by(req.weight_by() == "length" || req.weight_by() == "recency"
+                      ? req.weight_by()
+                      : "");
+  if (req.order() == qipu::v1::TRAINING_ORDER_DATE) k.set_order(req.order());
   // Defaults stay unset, so that the keys of earlier requests still hold.
   k.set_ladder_planes(req.ladder_planes());
   if (req.row_weight() != 0.0f && req.row_weight() != 1.0f) {
@@ -96,12 +151,23 @@ absl::StatusOr<TrainingPlan> PlanTraining(
   o.rows.positions_per_game = static_cast<int>(req.positions_per_game());
   o.rows.min_move = static_cast<int>(req.min_move());
   if (req.weight_by() != "" && req.weight_by() != "constant" &&
-      req.weight_by() != "length") {
+      req.weight_by() != "length" && req.weight_by() != "recency") {
     return Bad("weight_by", absl::StrCat("unknown weighting ",
                                          base::QuoteInput(req.weight_by()),
-                                         " (constant or length)"));
+                                         " (constant, length or recency)"));
+  }
+  if (!qipu::v1::TrainingOrder_IsValid(req.order())) {
+    return Bad("order",
+               absl::StrCat("unknown order ", req.order(), " (key or date)"));
+  }
+  const bool by_date = req.order() == qipu::v1::TRAINING_ORDER_DATE;
+  if (req.weight_by() == "recency" && !by_date) {
+    return Bad("weight_by",
+               "recency weights follow the games' own order: ask for order "
+               "date (--order date)");
   }
   o.rows.weight_by_length = req.weight_by() == "length";
+  o.rows.weight_by_recency = req.weight_by() == "recency";
   o.rows.ladder_planes = req.ladder_planes();
   o.rows.row_weight = req.row_weight() == 0.0f ? 1.0f : req.row_weight();
   o.batch_size = static_cast<int>(req.batch_size());
@@ -109,6 +175,8 @@ absl::StatusOr<TrainingPlan> PlanTraining(
   o.max_rows = req.max_rows();
   QIPU_RETURN_IF_ERROR(train::ValidateStreamOptions(o));
   const uint32_t pos_len = static_cast<uint32_t>(o.rows.pos_len);
+  const uint32_t filter_width = filter->width();
+  const uint32_t filter_height = filter->height();
   if (filter->width() > pos_len || filter->height() > pos_len) {
     return Bad("pos_len", absl::StrCat(pos_len, " is smaller than the ",
                                        filter->width(), "x", filter->height(),
@@ -127,9 +195,9 @@ absl::StatusOr<TrainingPlan> PlanTraining(
   plan.stream_key = TrainingStreamKey(req);
   const qipu::v1::CycleSelection cycles = req.cycles();
   const bool drop_void = req.drop_void();
-  plan.filter = [f = *std::move(filter), cycles, drop_void, pos_len](
-                    const store::GameId&, const qipu::v1::Game& game) {
-    if (game.width() > pos_len || game.height() > pos_len) return false;
+  // The selection with boards of every size.
+  GameFilter selected = [f = *std::move(filter), cycles, drop_void](
+                            const store::GameId&, const qipu::v1::Game& game) {
     if (drop_void && IsVoid(game)) return false;
     if (cycles == qipu::v1::CYCLE_SELECTION_WITH && !HasCycles(game)) {
       return false;
@@ -139,9 +207,38 @@ absl::StatusOr<TrainingPlan> PlanTraining(
     }
     return f.MatchesDay(GameDay(game)) && f.MatchesConfig(GameDimensions(game));
   };
+  const bool size_fixed = filter_width != 0 && filter_height != 0;
+  if (by_date || !size_fixed) {
+    QIPU_ASSIGN_OR_RETURN(const SelectionScan scan,
+                          ScanSelection(store, selected, pos_len, by_date));
+    if (scan.oversize > 0 && !req.skip_oversize()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "pos_len ", pos_len, " is smaller than the ", scan.oversize_width,
+          "x", scan.oversize_height, " boards of ", scan.oversize, " of the ",
+          scan.oversize + scan.fitting.size(), " selected games; pass pos_len ",
+          std::max(scan.oversize_width, scan.oversize_height),
+          ", select one size, or skip_oversize "
+          "(--skip-oversize) to leave them out"));
+    }
+    plan.games_oversize = scan.oversize;
+    if (by_date) {
+      o.order =
+          std::make_shared<const train::GameOrder>(std::move(scan.fitting));
+    }
+  }
+  plan.filter = [selected = std::move(selected), pos_len](
+                    const store::GameId& id, const qipu::v1::Game& game) {
+    if (game.width() > pos_len || game.height() > pos_len) return false;
+    return selected(id, game);
+  };
   if (!req.cursor().empty()) {
     QIPU_ASSIGN_OR_RETURN(
         plan.start, train::DecodeStreamCursor(req.cursor(), plan.stream_key));
+  } else if (req.recent_games() > 0 && o.order != nullptr) {
+    const uint64_t n = req.recent_games();
+    if (n < o.order->size()) {
+      plan.start.done_through = o.order->at(o.order->size() - n - 1).id;
+    }
   } else if (req.recent_games() > 0) {
     QIPU_ASSIGN_OR_RETURN(
         plan.start.done_through,

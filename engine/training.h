@@ -29,6 +29,9 @@ struct TrainingPlan {
   // Fingerprint of everything that decides the rows and their order.
   uint64_t stream_key = 0;
   train::StreamPosition start;
+  // Games of the selection left out for a board larger than pos_len
+  // (request.skip_oversize; otherwise planning refuses them).
+  uint64_t games_oversize = 0;
 };
 
 // Checks `req` and plans it over `store` (read for the recent-games
@@ -37,15 +40,19 @@ struct TrainingPlan {
 // filter fixes, symmetries not 1 or 8, batch_size outside 1..8192 or above
 // kMaxBatchBytes,
 // shuffle_window too large, a cursor that is damaged or belongs to another
-// request. Read errors of the store otherwise. Without a fixed board size
-// the selection only holds games that fit in pos_len.
+// request; selected games larger than pos_len (named: pos_len, the largest
+// board, how many) unless skip_oversize; weight_by recency without order
+// date. Read errors of the store otherwise. Without a fixed board size, or
+// with order date, the selection is read once here (to find oversize
+// boards, to sort it by date); the stream then only takes games that fit.
 absl::StatusOr<TrainingPlan> PlanTraining(const store::Store& store,
                                           const qipu::v1::TrainingRequest& req);
 
 // The fingerprint of a request's row-deciding fields (filter, cycles,
 // drop_void, pos_len, symmetries, seed, positions_per_game, min_move,
-// shuffle_window): FNV-1a over their canonical serialisation, mixed.
-// Stable across processes (cursors outlive them).
+// shuffle_window, weight_by, row_weight, ladder_planes, order): FNV-1a over
+// their canonical serialisation, mixed. Stable across processes (cursors
+// outlive them).
 uint64_t TrainingStreamKey(const qipu::v1::TrainingRequest& req);
 
 }  // namespace qipu::engine

@@ -218,6 +218,31 @@ void EnginePolicy::SendTime(const policy::SearchLimits& limits,
   if (r.ok() || absl::IsFailedPrecondition(r.status())) time_sent_ = want;
 }
 
+void EnginePolicy::SearchOf(const AnalyzeReport& report,
+                            policy::MoveChoice* choice) {
+  winrates_.clear();
+  for (const AnalyzedMove& m : report.moves) {
+    if (m.visits <= 0) continue;
+    choice->visits.push_back(policy::MoveVisits{
+        m.point,
+        static_cast<uint32_t>(std::min<int64_t>(m.visits, UINT32_MAX))});
+    choice->playouts += m.visits;
+    winrates_.emplace_back(m.point, m.winrate);
+  }
+  std::stable_sort(
+      choice->visits.begin(), choice->visits.end(),
+      [](const policy::MoveVisits& a, const policy::MoveVisits& b) {
+        return a.visits > b.visits;
+      });
+}
+
+double EnginePolicy::WinrateOf(rules::Point point) const {
+  for (const auto& [p, w] : winrates_) {
+    if (p == point) return w;
+  }
+  return -1;
+}
+
 absl::StatusOr<policy::MoveChoice> EnginePolicy::Choose(
     const rules::Game& game, const policy::SearchLimits& limits) {
   if (engine_ == nullptr) {
@@ -231,16 +256,49 @@ absl::StatusOr<policy::MoveChoice> EnginePolicy::Choose(
   }
   QIPU_RETURN_IF_ERROR(Sync(game));
   const rules::Color c = game.to_play();
+  // An engine that reports its search (Leela Zero, KataGo) is asked for
+  // it: the visits become the move's search (MoveChoice::visits), as a
+  // search of qipu's own would. The interval is longer than any search,
+  // so the engine posts its analysis once, when the search ends.
+  const AnalyzeDialect dialect = EngineLists("kata-genmove_analyze")
+                                     ? AnalyzeDialect::kKataGo
+                                     : AnalyzeDialect::kLeelaZero;
+  const bool analyze =
+      dialect == AnalyzeDialect::kKataGo || EngineLists("lz-genmove_analyze");
   SendTime(limits, c);
   if (!engine_->alive()) return absl::UnavailableError(engine_->end_reason());
   const absl::Duration deadline = limits.time == absl::InfiniteDuration()
                                       ? options_.genmove_timeout
                                       : limits.time + options_.genmove_margin;
-  QIPU_ASSIGN_OR_RETURN(
-      std::string answer,
-      engine_->Command(absl::StrCat("genmove ", ColorWord(c)), deadline));
-  const std::string text = absl::AsciiStrToLower(answer);
   policy::MoveChoice choice;
+  std::string answer;
+  if (analyze) {
+    QIPU_ASSIGN_OR_RETURN(
+        std::string response,
+        engine_->Command(
+            absl::StrCat(dialect == AnalyzeDialect::kKataGo
+                             ? "kata-genmove_analyze "
+                             : "lz-genmove_analyze ",
+                         ColorWord(c), " ", kAnalyzeIntervalCentis),
+            deadline));
+    absl::StatusOr<AnalyzeReport> report =
+        ParseAnalyzeResponse(response, game.width(), game.height(), dialect);
+    if (!report.ok() || report->play.empty()) {
+      engine_->Kill("analyze answer");
+      return absl::DataLossError(absl::StrCat(
+          "engine '", engine_->command_line(), "' answered ",
+          dialect == AnalyzeDialect::kKataGo ? "kata" : "lz",
+          "-genmove_analyze with '", absl::CHexEscape(response),
+          "': ", report.ok() ? "no play line" : report.status().message()));
+    }
+    answer = report->play;
+    SearchOf(*report, &choice);
+  } else {
+    QIPU_ASSIGN_OR_RETURN(
+        answer,
+        engine_->Command(absl::StrCat("genmove ", ColorWord(c)), deadline));
+  }
+  const std::string text = absl::AsciiStrToLower(answer);
   if (text == "resign") {
     choice.point = rules::kResign;
     return choice;
@@ -254,6 +312,10 @@ absl::StatusOr<policy::MoveChoice> EnginePolicy::Choose(
         absl::CHexEscape(answer), "': ", p.status().message()));
   }
   choice.point = *p;
+  for (const policy::MoveVisits& v : choice.visits) {
+    if (v.point == *p) choice.winrate = WinrateOf(v.point);
+  }
+  winrates_.clear();
   // The engine has played it; the caller plays it too, or the game ends.
   sent_.push_back(rules::Move{c, *p});
   return choice;

@@ -33,6 +33,14 @@
 //     (SetTimeLeft()). SearchLimits::time then only sets genmove's
 //     deadline: pass the time until the player's flag falls.
 //
+// Searches: when the engine's list_commands names kata-genmove_analyze
+// (KataGo) or lz-genmove_analyze (Leela Zero), genmove is asked as that
+// command and the analysis it posts when its search ends
+// (gtp/analyze_info.h) becomes the move's search: MoveChoice::visits (the
+// root moves with visits, most visited first), playouts (their sum) and
+// winrate (the played move's). The worker stores them as it stores a
+// search of qipu's own (Game.search_visits).
+//
 // Failures, as the caller records them:
 //   - the engine resigns: MoveChoice::point == kResign;
 //   - it plays an illegal move: Choose() returns the move unchecked, as
@@ -57,6 +65,7 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "gtp/analyze_info.h"
 #include "gtp/clock.h"
 #include "gtp/engine_process.h"
 #include "policy/policy.h"
@@ -144,6 +153,15 @@ class EnginePolicy final : public policy::Policy {
   // True when the engine's list_commands names `command` (asked once per
   // engine process).
   bool EngineLists(absl::string_view command);
+  // The root moves of `report` with visits as choice->visits (most visited
+  // first) and their playouts; their win rates into winrates_.
+  void SearchOf(const AnalyzeReport& report, policy::MoveChoice* choice);
+  // The reported win rate of `point` (-1 when it was not reported).
+  double WinrateOf(rules::Point point) const;
+
+  // The analyze commands' interval (centiseconds): longer than any
+  // search, so that the engine posts once, when its search ends.
+  static constexpr int kAnalyzeIntervalCentis = 1000000;
 
   std::vector<std::string> argv_;
   EnginePolicyOptions options_;
@@ -175,6 +193,8 @@ class EnginePolicy final : public policy::Policy {
     int stones = 0;
   };
   std::optional<PendingTimeLeft> time_left_;
+  // The last analysis's win rates by root move (scratch of Choose()).
+  std::vector<std::pair<rules::Point, double>> winrates_;
 };
 
 }  // namespace qipu::gtp

@@ -266,10 +266,22 @@ void TrainingFlags::Add(CLI::App* cmd) {
   cmd->add_option("--max-rows", max_rows, "Stop after N rows (0 = all)")
       ->capture_default_str();
   cmd->add_option("--weight-by", weight_by,
-                  "Row weights: constant (--row-weight) or length "
-                  "(--row-weight x 100 / the rows of the row's game)")
-      ->check(CLI::IsMember({"constant", "length"}))
+                  "Row weights: constant (--row-weight), length "
+                  "(--row-weight x 100 / the rows of the row's game) or "
+                  "recency (--row-weight x 2 (rank + 1) / (games + 1) of the "
+                  "game's rank in date order, 0 the oldest; needs --order "
+                  "date)")
+      ->check(CLI::IsMember({"constant", "length", "recency"}))
       ->capture_default_str();
+  cmd->add_option("--order", order,
+                  "Games in date order (when played: self-play by the time "
+                  "stored, imports by their DT; then id) or key order (job "
+                  "and index, then content hash)")
+      ->check(CLI::IsMember({"date", "key"}))
+      ->capture_default_str();
+  cmd->add_flag("--skip-oversize", skip_oversize,
+                "Leave out (and count) games whose board is larger than "
+                "--pos-len instead of refusing the selection");
   cmd->add_flag("--ladders", ladders,
                 "Fill KataGo's ladder planes 14-17 (rows are several times "
                 "slower to make; otherwise 0)");
@@ -299,6 +311,9 @@ absl::StatusOr<qipu::v1::TrainingRequest> TrainingFlags::Request() const {
   req.set_weight_by(weight_by);
   req.set_row_weight(row_weight);
   req.set_ladder_planes(ladders);
+  req.set_order(order == "key" ? qipu::v1::TRAINING_ORDER_KEY
+                               : qipu::v1::TRAINING_ORDER_DATE);
+  req.set_skip_oversize(skip_oversize);
   return req;
 }
 

@@ -99,6 +99,8 @@ struct TrainingFlags {
   std::string weight_by = "constant";
   float row_weight = 1.0f;
   bool ladders = false;
+  std::string order = "date";
+  bool skip_oversize = false;
 
   void Add(CLI::App* cmd);
   // The request (the planner checks the values further).

@@ -7,9 +7,10 @@
 // same order; deterministic for a fixed seed. Each file holds exactly
 // KataGo's members (train/npz_writer.h KataGoArrays()); qipu's own (row ids,
 // extra inputs) go to a sidecar rows-NNNNNN.qipu.zip beside it, or into the
-// .npz with --extras. File k's modification time is the export's start + k
-// seconds, so KataGo's shuffle.py (which orders files by time) sees them
-// in the stream's game order.
+// .npz with --extras. The games come in their own order (--order date, the
+// default: when they were played, then id) and file k's modification time
+// is the export's start + k seconds, so KataGo's shuffle.py (which orders
+// files by time and keeps the newest) sees the games' order.
 //
 // Exit status: 0 when every row was written, 1 when the export could not
 // run or stopped part-way (the files written stay valid), 2 for bad
@@ -25,12 +26,10 @@
 #include "absl/time/clock.h"
 #include "backend/training_client.h"
 #include "base/console.h"
-#include "engine/exporter.h"
 #include "engine/training.h"
 #include "nlohmann/json.hpp"
 #include "ops/commands.h"
 #include "ops/flags.h"
-#include "store/store.h"
 #include "train/npz_writer.h"
 #include "train/row_batch.h"
 
@@ -113,50 +112,6 @@ class FileCutter {
   uint64_t bytes_ = 0;
 };
 
-// After an export without rows: InvalidArgument naming pos_len and the
-// board size when the selection (read from the database) holds games that
-// are larger than pos_len, which the stream leaves out; OK otherwise (an
-// empty selection is no error). A server's selection is not read: its
-// message says what to check.
-absl::Status OversizeSelection(const backend::Target& target,
-                               const qipu::v1::TrainingRequest& req) {
-  const uint32_t pos_len = req.pos_len();
-  if (target.db.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "no rows: the server's selection is empty, or its boards are larger "
-        "than pos_len ",
-        pos_len));
-  }
-  store::StoreOptions so;
-  so.create_if_missing = false;
-  so.block_cache_bytes = 16u << 20;
-  auto store = store::Store::Open(target.db, so);
-  if (!store.ok()) return absl::OkStatus();  // the export reported it
-  qipu::v1::ExportRequest ex;
-  *ex.mutable_filter() = req.filter();
-  uint32_t width = 0;
-  uint32_t height = 0;
-  uint64_t games = 0;
-  const engine::Exporter exporter(store->get());
-  absl::StatusOr<engine::ExportStats> stats =
-      exporter.Export(ex, [&](const store::GameId&, const qipu::v1::Game& g) {
-        if (g.width() > pos_len || g.height() > pos_len) {
-          ++games;
-          if (g.width() * g.height() > width * height) {
-            width = g.width();
-            height = g.height();
-          }
-        }
-        return true;
-      });
-  if (!stats.ok() || games == 0) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat(
-      "pos_len ", pos_len, " is smaller than the ", width, "x", height,
-      " boards of the selection (", games,
-      " games left out, no rows written); pass --pos-len ",
-      std::max(width, height), " or select smaller boards with --size"));
-}
-
 int RunTrainExport(const TrainExportOptions& o) {
   absl::StatusOr<backend::Target> target = o.target.ToTarget();
   if (!target.ok()) {
@@ -199,18 +154,13 @@ int RunTrainExport(const TrainExportOptions& o) {
                      status.message());
     return absl::IsInvalidArgument(status) ? 2 : 1;
   }
-  if (files.rows() == 0 && pos_len > 0) {
-    if (absl::Status s = OversizeSelection(*target, *req); !s.ok()) {
-      base::PrintError("train export", "pos_len", s.message());
-      return 2;
-    }
-  }
   const double rate = secs > 0 ? static_cast<double>(files.rows()) / secs : 0;
   if (o.json) {
     nlohmann::ordered_json j = {
         {"files", files.files()},
         {"rows", files.rows()},
         {"games", pulled->games_done},
+        {"games_oversize", pulled->games_oversize},
         {"rows_per_sec", rate},
         {"bytes", files.bytes()},
         {"bytes_per_row",
@@ -221,10 +171,11 @@ int RunTrainExport(const TrainExportOptions& o) {
   } else {
     std::fprintf(stderr,
                  "wrote %d files, %llu rows of %llu games to %s (%.2f s, "
-                 "%.0f rows/s)\n",
+                 "%.0f rows/s; %llu games larger than pos_len left out)\n",
                  files.files(), static_cast<unsigned long long>(files.rows()),
                  static_cast<unsigned long long>(pulled->games_done),
-                 o.out.c_str(), secs, rate);
+                 o.out.c_str(), secs, rate,
+                 static_cast<unsigned long long>(pulled->games_oversize));
   }
   return 0;
 }

@@ -51,47 +51,90 @@ store::ScanOptions ScanOptionsForExport() {
 }  // namespace
 
 GameSource::GameSource(const store::Store& store, GameFilter filter,
-                       std::optional<store::GameId> resume_after)
-    : cursor_(store.Scan(store::Records::kGames, ScanOptionsForExport())),
+                       std::optional<store::GameId> resume_after,
+                       std::shared_ptr<const GameOrder> order)
+    : store_(store),
+      order_(std::move(order)),
       filter_(std::move(filter)),
       last_(resume_after) {}
 
+bool GameSource::Take(const store::GameId& id, absl::string_view value,
+                      TrainingGame* game) {
+  if (!message_.ParseFromArray(value.data(), static_cast<int>(value.size()))) {
+    ++damaged_;  // As the exporter does: skipped, counted.
+    return false;
+  }
+  if (filter_ && !filter_(id, message_)) {
+    ++dropped_;
+    return false;
+  }
+  absl::StatusOr<TrainingGame> decoded = TrainingGameFromProto(message_, id);
+  if (!decoded.ok()) {
+    ++damaged_;
+    return false;
+  }
+  *game = *std::move(decoded);
+  last_ = id;
+  return true;
+}
+
 absl::StatusOr<bool> GameSource::Next(TrainingGame* game) {
+  return order_ != nullptr ? NextInOrder(game) : NextByKey(game);
+}
+
+absl::StatusOr<bool> GameSource::NextInOrder(TrainingGame* game) {
   if (!started_) {
     started_ = true;
     if (last_.has_value()) {
-      const std::string after = store::GameKey(*last_);
-      cursor_.Seek(after);
-      if (cursor_.Valid() && cursor_.key() == after) cursor_.Next();
-    } else {
-      cursor_.SeekToFirst();
+      const std::optional<size_t> rank = order_->RankOf(*last_);
+      next_index_ = rank.has_value() ? *rank + 1 : 0;
     }
-  } else if (cursor_.Valid()) {
-    cursor_.Next();
   }
-  for (; cursor_.Valid(); cursor_.Next()) {
-    const std::optional<store::GameId> id = store::DecodeGameKey(cursor_.key());
+  while (next_index_ < order_->size()) {
+    const size_t rank = next_index_++;
+    const store::GameId& id = order_->at(rank).id;
     ++read_;
-    const absl::string_view value = cursor_.value();
-    if (!id.has_value() || !message_.ParseFromArray(
-                               value.data(), static_cast<int>(value.size()))) {
+    absl::StatusOr<std::optional<std::string>> value =
+        store_.Get(store::Records::kGames, store::GameKey(id));
+    if (!value.ok()) return value.status();
+    if (!value->has_value()) {
+      ++dropped_;  // Deleted since the order was made.
+      continue;
+    }
+    if (!Take(id, **value, game)) continue;
+    game->order_rank = rank;
+    game->order_size = order_->size();
+    return true;
+  }
+  return false;
+}
+
+absl::StatusOr<bool> GameSource::NextByKey(TrainingGame* game) {
+  if (!started_) {
+    started_ = true;
+    cursor_.emplace(
+        store_.Scan(store::Records::kGames, ScanOptionsForExport()));
+    if (last_.has_value()) {
+      const std::string after = store::GameKey(*last_);
+      cursor_->Seek(after);
+      if (cursor_->Valid() && cursor_->key() == after) cursor_->Next();
+    } else {
+      cursor_->SeekToFirst();
+    }
+  } else if (cursor_->Valid()) {
+    cursor_->Next();
+  }
+  for (; cursor_->Valid(); cursor_->Next()) {
+    const std::optional<store::GameId> id =
+        store::DecodeGameKey(cursor_->key());
+    ++read_;
+    if (!id.has_value()) {
       ++damaged_;  // As the exporter does: skipped, counted.
       continue;
     }
-    if (filter_ && !filter_(*id, message_)) {
-      ++dropped_;
-      continue;
-    }
-    absl::StatusOr<TrainingGame> decoded = TrainingGameFromProto(message_, *id);
-    if (!decoded.ok()) {
-      ++damaged_;
-      continue;
-    }
-    *game = *std::move(decoded);
-    last_ = *id;
-    return true;
+    if (Take(*id, cursor_->value(), game)) return true;
   }
-  if (!cursor_.status().ok()) return cursor_.status();
+  if (!cursor_->status().ok()) return cursor_->status();
   return false;
 }
 

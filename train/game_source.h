@@ -1,8 +1,9 @@
 // GameSource: the stored games a trainer asks for, one TrainingGame at a
 // time, in key order (self-play games by job and index, then imports by
 // content hash), read from the store's games column family with a filter,
-// resumable after the last game handed out. `qipu train export` and the
-// gRPC TrainingService (later sessions of issue 17) feed RowBuilder from
+// resumable after the last game handed out -- or, given a GameOrder, in
+// that order (the games' own: by date, then id), each game read by its key.
+// `qipu train export` and the gRPC TrainingService feed RowBuilder from
 // one of these.
 //
 // Movable; one thread at a time; must not outlive the Store.
@@ -10,6 +11,7 @@
 #define QIPU_TRAIN_GAME_SOURCE_H_
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 #include "absl/status/status.h"
@@ -17,6 +19,7 @@
 #include "qipu/v1/game.pb.h"
 #include "store/game_id.h"
 #include "store/store.h"
+#include "train/game_order.h"
 #include "train/row_builder.h"
 
 namespace qipu::train {
@@ -36,10 +39,14 @@ using GameFilter =
 class GameSource {
  public:
   // Games of `store` from the first one after `resume_after` (nullopt:
-  // from the start) that `filter` takes (null: all). `store` must outlive
-  // the source.
+  // from the start) that `filter` takes (null: all), in key order; or,
+  // with `order`, the games of `order` after `resume_after` in that order
+  // (a resume point not in it starts from the beginning), each handed out
+  // with its rank (TrainingGame::order_rank). `store` must outlive the
+  // source.
   GameSource(const store::Store& store, GameFilter filter,
-             std::optional<store::GameId> resume_after = std::nullopt);
+             std::optional<store::GameId> resume_after = std::nullopt,
+             std::shared_ptr<const GameOrder> order = nullptr);
 
   // (OUT) *game: the next game taken. Returns false at the end. Errors: a
   // read error of the store (as store/status.h maps it). A key or stored
@@ -57,7 +64,20 @@ class GameSource {
   int64_t damaged() const { return damaged_; }
 
  private:
-  store::Cursor cursor_;
+  // Next() in key order / in order_.
+  absl::StatusOr<bool> NextByKey(TrainingGame* game);
+  absl::StatusOr<bool> NextInOrder(TrainingGame* game);
+  // Filters and decodes the stored game `value` of `id` into *game; false
+  // (counted) when the filter drops it or it does not decode.
+  bool Take(const store::GameId& id, absl::string_view value,
+            TrainingGame* game);
+
+  const store::Store& store_;
+  // Key order: the scan (made on the first Next()).
+  std::optional<store::Cursor> cursor_;
+  std::shared_ptr<const GameOrder> order_;
+  // In order_: the index of the next game to read.
+  size_t next_index_ = 0;
   GameFilter filter_;
   std::optional<store::GameId> last_;
   bool started_ = false;

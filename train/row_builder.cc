@@ -8,6 +8,7 @@
 #include "rules/playout.h"
 #include "rules/replay.h"
 #include "rules/scoring.h"
+#include "train/game_order.h"
 
 namespace qipu::train {
 
@@ -80,6 +81,10 @@ absl::Status ValidateRowOptions(const RowOptions& o) {
   if (o.min_move < 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("min move must be >= 0, not ", o.min_move));
+  }
+  if (o.weight_by_length && o.weight_by_recency) {
+    return absl::InvalidArgumentError(
+        "row weights go by length or by recency, not both");
   }
   if (!(o.row_weight > 0.0f && o.row_weight <= 1000.0f)) {
     return absl::InvalidArgumentError(
@@ -199,11 +204,14 @@ absl::StatusOr<GameRowsInfo> RowBuilder::AddGame(const TrainingGame& tg,
   info.void_result = tg.result.winner == rules::Winner::kNone;
   SampleTurns(tg.id, report->played);
   if (turns_.empty()) return info;
-  facts.row_weight =
-      options_.weight_by_length
-          ? static_cast<float>(options_.row_weight * 100.0 /
-                               static_cast<double>(turns_.size()))
-          : options_.row_weight;
+  facts.row_weight = options_.row_weight;
+  if (options_.weight_by_length) {
+    facts.row_weight = static_cast<float>(options_.row_weight * 100.0 /
+                                          static_cast<double>(turns_.size()));
+  } else if (options_.weight_by_recency && tg.order_size > 0) {
+    facts.row_weight = static_cast<float>(
+        options_.row_weight * RecencyWeight(tg.order_rank, tg.order_size));
+  }
 
   // Pass 2: move by move, a row before each sampled turn. Setups apply
   // as in rules::ReplayInto(); the move history shown starts after the

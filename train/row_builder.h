@@ -49,8 +49,12 @@ struct RowOptions {
   int min_move = 0;
   // Each row's weight (KataGo's globalTargetsNC 25): `row_weight`, or with
   // weight_by_length row_weight * 100 / the number of rows of its game, so
-  // that every game weighs alike whatever its length.
+  // that every game weighs alike whatever its length; or with
+  // weight_by_recency row_weight * RecencyWeight(rank, size) of the game's
+  // place in the selection's own order (TrainingGame::order_rank; 1 for a
+  // game handed out without one). At most one of the two.
   bool weight_by_length = false;
+  bool weight_by_recency = false;
   float row_weight = 1.0f;
   // Fill KataGo's ladder planes 14-17 (train/ladder.h); they stay 0
   // otherwise. Reading ladders makes rows several times slower.
@@ -73,6 +77,10 @@ struct TrainingGame {
   // search, e.g. mcts), by increasing move index; empty for other games.
   // A searched move's policy target is its visits instead of one-hot.
   std::vector<wire::MoveSearch> searches;
+  // The game's place in the selection's GameOrder (0 = oldest) and the
+  // order's size, when GameSource hands games out in one; 0, 0 otherwise.
+  uint64_t order_rank = 0;
+  uint64_t order_size = 0;
 };
 
 // What one game gave.

@@ -171,6 +171,17 @@ StreamStats RowStream::stats() const {
   return s;
 }
 
+bool RowStream::After(const store::GameId& a, const store::GameId& b) const {
+  if (options_.order != nullptr) {
+    const std::optional<size_t> ra = options_.order->RankOf(a);
+    const std::optional<size_t> rb = options_.order->RankOf(b);
+    // A game outside the order is never handed out; one missing from it
+    // (chunk_last of another order) ends the chunk.
+    return !ra.has_value() || !rb.has_value() || *ra > *rb;
+  }
+  return store::GameKey(a) > store::GameKey(b);
+}
+
 void RowStream::TakeSourceCounts() {
   if (!source_.has_value()) return;
   stats_.games_read += source_->read();
@@ -235,22 +246,21 @@ absl::StatusOr<bool> RowStream::LoadChunk() {
   TrainingGame game;
   if (position_.chunk_last.has_value()) {
     // Rebuild the chunk in flight from its key range, then go on after it.
-    const std::string last_key = store::GameKey(*position_.chunk_last);
     TakeSourceCounts();
-    source_.emplace(store_, filter_, position_.done_through);
+    source_.emplace(store_, filter_, position_.done_through, options_.order);
     while (true) {
       QIPU_ASSIGN_OR_RETURN(const bool more, source_->Next(&game));
-      if (!more || store::GameKey(game.id) > last_key) break;
+      if (!more || After(game.id, *position_.chunk_last)) break;
       const bool last = game.id == *position_.chunk_last;
       TakeGame(&game);
       if (last) break;
     }
     TakeSourceCounts();
-    source_.emplace(store_, filter_, position_.chunk_last);
+    source_.emplace(store_, filter_, position_.chunk_last, options_.order);
     skip = position_.chunk_rows_sent;
   } else {
     if (!source_.has_value()) {
-      source_.emplace(store_, filter_, position_.done_through);
+      source_.emplace(store_, filter_, position_.done_through, options_.order);
     }
     const int window = options_.shuffle_window > 1 ? options_.shuffle_window
                                                    : kOrderedChunkRows;

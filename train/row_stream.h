@@ -40,6 +40,7 @@
 #include "base/work_pool.h"
 #include "store/game_id.h"
 #include "store/store.h"
+#include "train/game_order.h"
 #include "train/game_source.h"
 #include "train/row_batch.h"
 #include "train/row_builder.h"
@@ -61,6 +62,10 @@ struct StreamOptions {
   int shuffle_window = 0;
   // Rows to send in all (0 = to the end of the selection).
   uint64_t max_rows = 0;
+  // The selection in the games' own order (train/game_order.h): games are
+  // taken in it instead of key order, and cursors and chunks follow it.
+  // Null: key order. Shared, immutable.
+  std::shared_ptr<const GameOrder> order;
 };
 
 // OK, or InvalidArgument naming the option and its accepted range.
@@ -147,6 +152,8 @@ class RowStream {
   int EstimatedRows(const TrainingGame& game) const;
   // Lists the chunk's rows in order_ and draws their order.
   void ShuffleChunk();
+  // True when game `a` comes after game `b` in the stream's order.
+  bool After(const store::GameId& a, const store::GameId& b) const;
   // Folds source_'s counters into stats_ (before source_ is replaced).
   void TakeSourceCounts();
 

@@ -9,7 +9,9 @@ requires, each member's dtype and shape, and what the channels mean
 (liberties recomputed from the stone planes, the komi parity wave
 recomputed from the komi, history masks against the history shown, the
 "unknown" encodings and their weights), the sidecar of qipu's members, the
-file times shuffle.py orders files by, row weights, and the pos_len error.
+file times shuffle.py orders files by, row weights (constant, length,
+recency), the games' own order across files, and the pos_len error (one
+size, and a mixed selection with --skip-oversize).
 """
 
 import glob
@@ -305,3 +307,77 @@ def test_hand_made_ladder(tmp_root):
     assert points(1, 14) == {(2, 2), (2, 3)}
     assert points(1, 15) == {(2, 2)}
     assert points(1, 17) == {(2, 4)}
+
+
+def write_sgfs(folder, games):
+    """One SGF per (name, size, komi, date) in `games`: a short game of
+    its size whose komi tells it apart in the rows."""
+    os.makedirs(folder, exist_ok=True)
+    for i, (name, size, komi, date) in enumerate(games):
+        # Distinct moves: an import's identity is its moves (not its komi).
+        col = "abcdefghi"[i]
+        with open(os.path.join(folder, name + ".sgf"), "w") as f:
+            f.write("(;GM[1]FF[4]SZ[%d]KM[%s]RU[Chinese]RE[B+R]DT[%s]"
+                    ";B[%sa];W[%sc];B[%se];W[%sg])"
+                    % (size, komi, date, col, col, col, col))
+
+
+def test_files_follow_the_games_dates_and_recency_weighs_them(tmp_root):
+    # Komi k.5 for the k-th game by date; written (and keyed) out of order.
+    dated = [("g%d" % k, 9, "%d.5" % k, "20%02d-03-04" % (10 + k))
+             for k in range(6)]
+    src = os.path.join(tmp_root, "katago_dated")
+    write_sgfs(src, [dated[i] for i in (3, 0, 5, 1, 4, 2)])
+    db = os.path.join(tmp_root, "katago_dated_db")
+    run_qipu(["import", "--db", db, src, "--json", "--no-progress"])
+    out = os.path.join(tmp_root, "katago_dated_out")
+    s = export(db, out, "--pos-len", 9, "--all-positions",
+               "--rows-per-file", 4, "--weight-by", "recency")
+    assert s["rows"] == 24 and s["files"] == 6, s
+    files = sorted(glob.glob(os.path.join(out, "*.npz")))
+    mtimes = [os.path.getmtime(f) for f in files]
+    assert mtimes == sorted(mtimes) and len(set(mtimes)) == len(files)
+    # Each file holds one game's 4 rows, oldest game first; its weight is
+    # 2 (rank + 1) / (games + 1).
+    for rank, f in enumerate(files):
+        gt = read_npz(f)["globalTargetsNC"]
+        komi = np.abs(gt[:, 47])
+        assert list(komi) == [rank + 0.5] * 4, (f, komi)
+        assert gt[:, 25] == pytest.approx([2.0 * (rank + 1) / 7] * 4), f
+    # Key order (content hash) is another order; recency needs dates.
+    out_key = os.path.join(tmp_root, "katago_dated_key")
+    s = export(db, out_key, "--pos-len", 9, "--all-positions",
+               "--rows-per-file", 4, "--order", "key")
+    firsts = [float(np.abs(read_npz(f)["globalTargetsNC"][0, 47]))
+              for f in sorted(glob.glob(os.path.join(out_key, "*.npz")))]
+    assert sorted(firsts) == [k + 0.5 for k in range(6)]
+    p = subprocess.run([qipu_bin(), "train", "export", "--db", db, "--out",
+                        out_key + "2", "--order", "key", "--weight-by",
+                        "recency"], capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 2 and "order date" in p.stderr, p.stderr
+
+
+def test_mixed_sizes_smaller_pos_len_is_an_error_or_skipped(tmp_root):
+    src = os.path.join(tmp_root, "katago_mixed")
+    write_sgfs(src, [("a", 9, "7.5", "2020-01-01"),
+                     ("b", 13, "6.5", "2020-01-02"),
+                     ("c", 13, "5.5", "2020-01-03"),
+                     ("d", 9, "4.5", "2020-01-04")])
+    db = os.path.join(tmp_root, "katago_mixed_db")
+    run_qipu(["import", "--db", db, src, "--json", "--no-progress"])
+    out = os.path.join(tmp_root, "katago_mixed_out")
+    p = subprocess.run([qipu_bin(), "train", "export", "--db", db,
+                        "--out", out, "--pos-len", "9"],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 2, (p.stdout, p.stderr)
+    assert ("pos_len 9" in p.stderr and "13x13" in p.stderr
+            and "2 of the 4" in p.stderr), p.stderr
+    assert not glob.glob(os.path.join(out, "*.npz"))
+    s = export(db, out, "--pos-len", 9, "--all-positions", "--skip-oversize")
+    assert s["games"] == 2 and s["games_oversize"] == 2 and s["rows"] == 8, s
+    gt = read_npz(os.path.join(out, "rows-000000.npz"))["globalTargetsNC"]
+    assert sorted(set(np.abs(gt[:, 47]).tolist())) == [4.5, 7.5]
+    # A pos_len that holds every board: no error, nothing left out.
+    s = export(db, out + "13", "--pos-len", 13, "--all-positions")
+    assert s["games"] == 4 and s["games_oversize"] == 0, s

@@ -5,6 +5,7 @@
 // sends every row exactly once; the recent-games window, the cycle and
 // void selections; bad requests get INVALID_ARGUMENT naming the field; a
 // cancelled stream frees its memory budget.
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -117,12 +118,36 @@ TEST_F(TrainingServiceTest, BatchesOverGrpcEqualTheRowsOfTheDatabase) {
   ASSERT_TRUE(remote.ok()) << remote.status();
   EXPECT_EQ(remote->games_done, kGames);
   EXPECT_EQ(remote->rows.rows(), static_cast<int>(kGames) * 12);
+  // The games' own order (when stored) with recency weights, too.
+  qipu::v1::TrainingRequest dated = Request();
+  dated.set_order(qipu::v1::TRAINING_ORDER_DATE);
+  dated.set_weight_by("recency");
+  auto remote_dated = Pull(server_, dated);
+  ASSERT_TRUE(remote_dated.ok()) << remote_dated.status();
+  EXPECT_EQ(remote_dated->games_done, kGames);
   coordinator_.reset();  // --db needs the database to itself.
   qipu::v1::TrainingRequest req = Request();
   req.set_batch_size(1000);  // Batching does not change the rows.
   auto local = Pull(db_, req);
   ASSERT_TRUE(local.ok()) << local.status();
   EXPECT_TRUE(SameRows(remote->rows, local->rows));
+  dated.set_batch_size(1000);
+  auto local_dated = Pull(db_, dated);
+  ASSERT_TRUE(local_dated.ok()) << local_dated.status();
+  EXPECT_TRUE(SameRows(remote_dated->rows, local_dated->rows));
+  // Recency weights: from 2/41 (the first stored game) to 80/41, mean 1.
+  double sum = 0;
+  float lo = 1e9f;
+  float hi = 0;
+  for (int r = 0; r < local_dated->rows.rows(); ++r) {
+    const float w = local_dated->rows.global_targets(r)[train::gtg::kRowWeight];
+    sum += w;
+    lo = std::min(lo, w);
+    hi = std::max(hi, w);
+  }
+  EXPECT_NEAR(sum / local_dated->rows.rows(), 1.0, 1e-4);
+  EXPECT_FLOAT_EQ(lo, 2.0f / 41);
+  EXPECT_FLOAT_EQ(hi, 80.0f / 41);
   // And the .npz files of the two are the same bytes.
   TempDir files("training-npz");
   ASSERT_TRUE(train::WriteBatchNpz(remote->rows, files.path() + "/a.npz",
@@ -239,6 +264,12 @@ TEST_F(TrainingServiceTest, BadRequestsAreInvalidArgumentNamingTheField) {
          r->mutable_filter()->set_height(9);
        }},
       {"pos_len", [](auto* r) { r->set_pos_len(40); }},
+      // 9x9 games, no size in the filter: refused, not thinned silently.
+      {"pos_len 7 is smaller than the 9x9 boards of 40 of the 40",
+       [](auto* r) { r->set_pos_len(7); }},
+      {"order",
+       [](auto* r) { r->set_order(static_cast<qipu::v1::TrainingOrder>(7)); }},
+      {"weight_by", [](auto* r) { r->set_weight_by("recency"); }},
       {"symmetries", [](auto* r) { r->set_symmetries(3); }},
       {"filter", [](auto* r) { r->mutable_filter()->set_rules("ko=bogus"); }},
       {"filter", [](auto* r) { r->mutable_filter()->set_date_from(20261399); }},

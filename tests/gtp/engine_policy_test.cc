@@ -322,10 +322,8 @@ TEST_F(GtpEnginePolicyTest, GameClockIsToldOnceAndTimeLeftBeforeEachGenmove) {
     p->SetTimeLeft(rules::Color::kBlack, 59.7, 0);
     ASSERT_TRUE(p->Choose(game, limits).ok());
     p.reset();
-    std::vector<std::string> want;
-    if (c.settings.system == TimeSystem::kJapanese) {
-      want.push_back("list_commands");
-    }
+    // list_commands once per engine (analyze commands, kgs-time_settings).
+    std::vector<std::string> want = {"list_commands"};
     want.push_back(c.told);
     for (const std::string& line :
          {c.byoyomi_left, std::string("genmove black"),
@@ -355,9 +353,48 @@ TEST_F(GtpEnginePolicyTest, AVoidedMoveIsTakenBackWithUndo) {
   ASSERT_TRUE(game.TryPlay(rules::kPass).legal());
   ASSERT_TRUE(game.TryPlay(rules::MakePoint(2, 2)).legal());  // B C7
   ASSERT_TRUE(p->Choose(game, {}).ok());
-  EXPECT_THAT(From(ReadLines(log), "play"),
-              ElementsAre("play black E5", "genmove white", "undo",
-                          "play white pass", "play black C7", "genmove white"));
+  EXPECT_THAT(
+      From(ReadLines(log), "play"),
+      ElementsAre("play black E5", "list_commands", "genmove white", "undo",
+                  "play white pass", "play black C7", "genmove white"));
+}
+
+// An engine whose list_commands names lz-genmove_analyze (a script
+// answering as Leela Zero's GTP.cpp does: "=", the info set in 1/10000,
+// "play <vertex>", then a pondering set): its search is the move's.
+TEST_F(GtpEnginePolicyTest, AnEngineThatAnalyzesGivesItsSearch) {
+  const std::string log = dir_->Sub("analyze-log");
+  const std::string script = absl::StrCat(
+      "#!/bin/sh\nwhile read -r cmd rest; do\n"
+      "  echo \"$cmd${rest:+ $rest}\" >> '",
+      log, "'\n",
+      "  case \"$cmd\" in\n"
+      "    list_commands) printf '= genmove\\nlz-genmove_analyze\\n\\n' ;;\n"
+      "    lz-genmove_analyze) printf '=\\ninfo move C3 visits 30 winrate "
+      "5500 prior 3000 lcb 5000 order 0 pv C3 D4 info move E5 visits 0 "
+      "winrate 0 prior 100 lcb 0 pv E5 info move D4 visits 10 winrate 4000 "
+      "prior 2000 lcb 3000 order 1 pv D4\\nplay C3\\ninfo move A1 visits "
+      "99 winrate 100 prior 1 lcb 0 order 0 pv A1\\n\\n' ;;\n"
+      "    quit) printf '= \\n\\n'; exit 0 ;;\n"
+      "    *) printf '= \\n\\n' ;;\n"
+      "  esac\ndone\n");
+  auto p = Policy(WriteScript(dir_->path(), "analyze.sh", script));
+  rules::Game game(9, 9, rules::Rules{});
+  ASSERT_TRUE(p->NewGame(game).ok());
+  absl::StatusOr<policy::MoveChoice> c = p->Choose(game, {});
+  ASSERT_TRUE(c.ok()) << c.status();
+  const rules::Point c3 = rules::ParseGtpPoint("C3", 9, 9).value();
+  const rules::Point d4 = rules::ParseGtpPoint("D4", 9, 9).value();
+  EXPECT_EQ(c->point, c3);
+  // Moves with visits, most visited first; the pondering set is not read.
+  EXPECT_THAT(c->visits, ElementsAre(policy::MoveVisits{c3, 30},
+                                     policy::MoveVisits{d4, 10}));
+  EXPECT_EQ(c->playouts, 40);
+  EXPECT_DOUBLE_EQ(c->winrate, 0.55);
+  p.reset();
+  EXPECT_THAT(
+      From(ReadLines(log), "list_commands"),
+      ElementsAre("list_commands", "lz-genmove_analyze black 1000000", "quit"));
 }
 
 // The real `qipu gtp` binary as the engine.

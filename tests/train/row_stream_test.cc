@@ -2,7 +2,9 @@
 // decode (and refuse other requests' and damaged bytes), the rows do not
 // depend on the batch size, mixing is a permutation of the game-order rows
 // drawn from the seed, max_rows stops mid-chunk and resumes there, the
-// recent window counts only selected games, damaged games are skipped.
+// recent window counts only selected games, damaged games are skipped; a
+// GameOrder (the games' own order) sets the order of games, cursors and
+// recency weights.
 #include "train/row_stream.h"
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include "store/keys.h"
 #include "tests/common/temp_dir.h"
 #include "tests/train/stored_game.h"
+#include "train/game_order.h"
 #include "train/npz_writer.h"
 
 namespace qipu::train {
@@ -247,6 +250,96 @@ TEST_F(RowStreamTest, DamagedAndUnusableGamesAreSkippedAndCounted) {
   EXPECT_EQ(stream.stats().games_damaged, 1);
   EXPECT_EQ(stream.stats().games_unusable, 1);
   EXPECT_EQ(stream.stats().games_done, kGames + 1);
+}
+
+// Game i played at (kGames - i) seconds: the games' own order is the
+// reverse of key order.
+std::shared_ptr<const GameOrder> ReversedOrder(uint64_t games) {
+  std::vector<OrderedGame> list;
+  for (uint64_t i = 0; i < games; ++i) {
+    list.push_back({static_cast<int64_t>(games - i) * 1000000,
+                    store::GameId::SelfPlay(3, i)});
+  }
+  return std::make_shared<const GameOrder>(std::move(list));
+}
+
+TEST_F(RowStreamTest, AGameOrderOrdersGamesAndWeighsThemByRecency) {
+  StreamOptions o;
+  o.rows.pos_len = 9;
+  o.rows.positions_per_game = 2;
+  o.rows.weight_by_recency = true;
+  o.rows.row_weight = 3.0f;
+  o.batch_size = 5;
+  o.order = ReversedOrder(kGames);
+  RowBatch all = All(o);
+  ASSERT_EQ(all.rows(), static_cast<int>(kGames) * 2);
+  for (int r = 0; r < all.rows(); ++r) {
+    const uint64_t game = all.row_ids()[static_cast<size_t>(r) * 5 + 2];
+    // Rows in game order: game 29 first (rank 0), game 0 last.
+    const uint64_t rank = static_cast<uint64_t>(r / 2);
+    EXPECT_EQ(game, kGames - 1 - rank) << r;
+    const float weight = all.global_targets(r)[gtg::kRowWeight];
+    EXPECT_FLOAT_EQ(weight, 3.0f * 2.0f * static_cast<float>(rank + 1) /
+                                static_cast<float>(kGames + 1))
+        << r;
+  }
+  // Without a rank (key order) recency leaves the weight as it is.
+  o.order = nullptr;
+  RowBatch keyed = All(o);
+  ASSERT_EQ(keyed.rows(), all.rows());
+  EXPECT_EQ(keyed.row_ids()[2], 0u);
+  EXPECT_FLOAT_EQ(keyed.global_targets(0)[gtg::kRowWeight], 3.0f);
+}
+
+TEST_F(RowStreamTest, CursorsOfAnOrderedStreamResumeInThatOrder) {
+  StreamOptions o;
+  o.rows.pos_len = 9;
+  o.rows.positions_per_game = 5;
+  o.shuffle_window = 40;
+  o.batch_size = 7;
+  o.order = ReversedOrder(kGames);
+  std::vector<std::string> cursors;
+  const RowBatch full = All(o, {}, &cursors);
+  ASSERT_EQ(full.rows(), static_cast<int>(kGames) * 5);
+  // Chunks follow the order: the first rows are of the newest-keyed games.
+  EXPECT_GE(full.row_ids()[2], kGames - 10);
+  for (size_t i = 0; i < cursors.size(); ++i) {
+    auto p = DecodeStreamCursor(cursors[i], kKey);
+    ASSERT_TRUE(p.ok()) << p.status();
+    const RowBatch rest = All(o, *p);
+    const size_t sent = std::min((i + 1) * 7, static_cast<size_t>(full.rows()));
+    ASSERT_EQ(static_cast<size_t>(rest.rows()), full.rows() - sent) << i;
+    RowBatch tail(9);
+    for (int r = static_cast<int>(sent); r < full.rows(); ++r) {
+      tail.AppendRowFrom(full, r);
+    }
+    EXPECT_EQ(Bytes(rest), Bytes(tail)) << i;
+  }
+}
+
+TEST(GameOrderTest, ByTimeThenKeyWithImportsAtTheirRecordDate) {
+  qipu::v1::Game self_play;
+  self_play.mutable_provenance()->set_job(2);
+  self_play.mutable_provenance()->set_stored_unix_micros(1700000000123456);
+  EXPECT_EQ(GamePlayedMicros(self_play), 1700000000123456);
+  qipu::v1::Game import;
+  import.mutable_meta()->set_date_ymd(20240102);
+  EXPECT_EQ(GamePlayedMicros(import), int64_t{1704153600} * 1000000);
+  import.mutable_meta()->set_date_ymd(0);
+  EXPECT_EQ(GamePlayedMicros(import), 0);
+
+  const store::GameId a = store::GameId::SelfPlay(1, 5);
+  const store::GameId b = store::GameId::SelfPlay(1, 2);
+  const store::GameId c = store::GameId::SelfPlay(9, 0);
+  const GameOrder order({{50, a}, {50, b}, {10, c}});
+  ASSERT_EQ(order.size(), 3u);
+  EXPECT_EQ(order.at(0).id, c);
+  EXPECT_EQ(order.at(1).id, b);  // same time: key order
+  EXPECT_EQ(order.at(2).id, a);
+  EXPECT_EQ(order.RankOf(a), 2u);
+  EXPECT_EQ(order.RankOf(store::GameId::SelfPlay(7, 7)), std::nullopt);
+  EXPECT_DOUBLE_EQ(RecencyWeight(0, 3), 0.5);
+  EXPECT_DOUBLE_EQ(RecencyWeight(2, 3), 1.5);
 }
 
 TEST(StreamOptionsCheck, RangesAreNamed) {
