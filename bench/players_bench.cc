@@ -15,6 +15,7 @@
 #include "engine/queries.h"
 #include "proto/convert.h"
 #include "rules/game.h"
+#include "rules/player_name.h"
 #include "rules/rules.h"
 #include "store/game_id.h"
 #include "store/keys.h"
@@ -43,7 +44,11 @@ std::vector<std::string> CorpusNames(const std::string& dir) {
       const size_t end = t.find(']', at);
       if (end == std::string::npos || end - at > 64) continue;
       std::string name = t.substr(at + 3, end - at - 3);
-      if (!name.empty()) names.insert(std::move(name));
+      // Files in other charsets (the importer converts them): left out.
+      if (!name.empty() &&
+          rules::FoldText(name).find("\xEF\xBF\xBD") == std::string::npos) {
+        names.insert(std::move(name));
+      }
     }
   }
   return {names.begin(), names.end()};

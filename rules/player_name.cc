@@ -86,7 +86,7 @@ std::vector<Folded> FoldChars(absl::string_view text) {
     uint32_t cp = NextCodePoint(text, &i, &invalid);
     Folded f;
     if (invalid) {
-      f.bytes.push_back(static_cast<char>(cp));
+      f.bytes = "\xEF\xBF\xBD";  // U+FFFD: keys are valid UTF-8
       f.ascii = false;
       out.push_back(std::move(f));
       continue;

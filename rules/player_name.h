@@ -41,7 +41,7 @@ struct PlayerName {
 
 // The text folded for comparison (see the file comment): full-width forms
 // to ASCII, ASCII lower case, spaces collapsed, spaces next to non-ASCII
-// characters dropped, trimmed. Invalid UTF-8 bytes are kept as they are;
+// characters dropped, trimmed. Each invalid UTF-8 byte becomes U+FFFD;
 // control characters (below U+0020) become spaces.
 std::string FoldText(absl::string_view text);
 

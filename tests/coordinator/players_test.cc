@@ -18,8 +18,8 @@
 #include "engine/engine.h"
 #include "engine/queries.h"
 #include "gtest/gtest.h"
-#include "store/player_index.h"
 #include "rocksdb/write_batch.h"
+#include "store/player_index.h"
 #include "tests/common/corpus_dir.h"
 #include "tests/common/store_test_peer.h"
 #include "tests/coordinator/corpus_test_util.h"
@@ -272,9 +272,9 @@ TEST_F(PlayersTest, ADatabaseWithoutTheIndexGetsItWhenOpened) {
                                  rocksdb::Slice("\xff", 1))
                     .ok());
     ASSERT_TRUE(store::StoreTestPeer::Commit(**st, &wipe).ok());
-    ASSERT_TRUE(store::StoreTestPeer::Delete(
-                    **st, store::StoreTestPeer::meta(**st),
-                    store::PlayerIndexMarkerKey())
+    ASSERT_TRUE(store::StoreTestPeer::Delete(**st,
+                                             store::StoreTestPeer::meta(**st),
+                                             store::PlayerIndexMarkerKey())
                     .ok());
     auto has = store::HasPlayerIndex(**st);
     ASSERT_TRUE(has.ok());

@@ -86,12 +86,11 @@ TEST_F(OpsPlayers, ImportWithAliasesThenQueryGamesPlayersAndOpenings) {
   EXPECT_EQ(g["games"][1]["moves"], 3u);
   EXPECT_EQ(g["games"][3]["white"]["key"], "ke jie");  // 柯洁 九段
   EXPECT_EQ(Games(t, {"--player", "KE JIE", "--as", "black"})["total"], 2u);
-  EXPECT_EQ(
-      Games(t, {"--player", "ke jie", "--opponent", "gu li"})["total"], 3u);
+  EXPECT_EQ(Games(t, {"--player", "ke jie", "--opponent", "gu li"})["total"],
+            3u);
   EXPECT_EQ(Games(t, {"--event", "future of go"})["total"], 2u);
   EXPECT_EQ(Games(t, {"--result", "W+"})["total"], 2u);
-  EXPECT_EQ(
-      Games(t, {"--player", "ke jie", "--rank-min", "9p"})["total"], 3u);
+  EXPECT_EQ(Games(t, {"--player", "ke jie", "--rank-min", "9p"})["total"], 3u);
   // Paging by date.
   nlohmann::json p1 = Games(t, {"--page-size", "3"});
   ASSERT_EQ(p1["games"].size(), 3u);
@@ -118,10 +117,10 @@ TEST_F(OpsPlayers, ImportWithAliasesThenQueryGamesPlayersAndOpenings) {
   // A repertoire: Ke Jie's first moves as Black, symmetries folded.
   nlohmann::json o = Json({"query", "openings", "--db", db, "--player",
                            "Ke Jie", "--as", "black", "--json"});
-  EXPECT_EQ(o["reached"]["games"], 2u) << o.dump();
+  EXPECT_EQ(o["games"], 2u) << o.dump();
   ASSERT_EQ(o["continuations"].size(), 1u) << o.dump();
-  nlohmann::json r = Json(
-      {"query", "results", "--db", db, "--player", "古力", "--json"});
+  nlohmann::json r =
+      Json({"query", "results", "--db", db, "--player", "古力", "--json"});
   EXPECT_EQ(r["games"], 3u) << r.dump();
 
   // Bad flags and files: exit 2, naming what is wrong.
@@ -143,8 +142,7 @@ TEST_F(OpsPlayers, ThroughACoordinatorAliasesApplyAfterTheImport) {
   CoordinatorProcess coord(db, tmp_.Sub("coord"));
   ASSERT_TRUE(coord.Start().ok());
   const std::vector<std::string> t = {"--server", coord.address()};
-  ASSERT_EQ(Qipu({"import", "--server", coord.address(), dir_,
-                  "--no-progress"})
+  ASSERT_EQ(Qipu({"import", "--server", coord.address(), dir_, "--no-progress"})
                 .status,
             0);
   EXPECT_EQ(Games(t, {"--player", "柯洁"})["total"], 1u);

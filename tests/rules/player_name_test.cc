@@ -14,10 +14,8 @@ TEST(PlayerName, FoldsCaseSpacingAndFullWidth) {
   EXPECT_EQ(FoldText("柯洁"), "柯洁");
   EXPECT_EQ(FoldText("Ke\tJie"), "ke jie");
   EXPECT_EQ(FoldText(""), "");
-  // Invalid UTF-8 is kept byte for byte, never dropped.
-  EXPECT_EQ(FoldText("a\xff b"),
-            "a\xff"
-            "b");
+  // Invalid UTF-8 becomes U+FFFD (keys are stored in proto strings).
+  EXPECT_EQ(FoldText("a\xff b"), "a\uFFFDb");
 }
 
 TEST(PlayerName, SplitsRanksOffNames) {
