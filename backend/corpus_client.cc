@@ -15,6 +15,7 @@
 #include "engine/import_input.h"
 #include "proto/metadata_keys.h"
 #include "qipu/v1/query.grpc.pb.h"
+#include "store/player_index.h"
 
 namespace qipu::backend {
 namespace {
@@ -122,6 +123,42 @@ absl::StatusOr<engine::ImportSummary> Import(
   auto importer = (*db)->importer();
   if (!importer.ok()) return importer.status();
   return (*importer)->ImportPaths(paths, options.settings, progress);
+}
+
+absl::StatusOr<qipu::v1::SetAliasesResponse> SetAliases(
+    const Target& target, const std::string& text, const std::string& file,
+    absl::Duration timeout) {
+  if (absl::Status s = ValidateTarget(target); !s.ok()) return s;
+  if (target.server.empty()) {
+    auto groups = store::AliasGroups::Parse(text, file);
+    if (!groups.ok()) return groups.status();
+    engine::EngineOptions lo;
+    lo.create = true;
+    auto db = engine::Engine::Open(target.db, lo);
+    if (!db.ok()) return db.status();
+    if (absl::Status s = (*db)->queries().SetAliases(*groups); !s.ok()) {
+      return s;
+    }
+    qipu::v1::SetAliasesResponse resp;
+    resp.set_groups(static_cast<uint32_t>(groups->groups().size()));
+    uint32_t names = 0;
+    for (const auto& g : groups->groups()) {
+      names += static_cast<uint32_t>(g.size());
+    }
+    resp.set_names(names);
+    return resp;
+  }
+  auto stub = qipu::v1::CorpusService::NewStub(
+      base::Dial(target.server, ChannelOptionsOf(target)));
+  grpc::ClientContext ctx;
+  ctx.set_deadline(absl::ToChronoTime(absl::Now() + timeout));
+  qipu::v1::SetAliasesRequest req;
+  req.set_text(text);
+  req.set_file(file);
+  qipu::v1::SetAliasesResponse resp;
+  grpc::Status st = stub->SetAliases(&ctx, req, &resp);
+  if (!st.ok()) return base::FromGrpc(st);
+  return resp;
 }
 
 absl::Status Export(const Target& target, const qipu::v1::ExportRequest& req,

@@ -46,6 +46,15 @@ absl::StatusOr<engine::ImportSummary> Import(
     const ImportOptions& options,
     const engine::Importer::ProgressFn& progress = {});
 
+// Replaces the target's alias groups (issue 32) with those of an alias
+// file's `text` (`file` names it in errors: InvalidArgument "FILE:LINE:
+// ..."), creating a database that does not exist yet; returns the groups
+// and names stored.
+absl::StatusOr<qipu::v1::SetAliasesResponse> SetAliases(const Target& target,
+                                                        const std::string& text,
+                                                        const std::string& file,
+                                                        absl::Duration timeout);
+
 // Receives exported games in key order; a non-OK status stops the export
 // and is returned by Export().
 using GameSink =

@@ -15,10 +15,10 @@ namespace qipu::backend {
 namespace {
 
 constexpr uint32_t Bits(QueryKind k) { return static_cast<uint32_t>(k); }
-constexpr uint32_t kFiltered = Bits(QueryKind::kOpenings) |
-                               Bits(QueryKind::kKo) | Bits(QueryKind::kCycles) |
-                               Bits(QueryKind::kResults) |
-                               Bits(QueryKind::kPattern);
+constexpr uint32_t kFiltered =
+    Bits(QueryKind::kOpenings) | Bits(QueryKind::kKo) |
+    Bits(QueryKind::kCycles) | Bits(QueryKind::kResults) |
+    Bits(QueryKind::kPattern) | Bits(QueryKind::kGames);
 
 // Looks up arguments by name; remembers the prefix for messages.
 class ArgReader {
@@ -122,6 +122,23 @@ const std::vector<QueryArgSpec>& QueryArgSpecs() {
        kFiltered},
       {"from", "First day, YYYYMMDD", kFiltered},
       {"to", "Last day, YYYYMMDD", kFiltered},
+      {"player",
+       "Games of this player (the name compared normalised: case, spacing, "
+       "full-width forms, ranks and titles folded; and through the "
+       "database's alias groups); self-play players are policy specs",
+       kFiltered},
+      {"as", "The colour --player played: black or white (default either)",
+       kFiltered},
+      {"opponent",
+       "Games against this player (with --player: games between the two)",
+       kFiltered},
+      {"event", "Games whose event (SGF EV) contains this text", kFiltered},
+      {"result", "The recorded winner: B+, W+, draw or void", kFiltered},
+      {"rank-min",
+       "Lowest rank of --player (of both players without it): 30k..1k, "
+       "1d..9d, 1p..9p; games of unknown rank do not match",
+       kFiltered},
+      {"rank-max", "Highest rank, as --rank-min", kFiltered},
       {"moves",
        "Moves from the start, GTP vertices or pass, each optionally with its "
        "colour: \"Q16 D4 pass\" alternates from Black (White after handicap "
@@ -139,8 +156,14 @@ const std::vector<QueryArgSpec>& QueryArgSpecs() {
        Bits(QueryKind::kOpenings)},
       {"examples", "Example game ids per row (1..10, default 3)",
        Bits(QueryKind::kOpenings) | Bits(QueryKind::kCycles)},
-      {"limit", "Most continuations (0 = all; at most 1000)",
-       Bits(QueryKind::kOpenings)},
+      {"limit",
+       "Most rows: continuations (0 = all) or players (0 = 20); at most 1000",
+       Bits(QueryKind::kOpenings) | Bits(QueryKind::kPlayers)},
+      {"prefix",
+       "Players whose name (or an alias) starts with this, compared "
+       "normalised (empty: all)",
+       Bits(QueryKind::kPlayers)},
+      {"newest", "Newest games first (0/1)", Bits(QueryKind::kGames)},
       {"id", "Game id (s<job>-<index> or i<32 hex>)", Bits(QueryKind::kGame)},
       {"pattern",
        "Pattern rows top to bottom joined by '/', cells X (black) O (white) "
@@ -153,9 +176,9 @@ const std::vector<QueryArgSpec>& QueryArgSpecs() {
       {"colour-swap", "Also match with the colours swapped (0/1)",
        Bits(QueryKind::kPattern)},
       {"page-size", "Matching games per page (at most 1000)",
-       Bits(QueryKind::kPattern)},
+       Bits(QueryKind::kPattern) | Bits(QueryKind::kGames)},
       {"page-token", "Where the next page starts (from next_page_token)",
-       Bits(QueryKind::kPattern)},
+       Bits(QueryKind::kPattern) | Bits(QueryKind::kGames)},
   };
   return *specs;
 }
@@ -257,7 +280,59 @@ absl::StatusOr<qipu::v1::Filter> FilterFromArgs(const QueryArgs& args,
   if (!to.ok()) return to.status();
   out.set_date_from(*from);
   out.set_date_to(*to);
+  if (const std::string* p = r.Find("player")) out.set_player(*p);
+  if (const std::string* side = r.Find("as")) {
+    const std::string c = absl::AsciiStrToLower(*side);
+    if (c == "b" || c == "black") {
+      out.set_player_as(qipu::v1::COLOR_BLACK);
+    } else if (c == "w" || c == "white") {
+      out.set_player_as(qipu::v1::COLOR_WHITE);
+    } else {
+      return r.Bad("as", absl::StrCat(base::QuoteInput(*side),
+                                      " is not black or white"));
+    }
+    if (r.Find("player") == nullptr) {
+      return r.Bad("as", absl::StrCat("names the colour of ", prefix,
+                                      "player; give ", prefix, "player too"));
+    }
+  }
+  if (const std::string* o = r.Find("opponent")) out.set_opponent(*o);
+  if (const std::string* e = r.Find("event")) out.set_event(*e);
+  if (const std::string* res = r.Find("result")) out.set_result(*res);
+  if (const std::string* lo = r.Find("rank-min")) out.set_rank_min(*lo);
+  if (const std::string* hi = r.Find("rank-max")) out.set_rank_max(*hi);
   return out;
+}
+
+absl::StatusOr<qipu::v1::GamesRequest> GamesFromArgs(const QueryArgs& args,
+                                                     absl::string_view prefix) {
+  const ArgReader r(args, prefix);
+  qipu::v1::GamesRequest req;
+  auto filter = FilterFromArgs(args, prefix);
+  if (!filter.ok()) return filter.status();
+  *req.mutable_filter() = *std::move(filter);
+  auto page = r.Uint("page-size", 0, kMaxQueryLimit, 0);
+  if (!page.ok()) return page.status();
+  req.set_page_size(*page);
+  if (const std::string* t = r.Find("page-token")) {
+    if (t->size() > 256) return r.Bad("page-token", "too long");
+    req.set_page_token(*t);
+  }
+  auto newest = r.Bool("newest");
+  if (!newest.ok()) return newest.status();
+  req.set_newest_first(*newest);
+  return req;
+}
+
+absl::StatusOr<qipu::v1::PlayersRequest> PlayersFromArgs(
+    const QueryArgs& args, absl::string_view prefix) {
+  const ArgReader r(args, prefix);
+  qipu::v1::PlayersRequest req;
+  if (const std::string* p = r.Find("prefix")) req.set_prefix(*p);
+  auto limit = r.Uint("limit", 0, kMaxQueryLimit, 0);
+  if (!limit.ok()) return limit.status();
+  req.set_limit(*limit);
+  return req;
 }
 
 absl::StatusOr<qipu::v1::OpeningsRequest> OpeningsFromArgs(
@@ -403,13 +478,29 @@ absl::Status NameArgsInStatus(const absl::Status& s, absl::string_view prefix) {
   if (s.ok()) return s;
   // Request fields of the engine's messages -> argument names.
   static constexpr std::pair<absl::string_view, absl::string_view> kFields[] = {
-      {"filter.size", "size"},     {"filter.rules", "rules"},
-      {"filter.komi", "komi"},     {"filter.handicap", "handicap"},
-      {"filter.policy", "policy"}, {"filter.source", "source"},
-      {"filter.date", "from/to"},  {"filter.records", "records"},
-      {"to_play", "to-play"},      {"moves", "moves"},
-      {"setup", "setup"},          {"examples", "examples"},
-      {"limit", "limit"},          {"id", "id"}};
+      {"filter.size", "size"},
+      {"filter.rules", "rules"},
+      {"filter.komi", "komi"},
+      {"filter.handicap", "handicap"},
+      {"filter.policy", "policy"},
+      {"filter.source", "source"},
+      {"filter.date", "from/to"},
+      {"filter.records", "records"},
+      {"to_play", "to-play"},
+      {"moves", "moves"},
+      {"setup", "setup"},
+      {"examples", "examples"},
+      {"limit", "limit"},
+      {"id", "id"},
+      {"filter.player_as", "as"},
+      {"filter.player", "player"},
+      {"filter.opponent", "opponent"},
+      {"filter.event", "event"},
+      {"filter.result", "result"},
+      {"filter.rank_min", "rank-min"},
+      {"filter.rank_max", "rank-max"},
+      {"page_size", "page-size"},
+      {"page_token", "page-token"}};
   const absl::string_view m = s.message();
   for (const auto& [field, name] : kFields) {
     if (absl::StartsWith(m, field) && m.size() > field.size() &&

@@ -36,6 +36,8 @@ enum class QueryKind : uint32_t {
   kResults = 8,
   kGame = 16,
   kPattern = 32,
+  kGames = 64,
+  kPlayers = 128,
 };
 
 // One argument a query takes.
@@ -65,7 +67,9 @@ absl::Status CheckQueryArgs(QueryKind kind, const QueryArgs& args,
                             absl::string_view prefix);
 
 // The filter of size (N or WxH), rules, komi, handicap, source, job (the
-// source job:N; not with source), policy, from, to (YYYYMMDD). Arguments
+// source job:N; not with source), policy, from, to (YYYYMMDD), and the
+// player index's: player, as (black/white, with player), opponent, event,
+// result (B+, W+, draw, void), rank-min, rank-max. Arguments
 // of other names are ignored here (CheckQueryArgs() refuses them).
 absl::StatusOr<qipu::v1::Filter> FilterFromArgs(const QueryArgs& args,
                                                 absl::string_view prefix);
@@ -85,6 +89,13 @@ absl::StatusOr<qipu::v1::ResultsRequest> ResultsFromArgs(
 // The id argument (the CLI's positional, the API's path segment).
 absl::StatusOr<qipu::v1::GetGameRequest> GameFromArgs(const QueryArgs& args,
                                                       absl::string_view prefix);
+
+// The filter plus page-size (0..1000), page-token and newest (0/1).
+absl::StatusOr<qipu::v1::GamesRequest> GamesFromArgs(const QueryArgs& args,
+                                                     absl::string_view prefix);
+// prefix and limit (0..1000).
+absl::StatusOr<qipu::v1::PlayersRequest> PlayersFromArgs(
+    const QueryArgs& args, absl::string_view prefix);
 
 // The pattern query's own arguments, checked (the request message is
 // built by the pattern search's code from this and the filter).

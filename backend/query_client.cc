@@ -75,4 +75,16 @@ absl::StatusOr<qipu::v1::PatternResponse> QueryClient::Pattern(
               &engine::QueryEngine::Pattern, req);
 }
 
+absl::StatusOr<qipu::v1::GamesResponse> QueryClient::Games(
+    const qipu::v1::GamesRequest& req) {
+  return Call(&qipu::v1::QueryService::Stub::Games, &engine::QueryEngine::Games,
+              req);
+}
+
+absl::StatusOr<qipu::v1::PlayersResponse> QueryClient::Players(
+    const qipu::v1::PlayersRequest& req) {
+  return Call(&qipu::v1::QueryService::Stub::Players,
+              &engine::QueryEngine::Players, req);
+}
+
 }  // namespace qipu::backend

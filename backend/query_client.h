@@ -32,6 +32,11 @@ class QueryClient {
   // Games in which a local pattern appeared (QueryEngine::Pattern).
   absl::StatusOr<qipu::v1::PatternResponse> Pattern(
       const qipu::v1::PatternRequest& req);
+  // A page of games and players by name (the player index, issue 32).
+  absl::StatusOr<qipu::v1::GamesResponse> Games(
+      const qipu::v1::GamesRequest& req);
+  absl::StatusOr<qipu::v1::PlayersResponse> Players(
+      const qipu::v1::PlayersRequest& req);
 
  private:
   QueryClient() = default;

@@ -31,9 +31,12 @@ const std::vector<MethodAccess>& AccessTable() {
       {"/qipu.v1.QueryService/Results", Access::kReader},
       {"/qipu.v1.QueryService/GetGame", Access::kReader},
       {"/qipu.v1.QueryService/Pattern", Access::kReader},
+      {"/qipu.v1.QueryService/Games", Access::kReader},
+      {"/qipu.v1.QueryService/Players", Access::kReader},
       // Corpora: importing writes games, exporting reads them.
       {"/qipu.v1.CorpusService/Import", Access::kOperator},
       {"/qipu.v1.CorpusService/Export", Access::kReader},
+      {"/qipu.v1.CorpusService/SetAliases", Access::kOperator},
       // Training batches.
       {"/qipu.v1.TrainingService/Batches", Access::kReader},
       // Tournaments: reading for readers, every change for operators.

@@ -13,6 +13,8 @@
 #include "base/parsed_stream.h"
 #include "spdlog/spdlog.h"
 #include "store/game_id.h"
+#include "store/keys.h"
+#include "store/player_index.h"
 
 namespace qipu::coordinator {
 
@@ -113,7 +115,7 @@ constexpr int kImportMethod = 0;
 CorpusServiceImpl::CorpusServiceImpl(engine::Importer* importer,
                                      store::Store* store,
                                      const CorpusServiceOptions& options)
-    : importer_(importer), exporter_(store), options_(options) {
+    : importer_(importer), store_(store), exporter_(store), options_(options) {
   MarkMethodStreamed(
       kImportMethod,
       base::NewParsedBidiHandler<qipu::v1::ImportResponse,
@@ -252,6 +254,23 @@ grpc::Status CorpusServiceImpl::Export(
     return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, why);
   }
   spdlog::info("export: {} of {} games", stats->games, stats->scanned);
+  return grpc::Status::OK;
+}
+
+grpc::Status CorpusServiceImpl::SetAliases(
+    grpc::ServerContext*, const qipu::v1::SetAliasesRequest* req,
+    qipu::v1::SetAliasesResponse* resp) {
+  auto groups = store::AliasGroups::Parse(
+      req->text(), req->file().empty() ? "aliases" : req->file());
+  if (!groups.ok()) return ToGrpc(groups.status());
+  absl::Status s = store_->Put(store::Records::kPlayers, store::AliasesKey(),
+                               groups->Serialize(), store::Durability::kSync);
+  if (!s.ok()) return ToGrpc(s);
+  resp->set_groups(static_cast<uint32_t>(groups->groups().size()));
+  uint32_t names = 0;
+  for (const auto& g : groups->groups())
+    names += static_cast<uint32_t>(g.size());
+  resp->set_names(names);
   return grpc::Status::OK;
 }
 

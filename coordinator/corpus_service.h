@@ -63,8 +63,15 @@ class CorpusServiceImpl final : public qipu::v1::CorpusService::Service {
                       const qipu::v1::ExportRequest* req,
                       grpc::ServerWriter<qipu::v1::Game>* writer) override;
 
+  // Parses the alias file (store::AliasGroups::Parse; INVALID_ARGUMENT
+  // "FILE:LINE: ...") and stores its groups in place of the database's.
+  grpc::Status SetAliases(grpc::ServerContext* ctx,
+                          const qipu::v1::SetAliasesRequest* req,
+                          qipu::v1::SetAliasesResponse* resp) override;
+
  private:
   engine::Importer* importer_;
+  store::Store* store_;
   const engine::Exporter exporter_;
   const CorpusServiceOptions options_;
 };

@@ -93,4 +93,16 @@ grpc::ServerUnaryReactor* QueryServiceImpl::Pattern(
   return reactor;
 }
 
+grpc::ServerUnaryReactor* QueryServiceImpl::Games(
+    grpc::CallbackServerContext* ctx, const qipu::v1::GamesRequest* req,
+    qipu::v1::GamesResponse* resp) {
+  return Reply(ctx, "Games", engine_->Games(*req), resp);
+}
+
+grpc::ServerUnaryReactor* QueryServiceImpl::Players(
+    grpc::CallbackServerContext* ctx, const qipu::v1::PlayersRequest* req,
+    qipu::v1::PlayersResponse* resp) {
+  return Reply(ctx, "Players", engine_->Players(*req), resp);
+}
+
 }  // namespace qipu::coordinator

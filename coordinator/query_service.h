@@ -51,6 +51,13 @@ class QueryServiceImpl final : public qipu::v1::QueryService::CallbackService {
   grpc::ServerUnaryReactor* Pattern(grpc::CallbackServerContext* ctx,
                                     const qipu::v1::PatternRequest* req,
                                     qipu::v1::PatternResponse* resp) override;
+  // Games and players (issue 32): the player index, inline like the others.
+  grpc::ServerUnaryReactor* Games(grpc::CallbackServerContext* ctx,
+                                  const qipu::v1::GamesRequest* req,
+                                  qipu::v1::GamesResponse* resp) override;
+  grpc::ServerUnaryReactor* Players(grpc::CallbackServerContext* ctx,
+                                    const qipu::v1::PlayersRequest* req,
+                                    qipu::v1::PlayersResponse* resp) override;
 
  private:
   // Counts the call, then finishes it with `r` (see query_service.cc).

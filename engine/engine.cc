@@ -6,8 +6,68 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "proto/convert.h"
+#include "rules/rules_key.h"
+#include "spdlog/spdlog.h"
+#include "store/keys.h"
+#include "store/player_index.h"
 
 namespace qipu::engine {
+namespace {
+
+// Writes the player index of a database opened before it existed
+// (store/player_index.h): each game's configuration is its job's, or for
+// an import the one its dimensions intern to (as PrepareImport() made it),
+// indexed to the import depth (60).
+absl::Status BackfillPlayers(store::Store* store,
+                             store::ConfigRegistry* configs) {
+  absl::flat_hash_map<uint64_t, store::GameBucket> jobs;
+  auto bucket_of =
+      [&](const qipu::v1::Game& g) -> absl::StatusOr<store::GameBucket> {
+    const qipu::v1::Provenance& p = g.provenance();
+    if (p.job() != 0) {
+      if (auto it = jobs.find(p.job()); it != jobs.end()) return it->second;
+      auto v = store->Get(store::Records::kJobs, store::JobKey(p.job()));
+      if (!v.ok()) return v.status();
+      qipu::v1::JobRecord job;
+      if (!v->has_value() || !job.ParseFromString(**v)) {
+        return absl::NotFoundError(absl::StrCat("job ", p.job()));
+      }
+      store::GameBucket b{job.config_id(),
+                          static_cast<int>(job.config().index_depth())};
+      jobs[p.job()] = b;
+      return b;
+    }
+    auto r = wire::RulesFromProto(g.rules());
+    if (!r.ok()) return r.status();
+    qipu::v1::ConfigRecord dims;
+    dims.set_width(g.width());
+    dims.set_height(g.height());
+    dims.set_rules_key(rules::RulesKey(*r).Text());
+    dims.set_preset(rules::PresetName(*r));
+    dims.set_komi(r->komi);
+    dims.set_handicap(g.handicap());
+    dims.set_source(p.source());
+    dims.set_policy("import");
+    dims.set_record(g.has_cut() ? "cut" : g.breaches_size() > 0 ? "noted" : "");
+    auto id = configs->Intern(dims);
+    if (!id.ok()) return id.status();
+    return store::GameBucket{*id, 60};
+  };
+  spdlog::info("database {}: writing the player index", store->dir());
+  auto n = store::BackfillPlayerIndex(store, bucket_of);
+  if (!n.ok()) {
+    return absl::Status(
+        n.status().code(),
+        absl::StrCat("database ", store->dir(),
+                     ": writing the player index: ", n.status().message()));
+  }
+  spdlog::info("database {}: player index written for {} games", store->dir(),
+               *n);
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<Engine>> Engine::Open(
     const std::string& dir, const EngineOptions& options) {
@@ -29,6 +89,14 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Open(
   e->store_ = *std::move(st);
   e->configs_ = std::make_unique<store::ConfigRegistry>(e->store_.get());
   if (absl::Status s = e->configs_->Load(); !s.ok()) return s;
+  auto has_players = store::HasPlayerIndex(*e->store_);
+  if (!has_players.ok()) return has_players.status();
+  if (!*has_players) {
+    if (absl::Status s = BackfillPlayers(e->store_.get(), e->configs_.get());
+        !s.ok()) {
+      return s;
+    }
+  }
   e->queries_ =
       std::make_unique<QueryEngine>(e->store_.get(), e->configs_.get());
   e->tournaments_ = std::make_unique<Tournaments>(e->store_.get());

@@ -1,5 +1,6 @@
 #include "engine/filter.h"
 
+#include <tuple>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -9,6 +10,7 @@
 #include "base/quote.h"
 #include "proto/job_policies.h"
 #include "rules/coord.h"
+#include "rules/player_name.h"
 #include "rules/rules.h"
 #include "rules/rules_key.h"
 
@@ -84,6 +86,53 @@ absl::StatusOr<Filter> Filter::Compile(const qipu::v1::Filter& f) {
         absl::StrCat("filter.records: ", base::QuoteInput(f.records()),
                      " is not all, clean, noted or cut"));
   }
+  out.player_ = rules::ParsePlayerName(f.player(), "").key;
+  out.opponent_ = rules::ParsePlayerName(f.opponent(), "").key;
+  out.event_ = rules::FoldText(f.event());
+  if (f.player_as() == qipu::v1::COLOR_BLACK) {
+    out.player_as_ = rules::Color::kBlack;
+  } else if (f.player_as() == qipu::v1::COLOR_WHITE) {
+    out.player_as_ = rules::Color::kWhite;
+  } else if (f.player_as() != qipu::v1::COLOR_UNSPECIFIED) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("filter.player_as: ", static_cast<int>(f.player_as()),
+                     " is neither COLOR_BLACK nor COLOR_WHITE"));
+  }
+  if (out.player_as_ != rules::Color::kEmpty && out.player_.empty()) {
+    return absl::InvalidArgumentError(
+        "filter.player_as: names the colour of filter.player, which is empty");
+  }
+  const std::string result =
+      absl::AsciiStrToLower(absl::StripAsciiWhitespace(f.result()));
+  if (result == "b+" || result == "b") {
+    out.result_ = "B+";
+  } else if (result == "w+" || result == "w") {
+    out.result_ = "W+";
+  } else if (result == "draw" || result == "void") {
+    out.result_ = result;
+  } else if (!result.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("filter.result: ", base::QuoteInput(f.result()),
+                     " is not B+, W+, draw or void"));
+  }
+  for (auto [text, field, order] :
+       {std::tuple{&f.rank_min(), "filter.rank_min", &out.rank_min_},
+        std::tuple{&f.rank_max(), "filter.rank_max", &out.rank_max_}}) {
+    if (text->empty()) continue;
+    *order = rules::RankOrder(rules::CanonicalRank(*text));
+    if (*order == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, ": ", base::QuoteInput(*text),
+                       " is not a rank (30k..1k, 1d..9d, 1p..9p)"));
+    }
+  }
+  if (out.rank_min_ != 0 && out.rank_max_ != 0 &&
+      out.rank_min_ > out.rank_max_) {
+    return absl::InvalidArgumentError("filter.rank_min: above filter.rank_max");
+  }
+  out.by_game_ = !out.player_.empty() || !out.opponent_.empty() ||
+                 !out.event_.empty() || !out.result_.empty() ||
+                 out.rank_min_ != 0 || out.rank_max_ != 0;
   // A spec qipu can read is compared in its canonical form; anything else
   // ("import", a prefix such as "gtp:gnugo") as written.
   out.policy_ = std::string(absl::StripAsciiWhitespace(f.policy()));

@@ -181,7 +181,8 @@ void Ingestor::CommitBatch(std::deque<Item>* batch) {
                   .day = g.day,
                   .facts = &g.facts,
                   .position_ops = &g.position_ops,
-                  .index_plies = g.index_plies});
+                  .index_plies = g.index_plies,
+                  .players = &g.players});
     }
     positions = writes.positions();
     status = writes.Commit(kIndexRoomWait);

@@ -177,6 +177,8 @@ void FinishPrepared(const rules::GameRecord& record,
   thread_local const std::unique_ptr<store::PositionWalk> walk =
       std::make_unique<store::PositionWalk>();
   out->pattern_entry = store::EncodePatternEntry(record, walk.get());
+  out->players = store::BuildPlayerEntries(game, id, out->config_id, out->day,
+                                           out->index_plies);
   out->value = game.SerializeAsString();
 }
 

@@ -34,6 +34,7 @@
 #include "store/aggregate.h"
 #include "store/game_id.h"
 #include "store/indexer.h"
+#include "store/player_index.h"
 
 namespace qipu::engine {
 
@@ -54,6 +55,8 @@ struct PreparedGame {
   // The game's pattern-index entry (store/pattern_index.h), written with
   // the game under store::PatternKey(id).
   std::string pattern_entry;
+  // The game's player-index entries (store/player_index.h).
+  store::PlayerEntries players;
   // What the aggregates count of the game (the committer accumulates a
   // batch's games per configuration and day: store::AggregateBuilder).
   store::GameFacts facts;

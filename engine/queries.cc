@@ -295,45 +295,68 @@ absl::StatusOr<qipu::v1::OpeningsResponse> QueryEngine::Openings(
   // Continuations by canonical move (which names the resulting position).
   absl::flat_hash_map<uint16_t, size_t> by_move;
   absl::Status bad;
-  absl::Status read = store_->position_index().ForEachUnderPrefix(
-      prefix, [&](absl::string_view k, absl::string_view v) {
-        auto parts = store::DecodePositionKey(k);
-        if (!parts) {
-          bad = absl::DataLossError(absl::StrCat(
-              "position index: malformed key under ", pos->key.key.ToHex()));
-          return false;
-        }
-        if (!filter->MatchesDay(parts->day)) return true;
-        auto [cm, inserted] =
-            config_matches.try_emplace(parts->config_id, false);
-        if (inserted) {
-          const auto config = configs_->Get(parts->config_id);
-          cm->second = config.has_value() && filter->MatchesConfig(*config);
-        }
-        if (!cm->second) return true;
-        auto value = store::DecodePositionValue(v);
-        if (!value.ok()) {
-          bad = absl::DataLossError(absl::StrCat("position index entry of ",
-                                                 pos->key.key.ToHex(), ": ",
-                                                 value.status().message()));
-          return false;
-        }
-        reached.Add(value->reached);
-        for (store::Continuation& c : value->continuations) {
-          auto [slot, fresh] = by_move.try_emplace(c.move, sums.size());
-          if (fresh) {
-            sums.emplace_back();
-            sums.back().move = c.move;
-          }
-          ContinuationSum& sum = sums[slot->second];
-          sum.outcome.Add(c.outcome);
-          for (const store::GameId& id : c.examples) {
-            if (static_cast<int>(sum.examples.size()) >= *examples) break;
-            sum.examples.push_back(id);
-          }
-        }
-        return true;
-      });
+  if (filter->by_game()) {
+    // Players, events, results, ranks: the player index's postings.
+    std::vector<std::pair<uint16_t, store::Outcome>> conts;
+    std::vector<std::vector<store::GameId>> conts_examples;
+    if (absl::Status s = OpeningsByGame(*filter, w, h, pos->key.key, *examples,
+                                        &reached, &conts, &conts_examples);
+        !s.ok()) {
+      return s;
+    }
+    for (size_t i = 0; i < conts.size(); ++i) {
+      sums.emplace_back();
+      sums.back().move = conts[i].first;
+      sums.back().outcome = conts[i].second;
+      sums.back().examples = std::move(conts_examples[i]);
+    }
+  }
+  absl::Status read =
+      filter->by_game()
+          ? absl::OkStatus()
+          : store_->position_index().ForEachUnderPrefix(
+                prefix, [&](absl::string_view k, absl::string_view v) {
+                  auto parts = store::DecodePositionKey(k);
+                  if (!parts) {
+                    bad = absl::DataLossError(
+                        absl::StrCat("position index: malformed key under ",
+                                     pos->key.key.ToHex()));
+                    return false;
+                  }
+                  if (!filter->MatchesDay(parts->day)) return true;
+                  auto [cm, inserted] =
+                      config_matches.try_emplace(parts->config_id, false);
+                  if (inserted) {
+                    const auto config = configs_->Get(parts->config_id);
+                    cm->second =
+                        config.has_value() && filter->MatchesConfig(*config);
+                  }
+                  if (!cm->second) return true;
+                  auto value = store::DecodePositionValue(v);
+                  if (!value.ok()) {
+                    bad = absl::DataLossError(absl::StrCat(
+                        "position index entry of ", pos->key.key.ToHex(), ": ",
+                        value.status().message()));
+                    return false;
+                  }
+                  reached.Add(value->reached);
+                  for (store::Continuation& c : value->continuations) {
+                    auto [slot, fresh] =
+                        by_move.try_emplace(c.move, sums.size());
+                    if (fresh) {
+                      sums.emplace_back();
+                      sums.back().move = c.move;
+                    }
+                    ContinuationSum& sum = sums[slot->second];
+                    sum.outcome.Add(c.outcome);
+                    for (const store::GameId& id : c.examples) {
+                      if (static_cast<int>(sum.examples.size()) >= *examples)
+                        break;
+                      sum.examples.push_back(id);
+                    }
+                  }
+                  return true;
+                });
   if (!read.ok()) return read;
   if (!bad.ok()) return bad;
 

@@ -16,11 +16,21 @@
 //     AggregateStats.
 //   - GetGame: a point lookup in the games CF.
 //
+//   - Games, Players and every query whose filter names a player, opponent,
+//     event, result or rank (Filter::by_game): the player index
+//     (store/player_index.h) -- the postings of the player (through its
+//     alias group), else of the opponent, else of the events that match,
+//     else of every game by date, each posting matched against the whole
+//     filter. A by-game openings query walks each matching posting's
+//     opening (store::FindInOpening) through the index's canonical keys;
+//     by-game Ko, Cycles and Results read the matching games by id.
+//
 //   - Pattern: the one query that reads games: a scan of the patterns CF
 //     (a compact per-game prefilter) and a replay of the games it admits.
 //
 // Implementation: queries.cc (Openings, GetGame), query_aggregates.cc (Ko,
-// Cycles, Results), query_pattern.cc (Pattern).
+// Cycles, Results), query_pattern.cc (Pattern), player_queries.cc (Games,
+// Players, aliases, the player index's side of the others).
 //
 // Thread-safe: const methods only; the store and the registry are.
 #ifndef QIPU_ENGINE_QUERIES_H_
@@ -40,6 +50,8 @@
 #include "rules/rules.h"
 #include "rules/symmetry.h"
 #include "store/configs.h"
+#include "store/player_index.h"
+#include "store/position_value.h"
 #include "store/store.h"
 
 namespace qipu::engine {
@@ -50,6 +62,12 @@ inline constexpr uint32_t kDefaultQueryExamples = 3;
 inline constexpr uint32_t kMaxQueryExamples = 10;
 // Board size of an openings query whose filter gives none.
 inline constexpr int kDefaultOpeningsSize = 19;
+// Games per page of a games query, and players per players query: the
+// defaults and the most.
+inline constexpr uint32_t kDefaultGamesPageSize = 50;
+inline constexpr uint32_t kMaxGamesPageSize = 1000;
+inline constexpr uint32_t kDefaultPlayersLimit = 20;
+inline constexpr uint32_t kMaxPlayersLimit = 1000;
 // Matches per page of a pattern query: the default and the most.
 inline constexpr uint32_t kDefaultPatternPageSize = 50;
 inline constexpr uint32_t kMaxPatternPageSize = 1000;
@@ -166,14 +184,53 @@ class QueryEngine {
   absl::StatusOr<qipu::v1::PatternResponse> Pattern(
       const qipu::v1::PatternRequest& req) const;
 
+  // The games of req.filter, by date then id (games without a date
+  // first; newest first when asked), one page of req.page_size (0: 50),
+  // with the total over all pages. InvalidArgument naming the field: bad
+  // filter, page_size above kMaxGamesPageSize, page_token.
+  absl::StatusOr<qipu::v1::GamesResponse> Games(
+      const qipu::v1::GamesRequest& req) const;
+
+  // Players whose folded name, or a name of their alias group, starts
+  // with the folded req.prefix, most games first, at most req.limit (0:
+  // 20): counts, results by colour, dates, games by year, the forms
+  // written. InvalidArgument for a limit above kMaxPlayersLimit.
+  absl::StatusOr<qipu::v1::PlayersResponse> Players(
+      const qipu::v1::PlayersRequest& req) const;
+
+  // Replaces the database's alias groups (durable on return).
+  absl::Status SetAliases(const store::AliasGroups& groups);
+
  private:
+  // A game of the player index that a filter matches: its posting's sort
+  // key (day, game key: 21 bytes) and entry.
+  struct IndexedGame {
+    std::string sort_key;
+    qipu::v1::GameEntry entry;
+  };
+  // Every game `filter` (by_game, or not) matches, from the player index,
+  // sorted by (day, game key), each once.
+  absl::StatusOr<std::vector<IndexedGame>> MatchingGames(
+      const Filter& filter) const;
+  // Openings of a by-game filter: sums the continuations at `position`
+  // (canonical key, w x h) over the matching games' openings.
+  absl::Status OpeningsByGame(
+      const Filter& filter, int w, int h, const rules::Hash128& position,
+      int examples, store::Outcome* reached,
+      std::vector<std::pair<uint16_t, store::Outcome>>* continuations,
+      std::vector<std::vector<store::GameId>>* continuation_examples) const;
+
   // Calls fn(config, day, stats) for every aggregates bucket `filter`
-  // matches, in key order.
+  // matches, in key order. A by-game filter (Filter::by_game) visits one
+  // delta per matching game instead, each game read by id
+  // (ForEachGameAggregate, player_queries.cc).
   using AggregateVisitor =
       std::function<void(const qipu::v1::ConfigRecord& config, uint32_t day,
                          const qipu::v1::AggregateStats& stats)>;
   absl::Status ForEachAggregate(const Filter& filter,
                                 const AggregateVisitor& fn) const;
+  absl::Status ForEachGameAggregate(const Filter& filter,
+                                    const AggregateVisitor& fn) const;
 
   store::Store* store_;
   store::ConfigRegistry* configs_;

@@ -122,6 +122,7 @@ qipu::v1::Histogram ToHistogram(double bucket, const RepeatedU64& counts) {
 
 absl::Status QueryEngine::ForEachAggregate(const Filter& filter,
                                            const AggregateVisitor& fn) const {
+  if (filter.by_game()) return ForEachGameAggregate(filter, fn);
   store::Cursor it = store_->Scan(store::Records::kAggregates);
   it.SeekToFirst();
   while (it.Valid()) {

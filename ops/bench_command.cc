@@ -101,6 +101,7 @@ void AddBenchCommand(CLI::App& app, int* exit_code) {
   p->add_flag("--json", o->json, "Print one JSON object");
   p->callback([o, exit_code] { *exit_code = RunPlayoutBench(*o); });
   AddBenchPatternCommand(*bench, exit_code);
+  AddBenchPlayersCommand(*bench, exit_code);
 }
 
 }  // namespace qipu::ops

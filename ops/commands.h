@@ -34,8 +34,12 @@ void AddQueryPatternCommand(CLI::App* query, int* exit_code);
 void AddBenchQueryCommand(CLI::App& bench, int* exit_code);
 // `qipu bench pattern` (bench_pattern_command.cc).
 void AddBenchPatternCommand(CLI::App& bench, int* exit_code);
+// `qipu bench players` (ops/bench_players_command.cc).
+void AddBenchPlayersCommand(CLI::App& bench, int* exit_code);
 // `qipu import`: SGF files and folders into the database (--db or --server).
 void AddImportCommand(CLI::App& app, int* exit_code);
+// `qipu aliases FILE (--db DIR | --server ADDR)`: alias groups (issue 32).
+void AddAliasesCommand(CLI::App& app, int* exit_code);
 // `qipu export`: stored games out as SGF or JSON Lines.
 void AddExportCommand(CLI::App& app, int* exit_code);
 

@@ -17,6 +17,7 @@
 #include "absl/time/clock.h"
 #include "backend/corpus_client.h"
 #include "base/console.h"
+#include "base/files.h"
 #include "ops/commands.h"
 #include "ops/flags.h"
 #include "report/import_report.h"
@@ -32,7 +33,29 @@ struct ImportCommandOptions {
   bool no_progress = false;
   int max_file_mb = 31;
   size_t max_errors = 50;
+  // An alias file stored before the import (--aliases).
+  std::string aliases;
 };
+
+// Reads alias file `path` and stores its groups in the target: one line
+// "N alias group(s), M names" on stdout (unless quiet); the exit status
+// (2 for a bad file, 1 when it cannot be stored).
+int StoreAliases(const backend::Target& target, const std::string& path,
+                 absl::Duration timeout, bool quiet) {
+  auto text = base::ReadFile(path);
+  if (!text.ok())
+    return base::Fail("aliases", path, text.status().message(), 2);
+  auto r = backend::SetAliases(target, *text, path, timeout);
+  if (!r.ok()) {
+    return base::Fail("aliases", path, r.status().message(),
+                      absl::IsInvalidArgument(r.status()) ? 2 : 1);
+  }
+  if (!quiet) {
+    std::fprintf(stderr, "aliases: %u group(s), %u names from %s\n",
+                 r->groups(), r->names(), path.c_str());
+  }
+  return 0;
+}
 
 int RunImport(const ImportCommandOptions& o) {
   auto target = o.target.ToTarget();
@@ -49,6 +72,11 @@ int RunImport(const ImportCommandOptions& o) {
     std::error_code ec;
     if (!std::filesystem::exists(p, ec)) {
       return base::Fail("import", p, "no such file or directory");
+    }
+  }
+  if (!o.aliases.empty()) {
+    if (int rc = StoreAliases(*target, o.aliases, io.timeout, false); rc != 0) {
+      return rc;
     }
   }
   absl::StatusOr<engine::ImportSummary> summary;
@@ -102,6 +130,11 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
               "cycle, suicide, after the end) or that cannot be played "
               "(occupied, off the board), as error rows; default: keep them, "
               "noted or cut");
+  c->add_option("--aliases", o->aliases,
+                "Alias file stored before the import: one line per person, "
+                "the names that are one person separated by tabs or commas "
+                "('#' starts a comment); replaces the database's groups")
+      ->check(CLI::ExistingFile);
   c->add_option("--threads", o->import.threads, "Parse/replay threads (--db)")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
@@ -116,6 +149,30 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
   c->add_flag("--no-progress", o->no_progress,
               "No progress bar (it is shown only when stderr is a terminal)");
   c->callback([o, exit_code] { *exit_code = RunImport(*o); });
+}
+
+void AddAliasesCommand(CLI::App& app, int* exit_code) {
+  struct Options {
+    TargetFlags target;
+    std::string file;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* c = app.add_subcommand(
+      "aliases",
+      "Store a file of alias groups (the names that are one person: one line "
+      "per person, separated by tabs or commas) in the database, replacing "
+      "its groups; queries apply them from then on");
+  c->add_option("file", o->file, "The alias file")->required();
+  o->target.Add(c, 30, "Deadline with --server, seconds");
+  c->callback([o, exit_code] {
+    auto target = o->target.ToTarget();
+    if (!target.ok()) {
+      *exit_code = base::Fail("aliases", "flags", target.status().message(), 2);
+      return;
+    }
+    *exit_code = StoreAliases(*target, o->file,
+                              absl::Seconds(o->target.timeout_s), false);
+  });
 }
 
 }  // namespace qipu::ops

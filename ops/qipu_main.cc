@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   qipu::ops::AddJobCommand(app, &exit_code);
   qipu::ops::AddLocalCommand(app, &exit_code);
   qipu::ops::AddImportCommand(app, &exit_code);
+  qipu::ops::AddAliasesCommand(app, &exit_code);
   qipu::ops::AddExportCommand(app, &exit_code);
   qipu::ops::AddBackupCommand(app, &exit_code);
   qipu::ops::AddTrainCommand(app, &exit_code);

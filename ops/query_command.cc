@@ -1,8 +1,10 @@
-// `qipu query openings|ko|cycles|results|game`: the statistical queries of
+// `qipu query openings|ko|cycles|results|game|games|players`: the queries of
 // the game database, against a running coordinator (--server HOST:PORT,
 // over gRPC) or a database directory opened here (--db DIR; it must not be
 // held by a running coordinator). Every query takes the filters --size,
-// --rules, --komi, --handicap, --source, --policy, --from and --to, and
+// --rules, --komi, --handicap, --source, --policy, --from and --to, the
+// player index's --player, --as, --opponent, --event, --result,
+// --rank-min and --rank-max (issue 32), and
 // prints a table, or one JSON object with --json (report/query_report.h).
 // The query flags and how they fill the requests are backend/query_args.h's
 // table, shared with the HTTP API (web/api.h).
@@ -11,6 +13,9 @@
 //   qipu query openings --db /var/lib/qipu --moves "B:Q16" --to-play B
 //   qipu query ko --db /var/lib/qipu --rules tromp-taylor --json
 //   qipu query game s3-17 --server localhost:7070 --sgf
+//   qipu query openings --db ./games --player "Ke Jie" --as black --moves Q16
+//   qipu query games --db ./games --player "Ke Jie" --opponent "Gu Li"
+//   qipu query players --db ./games --prefix ke --json
 //
 // Exit status: 0 answered, 1 the query failed, 2 bad flags, filters or
 // moves.
@@ -74,6 +79,8 @@ int RunQuery(const std::string& cmd, const QueryFlags& f) {
   absl::StatusOr<qipu::v1::CyclesRequest> cycles;
   absl::StatusOr<qipu::v1::ResultsRequest> results;
   absl::StatusOr<qipu::v1::GetGameRequest> game;
+  absl::StatusOr<qipu::v1::GamesRequest> games;
+  absl::StatusOr<qipu::v1::PlayersRequest> players;
   absl::Status built;
   if (cmd == "openings") {
     built = (openings = backend::OpeningsFromArgs(args, "--")).status();
@@ -83,6 +90,10 @@ int RunQuery(const std::string& cmd, const QueryFlags& f) {
     built = (cycles = backend::CyclesFromArgs(args, "--")).status();
   } else if (cmd == "results") {
     built = (results = backend::ResultsFromArgs(args, "--")).status();
+  } else if (cmd == "games") {
+    built = (games = backend::GamesFromArgs(args, "--")).status();
+  } else if (cmd == "players") {
+    built = (players = backend::PlayersFromArgs(args, "--")).status();
   } else {
     built = (game = backend::GameFromArgs(args, "--")).status();
   }
@@ -107,6 +118,14 @@ int RunQuery(const std::string& cmd, const QueryFlags& f) {
     auto r = q.Results(*results);
     if (!r.ok()) return fail(r.status());
     f.json ? Print(report::ResultsJson(*r)) : Print(report::ResultsText(*r));
+  } else if (cmd == "games") {
+    auto r = q.Games(*games);
+    if (!r.ok()) return fail(r.status());
+    f.json ? Print(report::GamesJson(*r)) : Print(report::GamesText(*r));
+  } else if (cmd == "players") {
+    auto r = q.Players(*players);
+    if (!r.ok()) return fail(r.status());
+    f.json ? Print(report::PlayersJson(*r)) : Print(report::PlayersText(*r));
   } else {
     auto r = q.GetGame(*game);
     if (!r.ok()) return fail(r.status());
@@ -171,6 +190,13 @@ void AddQueryCommand(CLI::App& app, int* exit_code) {
       {"results", backend::QueryKind::kResults,
        "Wins by colour, draws, void, end reasons, margins, lengths"},
       {"game", backend::QueryKind::kGame, "One stored game"},
+      {"games", backend::QueryKind::kGames,
+       "A page of games (id, date, players with ranks, event, result, "
+       "length) by date: a player's (--player, --as), between two "
+       "(--opponent), of an event (--event), by result or rank"},
+      {"players", backend::QueryKind::kPlayers,
+       "Players whose name starts with --prefix: games, results by colour, "
+       "first and last dates, games by year"},
   };
   for (const Sub& sub : kQuerySubs) {
     CLI::App* cmd = query->add_subcommand(sub.name, sub.help);

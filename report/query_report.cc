@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -399,6 +400,104 @@ std::string GameText(const qipu::v1::GetGameResponse& r) {
           rules::GtpPoint((*points)[i], static_cast<int>(g.height())));
     }
     absl::StrAppendFormat(&out, "Moves:\n%s\n", line.c_str());
+  }
+  return out;
+}
+
+namespace {
+
+nlohmann::json PlayerRefJson(const qipu::v1::PlayerRef& p) {
+  return {{"name", p.name()}, {"key", p.key()}, {"rank", p.rank()}};
+}
+
+std::string SideText(const qipu::v1::PlayerRef& p) {
+  std::string name = p.name().empty() ? "?" : p.name();
+  if (!p.rank().empty() && !absl::StrContains(p.name(), p.rank())) {
+    absl::StrAppend(&name, " (", p.rank(), ")");
+  }
+  return name;
+}
+
+}  // namespace
+
+nlohmann::json GamesJson(const qipu::v1::GamesResponse& r) {
+  nlohmann::json games = nlohmann::json::array();
+  for (const qipu::v1::GameSummary& g : r.games()) {
+    games.push_back({{"id", g.id()},
+                     {"date", g.date()},
+                     {"date_ymd", g.date_ymd()},
+                     {"black", PlayerRefJson(g.black())},
+                     {"white", PlayerRefJson(g.white())},
+                     {"event", g.event()},
+                     {"result", g.result()},
+                     {"moves", g.moves()},
+                     {"record", g.record()},
+                     {"size", absl::StrCat(g.width(), "x", g.height())}});
+  }
+  return {{"total", r.total()},
+          {"next_page_token", r.next_page_token()},
+          {"games", std::move(games)}};
+}
+
+std::string GamesText(const qipu::v1::GamesResponse& r) {
+  std::string out = absl::StrCat(r.total(), " game(s)\n");
+  for (const qipu::v1::GameSummary& g : r.games()) {
+    absl::StrAppend(
+        &out,
+        absl::StrFormat(
+            "  %-36s %-10s %s - %s  %s  %u moves%s%s\n", g.id(),
+            g.date().empty() ? "-" : g.date(), SideText(g.black()),
+            SideText(g.white()), g.result().empty() ? "?" : g.result(),
+            g.moves(), g.event().empty() ? "" : absl::StrCat("  ", g.event()),
+            g.record() == "clean" ? "" : absl::StrCat("  [", g.record(), "]")));
+  }
+  if (!r.next_page_token().empty()) {
+    absl::StrAppend(&out, "next page: --page-token ", r.next_page_token(),
+                    "\n");
+  }
+  return out;
+}
+
+nlohmann::json PlayersJson(const qipu::v1::PlayersResponse& r) {
+  nlohmann::json players = nlohmann::json::array();
+  for (const qipu::v1::PlayerSummary& p : r.players()) {
+    nlohmann::json years = nlohmann::json::array();
+    for (const qipu::v1::PlayerYear& y : p.years()) {
+      years.push_back({{"year", y.year()},
+                       {"games", y.games()},
+                       {"wins", y.wins()},
+                       {"losses", y.losses()}});
+    }
+    nlohmann::json names = nlohmann::json::array();
+    for (const std::string& n : p.names()) names.push_back(n);
+    players.push_back({{"key", p.key()},
+                       {"display", p.display()},
+                       {"names", std::move(names)},
+                       {"games", p.games()},
+                       {"as_black", OutcomesJson(p.as_black())},
+                       {"as_white", OutcomesJson(p.as_white())},
+                       {"first", p.first_ymd()},
+                       {"last", p.last_ymd()},
+                       {"rank", p.rank()},
+                       {"years", std::move(years)}});
+  }
+  return {{"players", std::move(players)}};
+}
+
+std::string PlayersText(const qipu::v1::PlayersResponse& r) {
+  std::string out = absl::StrFormat("%-28s %6s %-5s %-17s %s\n", "player",
+                                    "games", "rank", "dates", "B wins/W wins");
+  for (const qipu::v1::PlayerSummary& p : r.players()) {
+    const std::string dates =
+        p.first_ymd() == 0 ? "-"
+                           : absl::StrCat(p.first_ymd(), "-", p.last_ymd());
+    absl::StrAppend(
+        &out, absl::StrFormat("%-28s %6u %-5s %-17s %u/%u as Black, %u/%u as "
+                              "White\n",
+                              p.display(), p.games(),
+                              p.rank().empty() ? "-" : p.rank(), dates,
+                              p.as_black().black_wins(), p.as_black().games(),
+                              p.as_white().white_wins(), p.as_white().games()));
   }
   return out;
 }

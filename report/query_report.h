@@ -57,6 +57,18 @@ absl::StatusOr<nlohmann::json> GameJson(const qipu::v1::GetGameResponse& r);
 // A summary: size, rules, result, moves in GTP, cycles, provenance.
 std::string GameText(const qipu::v1::GetGameResponse& r);
 
+// A page of games: {"total", "next_page_token", "games": [{"id", "date",
+// "date_ymd", "black": {"name", "key", "rank"}, "white", "event", "result",
+// "moves", "record", "size"}]}; the text is one line a game.
+nlohmann::json GamesJson(const qipu::v1::GamesResponse& r);
+std::string GamesText(const qipu::v1::GamesResponse& r);
+
+// Players: {"players": [{"key", "display", "names", "games", "as_black",
+// "as_white" (outcomes), "first", "last" (YYYYMMDD, 0 unknown), "rank",
+// "years": [{"year", "games", "wins", "losses"}]}]}; the text a table.
+nlohmann::json PlayersJson(const qipu::v1::PlayersResponse& r);
+std::string PlayersText(const qipu::v1::PlayersResponse& r);
+
 }  // namespace qipu::report
 
 #endif  // QIPU_REPORT_QUERY_REPORT_H_

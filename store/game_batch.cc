@@ -10,6 +10,12 @@ void GameBatch::Add(const GameWrite& g) {
   if (!g.pattern_entry.empty()) {
     writes_.Put(Records::kPatternEntries, g.key, g.pattern_entry);
   }
+  if (g.players != nullptr) {
+    for (const auto& [k, v] : g.players->puts) {
+      writes_.Put(Records::kPlayers, k, v);
+    }
+    for (const auto& [k, n] : g.players->counts) player_counts_[k] += n;
+  }
   aggregates_[AggregateKey(g.config_id, g.day)].Add(*g.facts);
   if (g.position_ops == nullptr || g.position_ops->empty()) return;
   ops_.Append(*g.position_ops);
@@ -23,6 +29,10 @@ absl::Status GameBatch::Commit(absl::Duration room_wait) {
                   builder.Build().SerializeAsString());
   }
   aggregates_.clear();
+  for (const auto& [key, n] : player_counts_) {
+    writes_.Merge(Records::kPlayers, key, EncodeUint64Value(n));
+  }
+  player_counts_.clear();
   PositionIndex& index = store_->position_index();
   uint64_t index_batch = 0;
   if (!ops_.empty()) {

@@ -1,8 +1,8 @@
 // GameBatch: the write of one group of games, composed here so that which
 // column families a game touches is the store's business: each game's
-// record and pattern-index entry, the aggregates of the group summed per
-// (configuration, day), and -- for games with position-index entries --
-// the unindexed-batch record that lets a crash be recovered
+// record, pattern-index and player-index entries, the aggregates of the group
+// summed per (configuration, day), and -- for games with position-index entries
+// -- the unindexed-batch record that lets a crash be recovered
 // (position_index.h), with the entries handed to the index once the batch
 // is durable. The ingest committer (engine/ingest.h) fills and commits one
 // per group commit.
@@ -21,6 +21,7 @@
 #include "absl/time/time.h"
 #include "store/aggregate.h"
 #include "store/game_id.h"
+#include "store/player_index.h"
 #include "store/position_index.h"
 #include "store/store.h"
 #include "store/write_set.h"
@@ -44,6 +45,8 @@ struct GameWrite {
   // plies they cover.
   const PositionOps* position_ops = nullptr;
   uint32_t index_plies = 0;
+  // Its player-index entries (player_index.h; not owned; null: none).
+  const PlayerEntries* players = nullptr;
 };
 
 class GameBatch {
@@ -71,6 +74,8 @@ class GameBatch {
   Store* store_;
   WriteSet writes_;
   absl::flat_hash_map<std::string, AggregateBuilder> aggregates_;
+  // The player index's counters of the batch, summed (one merge a key).
+  absl::flat_hash_map<std::string, uint64_t> player_counts_;
   PositionOps ops_;
   // AppendUnindexedGame() records of the games with index entries.
   std::string unindexed_;

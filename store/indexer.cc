@@ -190,4 +190,18 @@ void IndexGameOps(const rules::GameRecord& record, int plies, int depth,
   out->AddCount(added);
 }
 
+OpeningHit FindInOpening(const rules::GameRecord& record, int plies, int depth,
+                         const rules::Hash128& target) {
+  OpeningHit hit;
+  WalkOpening(
+      record, plies, depth,
+      [&](const rules::Hash128& key, bool first, bool has_next, uint16_t move) {
+        if (hit.reached || !first || !(key == target)) return;
+        hit.reached = true;
+        hit.has_next = has_next;
+        hit.move = move;
+      });
+  return hit;
+}
+
 }  // namespace qipu::store

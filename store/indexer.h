@@ -54,6 +54,21 @@ std::vector<IndexedPosition> IndexGame(const rules::GameRecord& record,
                                        int plies, int depth,
                                        rules::Winner winner, const GameId& id);
 
+// Whether the walk IndexGame() makes of `record`'s first min(depth, plies)
+// plies reaches the canonical position `target` (side to move folded in),
+// and if so the continuation it would file there: has_next false when
+// the walk ends at it, else `move` (canonical dense index + 1, 0 = pass).
+// Only the position's first occurrence counts, as in the index. The
+// player-filtered openings query (engine/player_queries.cc) sums these
+// over a player's games.
+struct OpeningHit {
+  bool reached = false;
+  bool has_next = false;
+  uint16_t move = 0;
+};
+OpeningHit FindInOpening(const rules::GameRecord& record, int plies, int depth,
+                         const rules::Hash128& target);
+
 // Position-index entries in one flat buffer: each entry is a 26-byte
 // store::PositionKey followed by a varint length and the encoded
 // PositionValue (a merge operand). Movable value type; not thread-safe.

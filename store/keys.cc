@@ -221,4 +221,112 @@ bool DecodeAbandonedKey(absl::string_view key, uint64_t* job, uint64_t* index) {
   return true;
 }
 
+namespace {
+
+std::string NamedPrefix(char tag, absl::string_view name) {
+  std::string k;
+  k.reserve(name.size() + 2);
+  k.push_back(tag);
+  k.append(name.data(), name.size());
+  k.push_back('\0');
+  return k;
+}
+
+std::string PostingKey(char tag, absl::string_view name, uint32_t day,
+                       const GameId& id) {
+  std::string k = NamedPrefix(tag, name);
+  PutFixed32BE(&k, day);
+  k += GameKey(id);
+  return k;
+}
+
+}  // namespace
+
+std::string PlayerPostingPrefix(absl::string_view name) {
+  return NamedPrefix(kPlayerPostingTag, name);
+}
+std::string PlayerPostingKey(absl::string_view name, uint32_t day,
+                             const GameId& id) {
+  return PostingKey(kPlayerPostingTag, name, day, id);
+}
+std::string EventPostingPrefix(absl::string_view event) {
+  return NamedPrefix(kEventPostingTag, event);
+}
+std::string EventPostingKey(absl::string_view event, uint32_t day,
+                            const GameId& id) {
+  return PostingKey(kEventPostingTag, event, day, id);
+}
+std::string DatePostingKey(uint32_t day, const GameId& id) {
+  std::string k(1, kDatePostingTag);
+  PutFixed32BE(&k, day);
+  k += GameKey(id);
+  return k;
+}
+
+std::optional<PostingKeyParts> DecodePostingKey(absl::string_view key) {
+  if (key.empty()) return std::nullopt;
+  PostingKeyParts out;
+  out.tag = key[0];
+  absl::string_view rest = key.substr(1);
+  if (out.tag == kPlayerPostingTag || out.tag == kEventPostingTag) {
+    const size_t end = rest.find('\0');
+    if (end == absl::string_view::npos) return std::nullopt;
+    out.name = std::string(rest.substr(0, end));
+    rest.remove_prefix(end + 1);
+  } else if (out.tag != kDatePostingTag) {
+    return std::nullopt;
+  }
+  if (rest.size() != 4 + 17) return std::nullopt;
+  out.day = GetFixed32BE(rest.data());
+  auto id = DecodeGameKey(rest.substr(4));
+  if (!id) return std::nullopt;
+  out.id = *id;
+  return out;
+}
+
+std::string PlayerCountKey(absl::string_view name, uint16_t year, char colour,
+                           uint8_t winner) {
+  std::string k = NamedPrefix(kPlayerCountTag, name);
+  char b[2];
+  EncodeFixed16BE(b, year);
+  k.append(b, 2);
+  k.push_back(colour);
+  k.push_back(static_cast<char>(winner));
+  return k;
+}
+std::string PlayerCountPrefix(absl::string_view name) {
+  return NamedPrefix(kPlayerCountTag, name);
+}
+std::optional<PlayerCountParts> DecodePlayerCountKey(absl::string_view key) {
+  if (key.empty() || key[0] != kPlayerCountTag) return std::nullopt;
+  absl::string_view rest = key.substr(1);
+  const size_t end = rest.find('\0');
+  if (end == absl::string_view::npos || rest.size() != end + 5) {
+    return std::nullopt;
+  }
+  PlayerCountParts out;
+  out.name = std::string(rest.substr(0, end));
+  out.year = GetFixed16BE(rest.data() + end + 1);
+  out.colour = rest[end + 3];
+  out.winner = static_cast<uint8_t>(rest[end + 4]);
+  return out;
+}
+std::string PlayerNameKey(absl::string_view name, absl::string_view written) {
+  std::string k = NamedPrefix(kPlayerNameTag, name);
+  k.append(written.data(), written.size());
+  return k;
+}
+std::string EventCountKey(absl::string_view event) {
+  return NamedPrefix(kEventCountTag, event);
+}
+std::optional<std::string> DecodeNamedKey(absl::string_view key,
+                                          std::string* rest) {
+  if (key.size() < 2) return std::nullopt;
+  const size_t end = key.find('\0', 1);
+  if (end == absl::string_view::npos) return std::nullopt;
+  if (rest != nullptr) *rest = std::string(key.substr(end + 1));
+  return std::string(key.substr(1, end - 1));
+}
+std::string AliasesKey() { return "A"; }
+
 }  // namespace qipu::store

@@ -16,6 +16,10 @@
 //   aggregates  AggregateKey -> AggregateStats (merge: store/aggregate.h)
 //   patterns    PatternKey (= GameKey) -> the game's pattern-index entry
 //               (store/pattern_index.h)
+//   players     PlayerPostingKey / EventPostingKey / DatePostingKey ->
+//               qipu.v1.GameEntry; PlayerCountKey, PlayerNameKey,
+//               EventCountKey -> uint64 (merge: add); AliasesKey() ->
+//               the alias groups (store/player_index.h)
 //   jobs        JobKey -> JobRecord; JobCounterKey -> uint64 (merge: add);
 //               LeaseKey -> LeaseRecord; AbandonedKey -> reason;
 //               TournamentKey -> qipu.v1.Tournament (the whole state of
@@ -56,6 +60,7 @@ inline constexpr char kPositionsCf[] = "positions";
 inline constexpr char kAggregatesCf[] = "aggregates";
 inline constexpr char kJobsCf[] = "jobs";
 inline constexpr char kPatternsCf[] = "patterns";
+inline constexpr char kPlayersCf[] = "players";
 
 // --- fixed-width big-endian fields ---------------------------------------
 // The fields of every key (and of a few values). Encode*() write at a
@@ -151,6 +156,69 @@ inline std::string PatternKey(const GameId& id) { return GameKey(id); }
 inline std::optional<GameId> DecodePatternKey(absl::string_view key) {
   return DecodeGameKey(key);
 }
+
+// --- players CF ---------------------------------------------------------
+// The player index (store/player_index.h). Names and events are folded
+// (rules/player_name.h: no byte below 0x20 in them), so a 0 byte ends
+// them and a name's records are contiguous and before any longer name's.
+// Day and game key follow, so a name's postings are in date order.
+
+inline constexpr char kPlayerPostingTag = 'p';
+inline constexpr char kEventPostingTag = 'e';
+inline constexpr char kDatePostingTag = 'd';
+inline constexpr char kPlayerCountTag = 'c';
+inline constexpr char kPlayerNameTag = 'n';
+inline constexpr char kEventCountTag = 'v';
+
+// 'p' + name + 0 (every posting of one player).
+std::string PlayerPostingPrefix(absl::string_view name);
+// 'p' + name + 0 + day (4) + GameKey (17) -> GameEntry (with the opening).
+std::string PlayerPostingKey(absl::string_view name, uint32_t day,
+                             const GameId& id);
+// 'e' + event + 0 (every game of one event).
+std::string EventPostingPrefix(absl::string_view event);
+// 'e' + event + 0 + day (4) + GameKey (17) -> GameEntry (no opening).
+std::string EventPostingKey(absl::string_view event, uint32_t day,
+                            const GameId& id);
+// 'd' + day (4) + GameKey (17) -> GameEntry (no opening): every game by
+// date.
+std::string DatePostingKey(uint32_t day, const GameId& id);
+
+// A posting key's parts (name is empty for a DatePostingKey).
+struct PostingKeyParts {
+  char tag = 0;
+  std::string name;
+  uint32_t day = 0;
+  GameId id;
+};
+// Decodes any of the three posting keys; nullopt when malformed.
+std::optional<PostingKeyParts> DecodePostingKey(absl::string_view key);
+
+// 'c' + name + 0 + year (2) + colour (1: 'B', 'W', or 'S' for a game the
+// player played on both sides) + winner (1: rules::Winner) -> uint64
+// games. Year 0: undated.
+std::string PlayerCountKey(absl::string_view name, uint16_t year, char colour,
+                           uint8_t winner);
+// 'c' + name + 0.
+std::string PlayerCountPrefix(absl::string_view name);
+struct PlayerCountParts {
+  std::string name;
+  uint16_t year = 0;
+  char colour = 0;
+  uint8_t winner = 0;
+};
+std::optional<PlayerCountParts> DecodePlayerCountKey(absl::string_view key);
+// 'n' + name + 0 + written form -> uint64: how often records wrote the
+// player so (forms equal to the name itself are not counted).
+std::string PlayerNameKey(absl::string_view name, absl::string_view written);
+// 'v' + event + 0 -> uint64 games of the event.
+std::string EventCountKey(absl::string_view event);
+// The name (or event) of a 'c', 'n' or 'v' key, and for 'n' the written
+// form in *rest; nullopt when malformed.
+std::optional<std::string> DecodeNamedKey(absl::string_view key,
+                                          std::string* rest);
+// "A": the database's alias groups (store/player_index.h).
+std::string AliasesKey();
 
 // --- positions CF -------------------------------------------------------
 

@@ -118,6 +118,11 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir,
   patterns.compression = rocksdb::kNoCompression;
   patterns.bottommost_compression = rocksdb::kNoCompression;
 
+  // The player index: postings read by prefix (a player's, an event's,
+  // all games by date) and add-merged counters.
+  rocksdb::ColumnFamilyOptions players = CfOptions(o, s->cache_, true);
+  players.merge_operator = NewUint64AddOperator();
+
   std::vector<rocksdb::ColumnFamilyDescriptor> cfs = {
       {rocksdb::kDefaultColumnFamilyName, meta},
       {kGamesCf, games},
@@ -125,6 +130,7 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& dir,
       {kAggregatesCf, aggregates},
       {kJobsCf, jobs},
       {kPatternsCf, patterns},
+      {kPlayersCf, players},
   };
   rocksdb::DB* raw = nullptr;
   rocksdb::Status st =
@@ -277,6 +283,8 @@ rocksdb::ColumnFamilyHandle* Store::FamilyOf(Records kind) const {
       return games();
     case Records::kPatternEntries:
       return patterns();
+    case Records::kPlayers:
+      return players();
     case Records::kAggregates:
       return aggregates();
     case Records::kPositions:

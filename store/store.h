@@ -35,6 +35,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/write_batch.h"
 #include "store/backup.h"
+#include "store/player_index.h"
 #include "store/position_index.h"
 #include "store/rocks_events.h"
 #include "store/write_set.h"
@@ -225,6 +226,9 @@ class Store {
   friend class ConfigRegistry;
   friend class StoreTestPeer;  // tests/store: the families themselves
   friend absl::StatusOr<uint64_t> BackfillPatternIndex(Store* store);
+  friend absl::StatusOr<uint64_t> BackfillPlayerIndex(
+      Store* store, const ConfigOfGame& config_of);
+  friend absl::StatusOr<bool> HasPlayerIndex(const Store& store);
 
   // The column families (see keys.h). Owned by the store.
   rocksdb::ColumnFamilyHandle* meta() const { return handles_[0]; }
@@ -233,6 +237,7 @@ class Store {
   rocksdb::ColumnFamilyHandle* aggregates() const { return handles_[3]; }
   rocksdb::ColumnFamilyHandle* jobs() const { return handles_[4]; }
   rocksdb::ColumnFamilyHandle* patterns() const { return handles_[5]; }
+  rocksdb::ColumnFamilyHandle* players() const { return handles_[6]; }
   // The family that holds records of `kind`.
   rocksdb::ColumnFamilyHandle* FamilyOf(Records kind) const;
 
@@ -266,7 +271,7 @@ class Store {
   // Before db_: the listener RocksDB holds points here until Close().
   StorageHealth health_;
   std::unique_ptr<rocksdb::DB> db_;
-  // meta (default), games, positions, aggregates, jobs, patterns.
+  // meta (default), games, positions, aggregates, jobs, patterns, players.
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
   // After db_ and handles_, closed before them.
   std::unique_ptr<PositionIndex> index_;

@@ -26,6 +26,9 @@ enum class Records {
   kGames,
   // PatternKey -> the game's pattern-index entry (pattern_index.h).
   kPatternEntries,
+  // The player index (player_index.h): postings -> qipu.v1.GameEntry,
+  // counters merged by addition, the alias groups.
+  kPlayers,
   // AggregateKey -> AggregateStats, merged (aggregate.h).
   kAggregates,
   // PositionKey -> PositionValue, merged (position_value.h). Written by the

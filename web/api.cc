@@ -78,6 +78,11 @@ const std::vector<ApiRoute>& Routes() {
       {"/api/v1/pattern", backend::QueryKind::kPattern,
        Answer(backend::PatternFromArgs, &QueryEngine::Pattern,
               report::PatternJson)},
+      {"/api/v1/games", backend::QueryKind::kGames,
+       Answer(backend::GamesFromArgs, &QueryEngine::Games, report::GamesJson)},
+      {"/api/v1/players", backend::QueryKind::kPlayers,
+       Answer(backend::PlayersFromArgs, &QueryEngine::Players,
+              report::PlayersJson)},
   };
   return *routes;
 }

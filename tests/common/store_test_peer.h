@@ -23,6 +23,7 @@ class StoreTestPeer {
   static Cf aggregates(const Store& s) { return s.aggregates(); }
   static Cf jobs(const Store& s) { return s.jobs(); }
   static Cf patterns(const Store& s) { return s.patterns(); }
+  static Cf players(const Store& s) { return s.players(); }
 
   static absl::Status Commit(Store& s, rocksdb::WriteBatch* batch,
                              Durability d = Durability::kDefault) {

@@ -247,5 +247,50 @@ TEST(GameId, ContentIdIgnoresMetadataAndSetupOrderButNotMoves) {
   EXPECT_EQ(ContentId(a).kind, GameId::Kind::kImported);
 }
 
+TEST(Keys, PlayerIndexKeysRoundTripInDateOrder) {
+  const GameId a = GameId::SelfPlay(3, 7);
+  const GameId b = GameId::SelfPlay(3, 8);
+  const std::string k = PlayerPostingKey("ke jie", 20170523, a);
+  EXPECT_EQ(k.size(), 1 + 6 + 1 + 4 + 17);
+  EXPECT_TRUE(k.starts_with(PlayerPostingPrefix("ke jie")));
+  auto parts = DecodePostingKey(k);
+  ASSERT_TRUE(parts.has_value());
+  EXPECT_EQ(parts->tag, kPlayerPostingTag);
+  EXPECT_EQ(parts->name, "ke jie");
+  EXPECT_EQ(parts->day, 20170523u);
+  EXPECT_EQ(parts->id, a);
+  // Date order within a name, and a name's keys before a longer name's.
+  EXPECT_LT(PlayerPostingKey("ke jie", 20160000, b), k);
+  EXPECT_LT(k, PlayerPostingKey("ke jie", 20170523, b));
+  EXPECT_LT(PlayerPostingKey("ke jie", 29991231, b),
+            PlayerPostingKey("ke jiea", 0, a));
+  auto e = DecodePostingKey(EventPostingKey("future of go", 1, b));
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->name, "future of go");
+  EXPECT_EQ(e->id, b);
+  auto d = DecodePostingKey(DatePostingKey(20190304, a));
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->tag, kDatePostingTag);
+  EXPECT_EQ(d->day, 20190304u);
+  EXPECT_FALSE(DecodePostingKey("p\x01").has_value());
+  EXPECT_FALSE(DecodePostingKey("").has_value());
+
+  auto c = DecodePlayerCountKey(PlayerCountKey("柯洁", 2019, 'W', 2));
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->name, "柯洁");
+  EXPECT_EQ(c->year, 2019);
+  EXPECT_EQ(c->colour, 'W');
+  EXPECT_EQ(c->winner, 2);
+  EXPECT_TRUE(PlayerCountKey("柯洁", 2019, 'W', 2)
+                  .starts_with(PlayerCountPrefix("柯洁")));
+  EXPECT_FALSE(DecodePlayerCountKey("c\0x").has_value());
+  std::string written;
+  auto n = DecodeNamedKey(PlayerNameKey("ke jie", "Ke Jie 9p"), &written);
+  ASSERT_TRUE(n.has_value());
+  EXPECT_EQ(*n, "ke jie");
+  EXPECT_EQ(written, "Ke Jie 9p");
+  EXPECT_EQ(DecodeNamedKey(EventCountKey("ev"), nullptr), "ev");
+}
+
 }  // namespace
 }  // namespace qipu::store

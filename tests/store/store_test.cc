@@ -194,7 +194,7 @@ TEST_F(StoreTest, ConfigRegistryInternsDurably) {
 TEST_F(StoreTest, SizesReportEveryColumnFamily) {
   auto s = Open();
   const StoreSizes sizes = s->Sizes();
-  EXPECT_EQ(sizes.column_families.size(), 6u);
+  EXPECT_EQ(sizes.column_families.size(), 7u);
 }
 
 TEST_F(StoreTest, PutDeleteAndContains) {
