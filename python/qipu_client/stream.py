@@ -40,7 +40,7 @@ class QipuError(Exception):
         self.code = code
         self.message = message
         name = code.name if isinstance(code, grpc.StatusCode) else str(code)
-        super().__init__(f"{name}: {message}")
+        super().__init__(f"{name}: {message}" if message else name)
 
 
 def _read(path):

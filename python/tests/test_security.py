@@ -1,6 +1,6 @@
-"""batches() against a coordinator with TLS and `--auth required`: the
-token as metadata, the CA and client certificate of ops/tls/make-certs, and
-the refusals (no token, a worker token, no TLS)."""
+"""batches() and QueryClient against a coordinator with TLS and `--auth
+required`: the token as metadata, the CA and client certificate of
+ops/tls/make-certs, and the refusals (no token, a worker token, no TLS)."""
 
 import os
 import subprocess
@@ -66,3 +66,19 @@ def test_refusals(secured, monkeypatch):
                             grpc.StatusCode.DEADLINE_EXCEEDED)
     with pytest.raises(ValueError):
         qipu_client.channel(c.address, tls_cert=tls["tls_cert"])
+
+
+def test_queries_with_token_over_mtls(secured, monkeypatch):
+    c, tokens, tls = secured
+    monkeypatch.delenv("QIPU_TOKEN", raising=False)
+    with qipu_client.QueryClient(c.address, token=tokens["reader"], timeout=30,
+                                 **tls) as q:
+        assert q.results()["outcomes"]["games"] == 0  # an empty database
+        assert q.openings()["reached"]["games"] == 0
+    with qipu_client.QueryClient(c.address, timeout=30, **tls) as q:
+        with pytest.raises(qipu_client.QipuError) as e:
+            q.results()
+    assert e.value.code == grpc.StatusCode.UNAUTHENTICATED
+    monkeypatch.setenv("QIPU_TOKEN", tokens["reader"])
+    with qipu_client.QueryClient(c.address, timeout=30, **tls) as q:
+        assert q.ko()["all"]["games"] == 0
