@@ -150,13 +150,17 @@ const qipu = (() => {
   }
 
   // The filter fields every page has (inputs with data-filter="name").
-  const FILTERS = ['size', 'rules', 'komi', 'source', 'policy', 'from', 'to'];
+  // Players and events (issue 32): `as` needs `player`, and is sent only
+  // with it.
+  const FILTERS = ['size', 'rules', 'komi', 'source', 'policy', 'from', 'to',
+                   'player', 'as', 'opponent', 'event'];
   function readFilters() {
     const out = {};
     for (const name of FILTERS) {
       const el = document.querySelector(`[data-filter="${name}"]`);
       if (el && el.value.trim() !== '') out[name] = el.value.trim();
     }
+    if (!out.player) delete out.as;
     return out;
   }
   function fillFilters(state) {

@@ -26,16 +26,15 @@ import ssl
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.request
 
 import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__),
                                 "../../ops/fleet"))
+sys.path.insert(0, os.path.dirname(__file__))
 import fleet_testing as ft  # noqa: E402
-
-SCREENSHOTS = os.path.join(ft.BINARY_DIR or ".", "tests/web/screenshots")
+from browser_testing import Explorer, chromium, shot, wait  # noqa: E402
 
 
 def _corpus():
@@ -71,7 +70,6 @@ def _check_https(url, ca):
 @pytest.fixture(scope="module", params=["https", "http"])
 def server(request):
     qipu = ft.qipu_bin()
-    coordinator = ft.coordinator_bin()
     corpus = _corpus()
     tmp = tempfile.TemporaryDirectory(prefix="qipu-browser-")
     db = os.path.join(tmp.name, "db")
@@ -81,22 +79,8 @@ def server(request):
     https_flags, ca = _https_flags(tmp.name)
     if request.param == "http":
         https_flags = []
-    out = open(os.path.join(tmp.name, "coordinator.out"), "w")
-    err = open(os.path.join(tmp.name, "coordinator.err"), "w")
-    proc = subprocess.Popen(
-        [coordinator, "--db", db, "--listen", "127.0.0.1:0", "--http",
-         "127.0.0.1:0", *https_flags], stdout=out, stderr=err)
-    grpc_addr = http_port = None
-    deadline = time.time() + 60
-    while time.time() < deadline and proc.poll() is None:
-        text = open(out.name).read()
-        g = re.search(r"listening on (\S+)", text)
-        h = re.search(r"http on 127\.0\.0\.1:(\d+)", text)
-        if g and h:
-            grpc_addr, http_port = g.group(1), int(h.group(1))
-            break
-        time.sleep(0.1)
-    assert http_port, open(err.name).read()
+    explorer = Explorer(db, tmp.name, https_flags, request.param)
+    grpc_addr = explorer.grpc
 
     def query(*args):
         r = subprocess.run([qipu, "query", *args, "--server", grpc_addr,
@@ -105,53 +89,21 @@ def server(request):
         assert r.returncode == 0, r.stderr
         return json.loads(r.stdout.strip().splitlines()[-1])
 
-    url = f"{request.param}://127.0.0.1:{http_port}"
+    url = explorer.url
     if request.param == "https":
         _check_https(url, ca)
     yield {"url": url, "query": query}
-    proc.terminate()
-    assert proc.wait(timeout=60) == 0, open(err.name).read()
+    explorer.stop()
     tmp.cleanup()
 
 
 @pytest.fixture(scope="module")
 def browser():
-    ft.need_program("chromium", "chromium")
-    driver_path = ft.need_program("chromedriver", "chromium-driver")
-    webdriver = ft.need_module("selenium.webdriver", "python3-selenium")
-    from selenium.webdriver.chrome.service import Service
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = "/usr/bin/chromium"
     # The explorer's certificate is of the test's own CA (checked by
     # _check_https); Chromium is told to accept it.
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu",
-              "--disable-dev-shm-usage", "--window-size=1500,1100",
-              "--ignore-certificate-errors"):
-        opts.add_argument(a)
-    d = webdriver.Chrome(service=Service(executable_path=driver_path),
-                         options=opts)
-    d.set_page_load_timeout(60)
-    os.makedirs(SCREENSHOTS, exist_ok=True)
+    d = chromium(["--ignore-certificate-errors"])
     yield d
     d.quit()
-
-
-def wait(driver, cond, what, timeout=30):
-    from selenium.common.exceptions import TimeoutException
-    from selenium.webdriver.support.ui import WebDriverWait
-    try:
-        return WebDriverWait(driver, timeout).until(lambda d: cond(d))
-    except TimeoutException:
-        shot(driver, "timeout-" + re.sub(r"\W+", "-", what))
-        errors = driver.execute_script(
-            "return [...document.querySelectorAll('.error')]"
-            ".map((e) => e.textContent)")
-        pytest.fail(f"timed out waiting for {what} at {driver.current_url}; "
-                    f"errors on the page: {errors}")
-
-
-def shot(driver, name):
-    driver.save_screenshot(os.path.join(SCREENSHOTS, f"{name}.png"))
 
 
 def table_rows(driver):
@@ -334,7 +286,6 @@ def test_token_dialog(browser):
     for the tab and sends it as Bearer."""
     from selenium.webdriver.common.by import By
     qipu = ft.qipu_bin()
-    coordinator = ft.coordinator_bin()
     corpus = _corpus()
     with tempfile.TemporaryDirectory(prefix="qipu-browser-auth-") as tmp:
         db = os.path.join(tmp, "db")
@@ -351,29 +302,14 @@ def test_token_dialog(browser):
         assert r.returncode == 0, r.stderr
         token = json.loads(r.stdout.strip().splitlines()[-1])["token"]
         https_flags, ca = _https_flags(tmp)
-        out_path = os.path.join(tmp, "out")
-        with open(out_path, "w") as out, \
-                open(os.path.join(tmp, "err"), "w") as err:
-            proc = subprocess.Popen(
-                [coordinator, "--db", db, "--listen", "127.0.0.1:0",
-                 "--auth", "required", "--http", "127.0.0.1:0",
-                 *https_flags], stdout=out, stderr=err)
+        explorer = Explorer(db, tmp, ["--auth", "required", *https_flags],
+                            "https")
         try:
-            port = None
-            deadline = time.time() + 60
-            while time.time() < deadline and proc.poll() is None:
-                m = re.search(r"http on 127\.0\.0\.1:(\d+)",
-                              open(out_path).read())
-                if m:
-                    port = int(m.group(1))
-                    break
-                time.sleep(0.1)
-            assert port, open(os.path.join(tmp, "err")).read()
-            _check_https(f"https://127.0.0.1:{port}", ca)
+            _check_https(explorer.url, ca)
             d = browser
-            d.get(f"https://127.0.0.1:{port}/stats.html")
+            d.get(f"{explorer.url}/stats.html")
             d.execute_script("sessionStorage.clear()")
-            d.get(f"https://127.0.0.1:{port}/stats.html")
+            d.get(f"{explorer.url}/stats.html")
             dialog = wait(d, lambda d: d.find_element(By.ID, "token-dialog")
                           if d.find_elements(By.CSS_SELECTOR,
                                              "#token-dialog[open]") else None,
@@ -389,8 +325,7 @@ def test_token_dialog(browser):
             assert d.execute_script(
                 "return sessionStorage.getItem('qipuToken')") == token
         finally:
-            proc.terminate()
-            assert proc.wait(timeout=60) == 0
+            explorer.stop()
 
 
 def test_ko_and_cycles_pages(server, browser):

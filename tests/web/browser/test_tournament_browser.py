@@ -15,19 +15,17 @@ Screenshots go to $QIPU_BINARY_DIR/tests/web/screenshots/ (the build tree).
 
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
-import time
 
 import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__),
                                 "../../ops/fleet"))
+sys.path.insert(0, os.path.dirname(__file__))
 import fleet_testing as ft  # noqa: E402
-
-SCREENSHOTS = os.path.join(ft.BINARY_DIR or ".", "tests/web/screenshots")
+from browser_testing import Explorer, chromium, shot, wait  # noqa: E402
 
 PLAYERS = [("Li Wei", "李偉", "5d"), ("Wang Fang", "王芳", "4d"),
            ("Zhang Min", "張敏", "3d"), ("Chen Jie", "", "2d"),
@@ -72,64 +70,22 @@ def server():
     # A result of round 1 changed after later rounds: only with --force.
     run(qipu, "result", "--tournament", tid, "--round", "1", "--table", "1",
         "--result", "B+", "--force", *db)
-    out = open(os.path.join(tmp.name, "coordinator.out"), "w")
-    err = open(os.path.join(tmp.name, "coordinator.err"), "w")
-    proc = subprocess.Popen(
-        [coordinator, *db, "--listen", "127.0.0.1:0", "--http",
-         "127.0.0.1:0"], stdout=out, stderr=err)
-    grpc_addr = http_port = None
-    deadline = time.time() + 60
-    while time.time() < deadline and proc.poll() is None:
-        text = open(out.name).read()
-        g = re.search(r"listening on (\S+)", text)
-        h = re.search(r"http on 127\.0\.0\.1:(\d+)", text)
-        if g and h:
-            grpc_addr, http_port = g.group(1), int(h.group(1))
-            break
-        time.sleep(0.1)
-    assert http_port, open(err.name).read()
+    explorer = Explorer(db[1], tmp.name)
+    grpc_addr = explorer.grpc
 
     def tournament(*args):
         return run_json(qipu, *args, "--server", grpc_addr)
 
-    yield {"url": f"http://127.0.0.1:{http_port}", "id": tid,
-           "tournament": tournament}
-    proc.terminate()
-    assert proc.wait(timeout=60) == 0, open(err.name).read()
+    yield {"url": explorer.url, "id": tid, "tournament": tournament}
+    explorer.stop()
     tmp.cleanup()
 
 
 @pytest.fixture(scope="module")
 def browser():
-    ft.need_program("chromium", "chromium")
-    driver_path = ft.need_program("chromedriver", "chromium-driver")
-    webdriver = ft.need_module("selenium.webdriver", "python3-selenium")
-    from selenium.webdriver.chrome.service import Service
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = "/usr/bin/chromium"
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu",
-              "--disable-dev-shm-usage", "--window-size=1500,1100"):
-        opts.add_argument(a)
-    d = webdriver.Chrome(service=Service(executable_path=driver_path),
-                         options=opts)
-    d.set_page_load_timeout(60)
-    os.makedirs(SCREENSHOTS, exist_ok=True)
+    d = chromium()
     yield d
     d.quit()
-
-
-def wait(driver, cond, what, timeout=30):
-    from selenium.common.exceptions import TimeoutException
-    from selenium.webdriver.support.ui import WebDriverWait
-    try:
-        return WebDriverWait(driver, timeout).until(lambda d: cond(d))
-    except TimeoutException:
-        shot(driver, "timeout-" + re.sub(r"\W+", "-", what))
-        pytest.fail(f"timed out waiting for {what} at {driver.current_url}")
-
-
-def shot(driver, name):
-    driver.save_screenshot(os.path.join(SCREENSHOTS, f"{name}.png"))
 
 
 def cells(driver, table_id):
