@@ -232,8 +232,8 @@ TEST(OpsCoordinatorFlags, BlockCacheMbSizesRocksDbsBlockCache) {
               absl::StrCat(int64_t{kMb} << 20))
         << line;
   }
-  // default, games, positions, aggregates, jobs, patterns.
-  EXPECT_EQ(capacities, 6) << "one block cache line per column family";
+  // default, games, positions, aggregates, jobs, patterns, players.
+  EXPECT_EQ(capacities, 7) << "one block cache line per column family";
   // A job through it: the cache's use stays within its size.
   Client client(coord.address());
   auto job = client.SubmitJob(100, JobConfigFor(9, 63));

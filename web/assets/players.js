@@ -92,7 +92,7 @@
     const me = as === 'black' ? 'black_wins' : 'white_wins';
     table.dataset.games = String(r.games);
     table.innerHTML = r.continuations.length === 0
-      ? `<tr><td class="muted">no ${size}x${size} games as ${as}</td></tr>`
+      ? `<tr data-empty="1"><td class="muted">no ${size}x${size} games as ${as}</td></tr>`
       : '<thead><tr><th class="left">move</th><th>games</th><th>won</th><th>won %</th></tr></thead><tbody>' +
         r.continuations.map((c) => {
           const href = 'openings.html#' + new URLSearchParams(

@@ -72,8 +72,12 @@ def rows(driver, selector):
 def test_player_page_matches_the_cli(server, browser):
     from selenium.webdriver.common.by import By
     d = browser
-    # The player with the most games, whose page has something to show.
-    top = server["query"]("players", "--limit", "1")["players"][0]
+    # The player with the most games as both colours, whose page has
+    # something to show in every part (fox-pro's most frequent player, a
+    # teaching bot, plays White only).
+    top = next(p for p in server["query"]("players", "--limit", "50")
+               ["players"]
+               if p["as_black"]["games"] and p["as_white"]["games"])
     key = top["key"]
     prefix = key[:2]
     d.get(server["url"] + "/players.html")
@@ -106,13 +110,16 @@ def test_player_page_matches_the_cli(server, browser):
         [(y["year"], y["games"], y["wins"]) for y in top["years"]]
     assert sum(int(y["games"]) for y in years) <= top["games"]
 
-    first = server["query"]("openings", "--size", "19", "--player", key,
-                            "--as", "black", "--limit", "10")
-    shown = rows(d, "#openings-black tbody tr")
-    assert [(s["move"], int(s["games"]), int(s["won"])) for s in shown] == \
-        [(c["move"], c["games"], c["black_wins"])
-         for c in first["continuations"]]
-    assert len(shown) > 0
+    for colour, won in (("white", "white_wins"), ("black", "black_wins")):
+        first = server["query"]("openings", "--size", "19", "--player", key,
+                                "--as", colour, "--limit", "10")
+        table = d.find_element(By.ID, f"openings-{colour}")
+        assert int(table.get_attribute("data-games")) == first["games"]
+        shown = rows(d, f"#openings-{colour} tr[data-move]")
+        assert [(s["move"], int(s["games"]), int(s["won"]))
+                for s in shown] == \
+            [(c["move"], c["games"], c[won]) for c in first["continuations"]]
+        assert len(shown) > 0, colour
 
     games = server["query"]("games", "--player", key, "--newest", "1",
                             "--page-size", "50")
@@ -138,8 +145,9 @@ def test_player_page_matches_the_cli(server, browser):
         [(c["move"], c["games"]) for c in want["continuations"]]
     shot(d, "player-openings")
 
-    # Back on the player's page, a game opens in the viewer.
-    d.back()
+    # The player's page as a shared link; a game opens in the viewer.
+    d.get(server["url"] + "/players.html#player=" +
+          urllib.parse.quote(key))
     wait(d, lambda d: d.execute_script("return document.body.dataset.player")
          == key, f"the page of {key} again")
     gid = games["games"][0]["id"]
