@@ -126,6 +126,26 @@ class PatternQueueServiceTest : public ::testing::Test {
                       std::chrono::seconds(60));
   }
 
+  void TearDown() override {
+    if (!release_.HasBeenNotified()) release_.Notify();
+  }
+
+  // Makes every pattern runner busy with a job of the test's own, held
+  // until release_ is notified; returns once all of them run.
+  void HoldEveryRunner() {
+    QueryQueue& queue = coord_->pattern_queue();
+    for (int i = 0; i < queue.threads(); ++i) {
+      ASSERT_TRUE(queue.TrySubmit([this](bool) {
+        ++holding_;
+        release_.WaitForNotification();
+      }));
+    }
+    ASSERT_TRUE(WaitFor([&] { return holding_.load() == queue.threads(); }));
+  }
+
+  // Before coord_: the held jobs use them until the coordinator stops.
+  absl::Notification release_;
+  std::atomic<int> holding_{0};
   TempDir dir_;
   std::unique_ptr<Coordinator> coord_;
   std::unique_ptr<qipu::v1::QueryService::Stub> stub_;
@@ -134,16 +154,7 @@ class PatternQueueServiceTest : public ::testing::Test {
 
 TEST_F(PatternQueueServiceTest, ASearchWaitsOffTheGrpcThreadsAndIsBounded) {
   QueryQueue& queue = coord_->pattern_queue();
-  // Every runner busy with a job of the test's own.
-  absl::Notification release;
-  std::atomic<int> holding{0};
-  for (int i = 0; i < queue.threads(); ++i) {
-    ASSERT_TRUE(queue.TrySubmit([&](bool) {
-      ++holding;
-      release.WaitForNotification();
-    }));
-  }
-  ASSERT_TRUE(WaitFor([&] { return holding.load() == queue.threads(); }));
+  ASSERT_NO_FATAL_FAILURE(HoldEveryRunner());
 
   // Fill the wait list with real searches, sent asynchronously.
   const int waiting = queue.max_waiting();
@@ -199,7 +210,7 @@ TEST_F(PatternQueueServiceTest, ASearchWaitsOffTheGrpcThreadsAndIsBounded) {
   EXPECT_EQ(queue.waiting(), static_cast<size_t>(waiting));
 
   // Released, every waiting search answers what the engine answers.
-  release.Notify();
+  release_.Notify();
   absl::StatusOr<qipu::v1::PatternResponse> expected =
       coord_->queries().Pattern(request_);
   ASSERT_TRUE(expected.ok()) << expected.status();
@@ -220,15 +231,7 @@ TEST_F(PatternQueueServiceTest, ASearchWaitsOffTheGrpcThreadsAndIsBounded) {
 
 TEST_F(PatternQueueServiceTest, SearchesStillWaitingAtShutdownAreUnavailable) {
   QueryQueue& queue = coord_->pattern_queue();
-  absl::Notification release;
-  std::atomic<int> holding{0};
-  for (int i = 0; i < queue.threads(); ++i) {
-    ASSERT_TRUE(queue.TrySubmit([&](bool) {
-      ++holding;
-      release.WaitForNotification();
-    }));
-  }
-  ASSERT_TRUE(WaitFor([&] { return holding.load() == queue.threads(); }));
+  ASSERT_NO_FATAL_FAILURE(HoldEveryRunner());
   grpc::CompletionQueue cq;
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
@@ -243,7 +246,7 @@ TEST_F(PatternQueueServiceTest, SearchesStillWaitingAtShutdownAreUnavailable) {
   void* tag = nullptr;
   bool ok = false;
   ASSERT_TRUE(cq.Next(&tag, &ok));
-  release.Notify();
+  release_.Notify();
   stopper.join();
   // The queue stops before gRPC's server does: the waiting search is told
   // to come back, not cancelled.
